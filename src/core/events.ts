@@ -1,0 +1,23 @@
+import type { TokenUsage } from './types';
+
+/**
+ * The prompt's event log, in order, readable by `eventsQuery` with a cursor. Kept in workflow
+ * memory (never in activity payloads), rebuilt identically on replay.
+ */
+export type AgentEventBody =
+  | { type: 'user_prompt'; text: string }
+  | { type: 'model_info'; model: string }
+  | { type: 'content'; turn: number; text: string }
+  | { type: 'thought'; turn: number; subject: string; description: string }
+  | { type: 'tool_call_request'; turn: number; callId: string; name: string; args: unknown }
+  | { type: 'tool_call_awaiting_approval'; callId: string; name: string; args: unknown }
+  | { type: 'tool_call_response'; callId: string; name: string; ok: boolean; preview: string; errorKind?: string }
+  | { type: 'finished'; turn: number; reason?: string; usage: TokenUsage }
+  | { type: 'max_turns'; maxTurns: number }
+  | { type: 'cancelled' }
+  | { type: 'error'; errorType: string; message: string }
+  | { type: 'warning'; message: string };
+
+export type AgentEvent = AgentEventBody & { seq: number; time: string };
+
+export type AgentEventType = AgentEventBody['type'];

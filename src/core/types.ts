@@ -1,0 +1,81 @@
+/** Plain JSON data that crosses workflow and activity boundaries (STYLE rule 8). */
+
+export type ApprovalMode = 'default' | 'auto_edit' | 'yolo' | 'plan';
+export const APPROVAL_MODES: readonly ApprovalMode[] = ['default', 'auto_edit', 'yolo', 'plan'];
+
+export interface TokenUsage {
+  input: number;
+  output: number;
+  cached: number;
+  thoughts: number;
+  total: number;
+}
+
+export const EMPTY_USAGE: TokenUsage = { input: 0, output: 0, cached: 0, thoughts: 0, total: 0 };
+
+export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
+  return {
+    input: a.input + b.input,
+    output: a.output + b.output,
+    cached: a.cached + b.cached,
+    thoughts: a.thoughts + b.thoughts,
+    total: a.total + b.total,
+  };
+}
+
+/**
+ * A JSON value in which long strings may be replaced by a reference into the transcript store, so
+ * that large model output (a `write_file` body) never enters workflow history (invariant 4).
+ */
+export interface BlobMarker {
+  $blob: string;
+  size: number;
+  preview: string;
+}
+
+/** A function call as the model made it; `id` is unique within the prompt. */
+export interface FunctionCall {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+/** The assembled result of one streamed model request. */
+export interface ModelTurn {
+  text: string;
+  thoughts: { subject: string; description: string }[];
+  functionCalls: FunctionCall[];
+  finishReason?: string;
+  usage: TokenUsage;
+  model: string;
+  /** Transcript length after the request and this response were appended. */
+  transcriptLength: number;
+}
+
+/** One part of the user message appended to the transcript before a model request. */
+export type NewPart =
+  | { kind: 'text'; text: string }
+  | { kind: 'functionResponse'; callId: string; name: string; responseRef: string };
+
+/** A tool call's result as the workflow keeps it: the full response lives in the store. */
+export interface ToolOutcome {
+  callId: string;
+  name: string;
+  ok: boolean;
+  /** Store reference of the JSON `response` object sent to the model. */
+  responseRef: string;
+  /** Short text for events and status (never the whole output). */
+  preview: string;
+  errorKind?: string;
+}
+
+export type TerminateReason = 'completed' | 'max_turns' | 'cancelled' | 'error';
+
+export type ToolCallStatus =
+  | 'validating'
+  | 'scheduled'
+  | 'awaiting_approval'
+  | 'executing'
+  | 'success'
+  | 'error'
+  | 'cancelled';

@@ -1,0 +1,117 @@
+import type { z } from 'zod';
+
+/**
+ * What a tool may touch. Tools reach the outside world only through these dependencies, so a tool
+ * module has no I/O imports and its schema can be imported anywhere, the workflow bundle included.
+ */
+export interface ToolDeps {
+  /** The workspace every path argument is confined to (invariant 6). */
+  workspace: Workspace;
+  /** Runs a command with `bash -c` in its own process group. */
+  exec(options: ExecOptions): Promise<ExecResult>;
+  /** Aborted when the activity is cancelled or its worker shuts down. */
+  signal: AbortSignal;
+}
+
+/** Every path is resolved (symlinks included) and refused unless it stays under `root`. */
+export interface Workspace {
+  /** Real, absolute path of the workspace root. */
+  readonly root: string;
+  /**
+   * Resolves a path given by the model (absolute, or relative to the root) to a real absolute path
+   * inside the workspace; the target need not exist (its nearest existing ancestor is resolved).
+   * Throws a `ToolError` of kind `path_outside_workspace` otherwise.
+   */
+  resolve(path: string): Promise<string>;
+  /** Path relative to the root, with `/` separators, for messages to the model. */
+  relative(absolutePath: string): string;
+  readFile(absolutePath: string): Promise<Buffer>;
+  writeFile(absolutePath: string, content: string): Promise<void>;
+  stat(absolutePath: string): Promise<FileInfo | undefined>;
+  readdir(absolutePath: string): Promise<DirEntry[]>;
+  /** Files (not directories) under `dir`, relative to it, skipping `.git` and `node_modules`. */
+  walk(dir: string, options?: { limit?: number }): Promise<string[]>;
+}
+
+export interface FileInfo {
+  isFile: boolean;
+  isDirectory: boolean;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface DirEntry {
+  name: string;
+  isDirectory: boolean;
+  size: number;
+}
+
+export interface ExecOptions {
+  command: string;
+  cwd: string;
+  timeoutMs: number;
+  /** Output beyond this many characters is dropped from the middle (head and tail kept). */
+  maxOutputChars: number;
+  signal?: AbortSignal;
+}
+
+export interface ExecResult {
+  output: string;
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  aborted: boolean;
+  pid?: number;
+}
+
+/** Closed set of error kinds a tool reports back to the model (it can correct itself from them). */
+export type ToolErrorKind =
+  | 'invalid_tool_params'
+  | 'tool_not_registered'
+  | 'path_outside_workspace'
+  | 'file_not_found'
+  | 'not_a_file'
+  | 'not_a_directory'
+  | 'file_too_large'
+  | 'attempt_to_create_existing_file'
+  | 'edit_no_occurrence_found'
+  | 'edit_expected_occurrence_mismatch'
+  | 'edit_no_change'
+  | 'shell_timeout'
+  | 'shell_failed'
+  | 'policy_violation'
+  | 'cancelled'
+  | 'outcome_unknown'
+  | 'execution_failed';
+
+/** Thrown inside tools for expected failures; becomes `{ ok: false, error }` at the activity edge. */
+export class ToolError extends Error {
+  constructor(
+    readonly kind: ToolErrorKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ToolError';
+  }
+}
+
+/** What the model sees: `output` on success, `error.message` on failure. */
+export type ToolResult =
+  | { ok: true; output: string; display?: string }
+  | { ok: false; error: { kind: ToolErrorKind; message: string } };
+
+/** Read-only kinds may run in parallel within a turn; the others run one at a time, in order. */
+export type ToolKind = 'read' | 'search' | 'edit' | 'execute' | 'other';
+
+export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
+  name: string;
+  description: string;
+  kind: ToolKind;
+  parameters: S;
+  execute(args: z.infer<S>, deps: ToolDeps): Promise<ToolResult>;
+}
+
+/** Gemini CLI's read-only kinds (read, search, fetch): safe to run in parallel and to retry. */
+export function isReadOnly(tool: Pick<ToolDefinition, 'kind'>): boolean {
+  return tool.kind === 'read' || tool.kind === 'search';
+}

@@ -1,0 +1,79 @@
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { AgentEvent } from '../core/events';
+import type { ApprovalMode, TerminateReason, TokenUsage, ToolCallStatus } from '../core/types';
+
+/** Shared by workflows and the client: the whole message surface of a prompt (STYLE rule 12). */
+
+export const DEFAULT_TASK_QUEUE = 'durable-agent';
+export const DEFAULT_MAX_TURNS = 100;
+
+export interface PromptInput {
+  prompt: string;
+  /** Real path of the workspace on the worker's machine. */
+  workspace: string;
+  model: string;
+  approvalMode: ApprovalMode;
+  /** Model requests allowed in this prompt (Gemini CLI: 100). */
+  maxTurns: number;
+  /** Per-call timeout of `run_shell_command`, in ms. */
+  shellTimeoutMs?: number;
+  /** Activity heartbeat timeout for tools, in ms: how fast a dead worker's call is retried elsewhere. */
+  toolHeartbeatTimeoutMs?: number;
+  /** Deny a call still awaiting approval after this many ms; unset waits forever. */
+  approvalTimeoutMs?: number;
+}
+
+export interface PromptResult {
+  terminateReason: TerminateReason;
+  response: string;
+  turns: number;
+  stats: PromptStats;
+  error?: { type: string; message: string };
+}
+
+export interface PromptStats {
+  usage: TokenUsage;
+  models: Record<string, TokenUsage>;
+  toolCalls: { total: number; success: number; failed: number };
+}
+
+export interface ToolCallView {
+  callId: string;
+  name: string;
+  args: unknown;
+  status: ToolCallStatus;
+}
+
+export interface PromptStatus {
+  phase: 'running' | 'awaiting_approval' | 'finished';
+  turns: number;
+  approvalMode: ApprovalMode;
+  pendingApprovals: { callId: string; name: string; args: unknown }[];
+  toolCalls: ToolCallView[];
+  response?: string;
+  terminateReason?: TerminateReason;
+  error?: { type: string; message: string };
+  stats: PromptStats;
+  eventCount: number;
+}
+
+/** `outcome` values follow Gemini CLI's ToolConfirmationOutcome. Typed by hand with the stock CLI. */
+export interface ToolConfirmation {
+  callId: string;
+  outcome: 'proceed_once' | 'proceed_always' | 'modify' | 'cancel';
+  args?: Record<string, unknown>;
+  reason?: string;
+}
+
+export interface EventsPage {
+  events: AgentEvent[];
+  /** Pass back as the next cursor. */
+  next: number;
+  done: boolean;
+}
+
+export const toolConfirmationSignal = defineSignal<[unknown]>('toolConfirmation');
+export const setApprovalModeSignal = defineSignal<[unknown]>('setApprovalMode');
+export const confirmToolCallUpdate = defineUpdate<string, [ToolConfirmation]>('confirmToolCall');
+export const statusQuery = defineQuery<PromptStatus>('status');
+export const eventsQuery = defineQuery<EventsPage, [number]>('events');
