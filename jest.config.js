@@ -1,12 +1,11 @@
 /** One dev server and one workflow bundle per run: see test/setup/global-setup.ts. */
 module.exports = {
   preset: 'ts-jest',
-  testEnvironment: 'node',
+  testEnvironment: '<rootDir>/test/setup/environment.js',
   roots: ['<rootDir>/src', '<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
   testTimeout: 120000,
   maxWorkers: 2,
-  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true }] },
 };

@@ -55,15 +55,17 @@ export interface ModelTurn {
 /** One part of the user message appended to the transcript before a model request. */
 export type NewPart =
   | { kind: 'text'; text: string }
-  | { kind: 'functionResponse'; callId: string; name: string; responseRef: string };
+  | { kind: 'functionResponse'; callId: string; name: string; response?: Record<string, unknown>; responseRef?: string };
 
 /** A tool call's result as the workflow keeps it: the full response lives in the store. */
 export interface ToolOutcome {
   callId: string;
   name: string;
   ok: boolean;
-  /** Store reference of the JSON `response` object sent to the model. */
-  responseRef: string;
+  /** Store reference of the JSON `response` object sent to the model (large results). */
+  responseRef?: string;
+  /** The `response` object itself, for small results made in the workflow (denials, bad arguments). */
+  response?: Record<string, unknown>;
   /** Short text for events and status (never the whole output). */
   preview: string;
   errorKind?: string;

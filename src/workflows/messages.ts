@@ -21,6 +21,10 @@ export interface PromptInput {
   toolHeartbeatTimeoutMs?: number;
   /** Deny a call still awaiting approval after this many ms; unset waits forever. */
   approvalTimeoutMs?: number;
+  /** First retry delay of a failed model call (Gemini CLI: 5000 ms), doubled up to 30 s. */
+  modelRetryInitialMs?: number;
+  /** Continue an existing transcript (a session) instead of starting one named after the workflow. */
+  transcript?: { id: string; length: number };
 }
 
 export interface PromptResult {

@@ -1,0 +1,115 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { Context } from '@temporalio/activity';
+import type { Content, GoogleGenAI, Part } from '@google/genai';
+import { assembleTurn, type StreamChunk } from '../core/assemble-turn';
+import type { ModelTurn, NewPart } from '../core/types';
+import { externalizeLargeStrings } from '../store/blobs';
+import type { TranscriptStore } from '../store/types';
+import { findTool, toFunctionDeclaration } from '../tools';
+import { MODEL_ERROR_TYPES } from '../core/model-error-types';
+import { classifyModelError } from './model-errors';
+import { buildSystemPrompt } from './system-prompt';
+
+/** The one-method model seam (STYLE rule 4): the real `new GoogleGenAI(...).models` fits it. */
+export type ModelSeam = Pick<GoogleGenAI['models'], 'generateContentStream'>;
+
+export interface CallModelInput {
+  transcriptId: string;
+  /** Messages already in the transcript; the new user message is written at this index. */
+  baseLength: number;
+  /** The new user message: prompt text or function responses. Empty only for a bare retry. */
+  append: NewPart[];
+  model: string;
+  workspace: string;
+  toolNames: string[];
+  /** Model request number within the prompt, used for call ids. */
+  turn: number;
+}
+
+export interface ModelDeps {
+  models: ModelSeam;
+  store: TranscriptStore;
+  /** Heartbeat period while a stream is open, so a dead worker's call is retried promptly. */
+  heartbeatIntervalMs?: number;
+}
+
+/**
+ * One streamed model request (one activity). Reads the transcript by reference, appends the new user
+ * message, streams the answer, records the model turn and returns it with large strings
+ * externalised, so that history holds neither the conversation nor big arguments (invariant 4).
+ */
+export async function callModel(deps: ModelDeps, input: CallModelInput): Promise<ModelTurn> {
+  const ctx = Context.current();
+  const contents = await deps.store.readMessages(input.transcriptId, input.baseLength);
+  let length = input.baseLength;
+  if (input.append.length > 0) {
+    const userMessage: Content = { role: 'user', parts: await toParts(input.append, deps.store) };
+    await deps.store.writeMessage(input.transcriptId, length, userMessage, ctx.info.attempt);
+    contents.push(userMessage);
+    length += 1;
+  }
+  const chunks = await streamWithHeartbeat(deps, input, contents);
+  const turn = assembleTurn(chunks, input.turn);
+  if (turn.functionCalls.length === 0 && turn.text.trim() === '' && !turn.finishReason) {
+    throw ApplicationFailure.create({ type: MODEL_ERROR_TYPES.invalidResponse, message: 'the model stream ended with no content and no finish reason' });
+  }
+  await deps.store.writeMessage(input.transcriptId, length, { role: 'model', parts: turn.historyParts as Part[] }, ctx.info.attempt);
+  return {
+    text: turn.text,
+    thoughts: turn.thoughts,
+    functionCalls: await externalizeLargeStrings(turn.functionCalls, deps.store),
+    finishReason: turn.finishReason,
+    usage: turn.usage,
+    model: input.model,
+    transcriptLength: length + 1,
+  };
+}
+
+async function streamWithHeartbeat(deps: ModelDeps, input: CallModelInput, contents: Content[]): Promise<StreamChunk[]> {
+  const ctx = Context.current();
+  const timer = setInterval(() => ctx.heartbeat(), deps.heartbeatIntervalMs ?? 5000);
+  const chunks: StreamChunk[] = [];
+  try {
+    const stream = await deps.models.generateContentStream({
+      model: input.model,
+      contents,
+      config: {
+        systemInstruction: buildSystemPrompt({
+          workspace: input.workspace,
+          platform: process.platform,
+          date: new Date().toDateString(),
+          toolNames: input.toolNames,
+        }),
+        tools: [{ functionDeclarations: declarations(input.toolNames) }],
+        abortSignal: ctx.cancellationSignal,
+      },
+    });
+    for await (const chunk of stream) {
+      chunks.push(chunk as StreamChunk);
+      ctx.heartbeat();
+    }
+    return chunks;
+  } catch (err) {
+    throw classifyModelError(err);
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+function declarations(toolNames: string[]) {
+  return toolNames.flatMap((name) => {
+    const tool = findTool(name);
+    return tool ? [toFunctionDeclaration(tool)] : [];
+  });
+}
+
+/** Builds the user message parts, reading large function responses from the store. */
+export async function toParts(append: NewPart[], store: TranscriptStore): Promise<Part[]> {
+  return Promise.all(
+    append.map(async (part): Promise<Part> => {
+      if (part.kind === 'text') return { text: part.text };
+      const response = part.responseRef ? (JSON.parse(await store.getBlob(part.responseRef)) as Record<string, unknown>) : (part.response ?? {});
+      return { functionResponse: { id: part.callId, name: part.name, response } };
+    }),
+  );
+}

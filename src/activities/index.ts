@@ -1,0 +1,41 @@
+import { Context } from '@temporalio/activity';
+import type { NewPart } from '../core/types';
+import type { TranscriptStore } from '../store/types';
+import { callModel, toParts, type CallModelInput, type ModelSeam } from './call-model';
+import { runTool, type RunToolInput } from './run-tool';
+
+export interface ActivityDeps {
+  models: ModelSeam;
+  store: TranscriptStore;
+  modelHeartbeatIntervalMs?: number;
+  toolHeartbeatIntervalMs?: number;
+}
+
+export interface RecordMessageInput {
+  transcriptId: string;
+  index: number;
+  append: NewPart[];
+}
+
+/**
+ * The activities, built from their dependencies (STYLE rule 3): the worker passes the real SDK and
+ * store, tests pass the same with the SDK pointed at the fake Gemini server.
+ */
+export function createActivities(deps: ActivityDeps) {
+  return {
+    async callModel(input: CallModelInput) {
+      return callModel({ models: deps.models, store: deps.store, heartbeatIntervalMs: deps.modelHeartbeatIntervalMs }, input);
+    },
+    async runTool(input: RunToolInput) {
+      return runTool({ store: deps.store, heartbeatIntervalMs: deps.toolHeartbeatIntervalMs }, input);
+    },
+    /** Records a user message without a model call: the last function responses of a stopped prompt. */
+    async recordMessage(input: RecordMessageInput): Promise<number> {
+      const parts = await toParts(input.append, deps.store);
+      await deps.store.writeMessage(input.transcriptId, input.index, { role: 'user', parts }, Context.current().info.attempt);
+      return input.index + 1;
+    },
+  };
+}
+
+export type Activities = ReturnType<typeof createActivities>;

@@ -1,0 +1,57 @@
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import { ApiError } from '@google/genai';
+import { MODEL_ERROR_TYPES } from '../core/model-error-types';
+
+const NETWORK_CODES = new Set([
+  'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'EPROTO',
+  'ERR_SSL_WRONG_VERSION_NUMBER', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET', 'ERR_STREAM_PREMATURE_CLOSE',
+]);
+
+/**
+ * The one place provider errors are classified (invariant 3). Temporal owns retries, so this only
+ * decides retryable or not: 408, 429, 499, 5xx and network errors retry with backoff; any other
+ * 4xx fails at once with a message that says what to fix.
+ */
+export function classifyModelError(err: unknown): Error {
+  if (err instanceof CancelledFailure || err instanceof ApplicationFailure) return err;
+  if (err instanceof ApiError) return classifyStatus(err.status, err.message);
+  if (isNetworkError(err, 0)) {
+    return ApplicationFailure.create({ type: MODEL_ERROR_TYPES.network, message: `network error talking to the model: ${messageOf(err)}` });
+  }
+  return ApplicationFailure.create({ type: MODEL_ERROR_TYPES.unknown, message: `model call failed: ${messageOf(err)}` });
+}
+
+export function classifyStatus(status: number, message: string): ApplicationFailure {
+  const detail = `model API answered ${status}: ${message}`;
+  if (status === 429) return retryable(MODEL_ERROR_TYPES.rateLimit, detail);
+  if (status === 408 || status === 499 || status >= 500) return retryable(MODEL_ERROR_TYPES.server, detail);
+  if (status === 401 || status === 403) {
+    return fatal(MODEL_ERROR_TYPES.auth, `${detail}. Check GEMINI_API_KEY.`);
+  }
+  if (status === 404) return fatal(MODEL_ERROR_TYPES.notFound, `${detail}. Check the model name (-m).`);
+  if (status >= 400 && status < 500) return fatal(MODEL_ERROR_TYPES.badRequest, detail);
+  return retryable(MODEL_ERROR_TYPES.unknown, detail);
+}
+
+function retryable(type: string, message: string): ApplicationFailure {
+  return ApplicationFailure.create({ type, message });
+}
+
+function fatal(type: string, message: string): ApplicationFailure {
+  return ApplicationFailure.create({ type, message, nonRetryable: true });
+}
+
+function isNetworkError(err: unknown, depth: number): boolean {
+  if (depth > 5 || typeof err !== 'object' || err === null) return false;
+  const e = err as { code?: unknown; message?: unknown; cause?: unknown };
+  if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || /^ERR_SSL_.*BAD_RECORD_MAC$/.test(e.code))) return true;
+  if (typeof e.message === 'string' && /fetch failed|terminated|incomplete json segment|socket hang up|other side closed/i.test(e.message)) {
+    return true;
+  }
+  return isNetworkError(e.cause, depth + 1);
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

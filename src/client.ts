@@ -1,0 +1,114 @@
+import { Client, Connection, WorkflowFailedError, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure, CancelledFailure, TerminatedFailure } from '@temporalio/common';
+import type { AgentEvent } from './core/events';
+import type { agentPromptWorkflow } from './workflows';
+import { eventsQuery, statusQuery, toolConfirmationSignal, type PromptInput, type PromptResult, type PromptStats, type ToolConfirmation } from './workflows/messages';
+
+export type StatusName = 'running' | 'awaiting_approval' | 'completed' | 'failed' | 'cancelled' | 'terminated';
+
+/** The `status --json` contract (DESIGN.md). */
+export interface StatusReport {
+  workflowId: string;
+  status: StatusName;
+  turns?: number;
+  pendingApprovals: { callId: string; name: string; args: unknown }[];
+  response?: string;
+  error?: { type: string; message: string };
+  stats?: PromptStats;
+}
+
+export async function connectClient(address: string, namespace: string, connectionOptions: object = {}): Promise<Client> {
+  const connection = await Connection.connect({ ...connectionOptions, address });
+  return new Client({ connection, namespace });
+}
+
+/** Starts one prompt; the client only starts workflows and sends messages (STYLE rule 1). */
+export async function startPrompt(client: Client, input: PromptInput, options: { taskQueue: string; workflowId: string }): Promise<WorkflowHandle<typeof agentPromptWorkflow>> {
+  return client.workflow.start<typeof agentPromptWorkflow>('agentPromptWorkflow', { taskQueue: options.taskQueue, workflowId: options.workflowId, args: [input] });
+}
+
+/**
+ * Follows a prompt's events from `cursor` until it ends, by polling the events query. Returns when
+ * the workflow is closed; the caller then reads the outcome with `promptStatus`.
+ */
+export async function followEvents(client: Client, workflowId: string, onEvent: (event: AgentEvent) => void, options: { cursor?: number; pollMs?: number; signal?: AbortSignal } = {}): Promise<void> {
+  const handle = client.workflow.getHandle(workflowId);
+  let cursor = options.cursor ?? 0;
+  for (;;) {
+    const page = await handle.query(eventsQuery, cursor).catch(() => undefined);
+    if (page) {
+      page.events.forEach(onEvent);
+      cursor = page.next;
+      if (page.done) return;
+    }
+    const description = await handle.describe();
+    if (description.status.name !== 'RUNNING' && (!page || page.events.length === 0)) return;
+    if (options.signal?.aborted) return;
+    await new Promise((r) => setTimeout(r, page && page.events.length > 0 ? 0 : (options.pollMs ?? 150)));
+  }
+}
+
+/** The status report of any prompt, running or closed, also with no worker running (closed ones). */
+export async function promptStatus(client: Client, workflowId: string): Promise<StatusReport> {
+  const handle = client.workflow.getHandle(workflowId);
+  const description = await handle.describe();
+  const base: Pick<StatusReport, 'workflowId' | 'pendingApprovals'> = { workflowId, pendingApprovals: [] };
+  switch (description.status.name) {
+    case 'RUNNING':
+    case 'CONTINUED_AS_NEW': {
+      const s = await handle.query(statusQuery).catch(() => undefined);
+      if (!s) return { ...base, status: 'running' };
+      return { ...base, status: s.phase === 'awaiting_approval' ? 'awaiting_approval' : 'running', turns: s.turns, pendingApprovals: s.pendingApprovals, stats: s.stats };
+    }
+    case 'COMPLETED': {
+      const r = (await handle.result()) as PromptResult;
+      return { ...base, status: 'completed', turns: r.turns, response: r.response, stats: r.stats };
+    }
+    default:
+      return closedWithoutResult(handle, base);
+  }
+}
+
+async function closedWithoutResult(handle: WorkflowHandle, base: Pick<StatusReport, 'workflowId' | 'pendingApprovals'>): Promise<StatusReport> {
+  const s = await handle.query(statusQuery).catch(() => undefined);
+  const extra = s ? { turns: s.turns, stats: s.stats, response: s.response } : {};
+  try {
+    await handle.result();
+  } catch (err) {
+    const cause = err instanceof WorkflowFailedError ? err.cause : err;
+    if (cause instanceof CancelledFailure) return { ...base, ...extra, status: 'cancelled', error: { type: 'Cancelled', message: 'the prompt was cancelled' } };
+    if (cause instanceof TerminatedFailure) return { ...base, ...extra, status: 'terminated', error: { type: 'Terminated', message: cause.message } };
+    if (cause instanceof ApplicationFailure) {
+      const details = (cause.details?.[0] ?? {}) as Partial<StatusReport>;
+      return { ...base, ...details, ...extra, status: 'failed', error: { type: cause.type ?? 'Error', message: cause.message } };
+    }
+    return { ...base, ...extra, status: 'failed', error: { type: 'Error', message: (cause as Error).message } };
+  }
+  return { ...base, ...extra, status: 'failed' };
+}
+
+export async function sendConfirmation(client: Client, workflowId: string, confirmation: ToolConfirmation): Promise<void> {
+  await client.workflow.getHandle(workflowId).signal(toolConfirmationSignal, confirmation);
+}
+
+export async function cancelPrompt(client: Client, workflowId: string): Promise<void> {
+  await client.workflow.getHandle(workflowId).cancel();
+}
+
+export interface ListedPrompt {
+  workflowId: string;
+  type: string;
+  status: string;
+  startTime: string;
+}
+
+export async function listPrompts(client: Client, limit = 50): Promise<ListedPrompt[]> {
+  const out: ListedPrompt[] = [];
+  for await (const wf of client.workflow.list({ query: "WorkflowType = 'agentPromptWorkflow'" })) {
+    out.push({ workflowId: wf.workflowId, type: wf.type, status: wf.status.name, startTime: wf.startTime.toISOString() });
+    if (out.length >= limit) break;
+  }
+  return out;
+}
+
+export { WorkflowNotFoundError };

@@ -1,0 +1,67 @@
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { loadClientConnectConfig } from '@temporalio/envconfig';
+import { z } from 'zod';
+import { DEFAULT_TASK_QUEUE } from './workflows/messages';
+
+/**
+ * Everything the process takes from its environment, read once here (invariant 9) and passed down.
+ * The API key stays in this object and the SDK client: it never enters workflow inputs or logs.
+ */
+export interface Config {
+  geminiApiKey?: string;
+  geminiBaseUrl?: string;
+  temporalAddress: string;
+  temporalNamespace: string;
+  /** Connection options from Temporal's environment configuration (TLS, API key, profile). */
+  temporalConnection: ReturnType<typeof loadClientConnectConfig>['connectionOptions'];
+  taskQueue: string;
+  home: string;
+  temporalCliPath?: string;
+  logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** The PATH used to look for a `temporal` binary. */
+  searchPath: string;
+}
+
+const envSchema = z.object({
+  GEMINI_API_KEY: z.string().min(1).optional(),
+  GOOGLE_GEMINI_BASE_URL: z.url({ message: 'GOOGLE_GEMINI_BASE_URL must be a URL such as http://127.0.0.1:8080' }).optional(),
+  TEMPORAL_ADDRESS: z.string().min(1).optional(),
+  TEMPORAL_NAMESPACE: z.string().min(1).optional(),
+  DURABLE_AGENT_HOME: z.string().min(1).optional(),
+  DURABLE_AGENT_TASK_QUEUE: z.string().min(1).optional(),
+  DURABLE_AGENT_LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'silent']).optional(),
+  TEMPORAL_CLI_PATH: z.string().min(1).optional(),
+  PATH: z.string().optional(),
+});
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const blankToUndefined = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === '' ? undefined : v]));
+  const parsed = envSchema.safeParse(blankToUndefined);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new ConfigError(`invalid environment: ${issues}`);
+  }
+  const e = parsed.data;
+  const temporal = loadClientConnectConfig({ overrideEnvVars: definedOnly(env) });
+  return {
+    geminiApiKey: e.GEMINI_API_KEY,
+    geminiBaseUrl: e.GOOGLE_GEMINI_BASE_URL,
+    temporalAddress: e.TEMPORAL_ADDRESS ?? temporal.connectionOptions.address ?? '127.0.0.1:7233',
+    temporalNamespace: e.TEMPORAL_NAMESPACE ?? temporal.namespace ?? 'default',
+    temporalConnection: temporal.connectionOptions,
+    taskQueue: e.DURABLE_AGENT_TASK_QUEUE ?? DEFAULT_TASK_QUEUE,
+    home: path.resolve(e.DURABLE_AGENT_HOME ?? path.join(os.homedir(), '.durable-agent')),
+    temporalCliPath: e.TEMPORAL_CLI_PATH,
+    logLevel: e.DURABLE_AGENT_LOG_LEVEL ?? 'warn',
+    searchPath: e.PATH ?? '',
+  };
+}
+
+function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}

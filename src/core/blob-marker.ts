@@ -1,0 +1,36 @@
+import type { BlobMarker } from './types';
+
+/** Strings longer than this leave workflow history and travel as a `BlobMarker`. */
+export const INLINE_STRING_LIMIT = 2048;
+export const MARKER_PREVIEW_CHARS = 200;
+
+export function isBlobMarker(value: unknown): value is BlobMarker {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return typeof v.$blob === 'string' && typeof v.size === 'number' && typeof v.preview === 'string';
+}
+
+/** Maps every string (and marker) inside a JSON value, depth first; everything else is copied. */
+export async function mapStrings(
+  value: unknown,
+  fn: (s: string | BlobMarker) => Promise<unknown>,
+): Promise<unknown> {
+  if (typeof value === 'string' || isBlobMarker(value)) return fn(value);
+  if (Array.isArray(value)) return Promise.all(value.map((v) => mapStrings(v, fn)));
+  if (typeof value === 'object' && value !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = await mapStrings(v, fn);
+    return out;
+  }
+  return value;
+}
+
+/** Replaces markers by their preview: how the workflow shows and validates large arguments. */
+export function previewMarkers(value: unknown): unknown {
+  if (isBlobMarker(value)) return value.preview;
+  if (Array.isArray(value)) return value.map(previewMarkers);
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, previewMarkers(v)]));
+  }
+  return value;
+}

@@ -1,0 +1,109 @@
+import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import type { Content } from '@google/genai';
+import { TranscriptGapError, type TranscriptStore } from './types';
+
+const BLOB_CACHE_LIMIT = 2000;
+
+interface IndexEntry {
+  i: number;
+  h: string;
+  a: number;
+}
+
+/**
+ * File-system transcript store under `<root>/blobs` and `<root>/transcripts`. Index files are
+ * append-only JSON Lines (`O_APPEND` writes of one short line are atomic), so concurrent workers on
+ * one machine can share a store. Blobs are cached in memory: they never change once written.
+ */
+export class FileTranscriptStore implements TranscriptStore {
+  private readonly blobCache = new Map<string, string>();
+
+  constructor(private readonly root: string) {}
+
+  async putBlob(content: string): Promise<string> {
+    const ref = `sha256:${createHash('sha256').update(content).digest('hex')}`;
+    if (this.blobCache.has(ref)) return ref;
+    const file = this.blobPath(ref);
+    if (!(await exists(file))) {
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+      await fs.writeFile(tmp, content);
+      await fs.rename(tmp, file);
+    }
+    this.remember(ref, content);
+    return ref;
+  }
+
+  async getBlob(ref: string): Promise<string> {
+    const cached = this.blobCache.get(ref);
+    if (cached !== undefined) return cached;
+    const content = await fs.readFile(this.blobPath(ref), 'utf8');
+    this.remember(ref, content);
+    return content;
+  }
+
+  async writeMessage(transcriptId: string, index: number, message: Content, attempt = 1): Promise<void> {
+    const h = await this.putBlob(JSON.stringify(message));
+    const file = this.indexPath(transcriptId);
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    const current = (await this.readIndex(file)).get(index);
+    if (current && (current.h === h || current.a > attempt)) return;
+    await fs.appendFile(file, `${JSON.stringify({ i: index, h, a: attempt })}\n`);
+  }
+
+  async readMessages(transcriptId: string, length: number): Promise<Content[]> {
+    if (length === 0) return [];
+    const entries = await this.readIndex(this.indexPath(transcriptId));
+    const messages: Content[] = [];
+    for (let i = 0; i < length; i++) {
+      const entry = entries.get(i);
+      if (!entry) throw new TranscriptGapError(transcriptId, i);
+      messages.push(JSON.parse(await this.getBlob(entry.h)) as Content);
+    }
+    return messages;
+  }
+
+  /** Last accepted write per index: a line replaces an earlier one unless its attempt is lower. */
+  private async readIndex(file: string): Promise<Map<number, IndexEntry>> {
+    const text = await fs.readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return '';
+      throw err;
+    });
+    const entries = new Map<number, IndexEntry>();
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      const entry = JSON.parse(line) as IndexEntry;
+      const current = entries.get(entry.i);
+      if (!current || entry.a >= current.a) entries.set(entry.i, entry);
+    }
+    return entries;
+  }
+
+  private blobPath(ref: string): string {
+    const hex = ref.replace(/^sha256:/, '');
+    if (!/^[0-9a-f]{64}$/.test(hex)) throw new Error(`not a blob reference: ${ref}`);
+    return path.join(this.root, 'blobs', hex.slice(0, 2), hex.slice(2));
+  }
+
+  private indexPath(transcriptId: string): string {
+    const digest = createHash('sha256').update(transcriptId).digest('hex').slice(0, 40);
+    return path.join(this.root, 'transcripts', digest.slice(0, 2), `${digest}.jsonl`);
+  }
+
+  private remember(ref: string, content: string): void {
+    if (this.blobCache.size >= BLOB_CACHE_LIMIT) {
+      const oldest = this.blobCache.keys().next().value;
+      if (oldest !== undefined) this.blobCache.delete(oldest);
+    }
+    this.blobCache.set(ref, content);
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  return fs.access(file).then(
+    () => true,
+    () => false,
+  );
+}

@@ -1,0 +1,41 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Duration } from '@temporalio/common';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { createActivities } from './activities';
+import type { ModelSeam } from './activities/call-model';
+import type { TranscriptStore } from './store/types';
+
+export interface AgentWorkerOptions {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  models: ModelSeam;
+  store: TranscriptStore;
+  /** A prebuilt workflow bundle; defaults to the one `npm run build` writes, else bundling from source. */
+  workflowBundlePath?: string;
+  shutdownGraceTime?: Duration;
+}
+
+/** Wires a worker: connection, activities from real dependencies, the workflow bundle, the task queue. */
+export async function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
+  return Worker.create({
+    connection: options.connection,
+    namespace: options.namespace,
+    taskQueue: options.taskQueue,
+    activities: createActivities({ models: options.models, store: options.store }),
+    ...workflowSource(options.workflowBundlePath),
+    shutdownGraceTime: options.shutdownGraceTime ?? '5 seconds',
+    shutdownForceTime: '20 seconds',
+  });
+}
+
+function workflowSource(explicit?: string): { workflowBundle: { codePath: string } } | { workflowsPath: string } {
+  const prebuilt = explicit ?? path.resolve(__dirname, '..', 'dist', 'workflow-bundle.js');
+  if (fs.existsSync(prebuilt)) return { workflowBundle: { codePath: prebuilt } };
+  return { workflowsPath: require.resolve('./workflows') };
+}
+
+export async function connectWorker(address: string, connectionOptions: object = {}): Promise<NativeConnection> {
+  return NativeConnection.connect({ ...connectionOptions, address });
+}

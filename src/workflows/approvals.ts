@@ -1,0 +1,69 @@
+import { log, setHandler } from '@temporalio/workflow';
+import { approvalModeSchema, describeIssues, toolConfirmationSchema } from '../core/confirmation';
+import type { ApprovalMode } from '../core/types';
+import { parseToolArgs } from '../tools';
+import { confirmToolCallUpdate, setApprovalModeSignal, toolConfirmationSignal, type ToolConfirmation } from './messages';
+import { emit, type PromptState } from './prompt-state';
+
+/**
+ * Checks a confirmation against the prompt's state. Returns the reason it cannot apply, or
+ * undefined. Shared by the signal (which logs and records the reason as an event) and the update's
+ * synchronous validator (which rejects with it), so bad input never wedges the workflow (invariant 5).
+ */
+export function checkConfirmation(state: PromptState, payload: unknown): { ok: true; value: ToolConfirmation } | { ok: false; reason: string } {
+  const parsed = toolConfirmationSchema.safeParse(payload);
+  if (!parsed.success) return { ok: false, reason: `malformed toolConfirmation: ${describeIssues(parsed.error)}` };
+  const value = parsed.data as ToolConfirmation;
+  if (state.finished) return { ok: false, reason: `the prompt has finished; call ${value.callId} can no longer be decided` };
+  const call = state.calls.get(value.callId);
+  if (!call) {
+    const pending = [...state.calls.values()].filter((c) => c.status === 'awaiting_approval').map((c) => c.callId);
+    return { ok: false, reason: `unknown callId ${value.callId}; awaiting approval: ${pending.join(', ') || 'none'}` };
+  }
+  if (call.status !== 'awaiting_approval' || call.decision) return { ok: false, reason: `call ${value.callId} is not awaiting approval (it is ${call.status})` };
+  if (value.outcome === 'modify') {
+    if (!value.args) return { ok: false, reason: `outcome modify needs args for call ${value.callId}` };
+    const check = parseToolArgs(call.name, value.args);
+    if (!check.ok) return { ok: false, reason: `modified arguments for ${call.name} are invalid: ${check.error.message}` };
+  }
+  return { ok: true, value };
+}
+
+export function registerApprovalHandlers(state: PromptState): void {
+  setHandler(toolConfirmationSignal, (payload: unknown) => {
+    const check = checkConfirmation(state, payload);
+    if (!check.ok) {
+      log.warn('toolConfirmation ignored', { reason: check.reason });
+      emit(state, { type: 'warning', message: `toolConfirmation ignored: ${check.reason}` });
+      return;
+    }
+    applyConfirmation(state, check.value);
+  });
+  setHandler(
+    confirmToolCallUpdate,
+    (confirmation: ToolConfirmation) => {
+      applyConfirmation(state, confirmation);
+      return `${confirmation.outcome} recorded for ${confirmation.callId}`;
+    },
+    {
+      validator: (confirmation: ToolConfirmation) => {
+        const check = checkConfirmation(state, confirmation);
+        if (!check.ok) throw new Error(check.reason);
+      },
+    },
+  );
+  setHandler(setApprovalModeSignal, (payload: unknown) => {
+    const parsed = approvalModeSchema.safeParse(payload);
+    if (!parsed.success) {
+      emit(state, { type: 'warning', message: `setApprovalMode ignored: ${describeIssues(parsed.error)}` });
+      return;
+    }
+    state.mode = (typeof parsed.data === 'string' ? parsed.data : parsed.data.mode) as ApprovalMode;
+    emit(state, { type: 'warning', message: `approval mode is now ${state.mode}` });
+  });
+}
+
+function applyConfirmation(state: PromptState, confirmation: ToolConfirmation): void {
+  const call = state.calls.get(confirmation.callId);
+  if (call) call.decision = confirmation;
+}

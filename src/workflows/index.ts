@@ -1,0 +1,2 @@
+/** The worker's `workflowsPath` target: every workflow type the task queue serves. */
+export { agentPromptWorkflow } from './prompt-workflow';

@@ -1,0 +1,77 @@
+import type { AgentEvent, AgentEventBody } from '../core/events';
+import { addUsage, EMPTY_USAGE, type ApprovalMode, type TerminateReason, type TokenUsage, type ToolCallStatus, type ToolOutcome } from '../core/types';
+import type { EventsPage, PromptInput, PromptStats, PromptStatus, ToolConfirmation } from './messages';
+
+const EVENTS_PAGE_SIZE = 500;
+
+export interface CallRecord {
+  callId: string;
+  name: string;
+  /** Arguments as the workflow holds them: large strings are blob markers. */
+  args: Record<string, unknown>;
+  status: ToolCallStatus;
+  decision?: ToolConfirmation;
+  /** Set once the call has its one function response. */
+  outcome?: ToolOutcome;
+}
+
+/** Everything a prompt knows, in workflow memory; queries read it, the loop and signals change it. */
+export interface PromptState {
+  input: PromptInput;
+  mode: ApprovalMode;
+  turns: number;
+  finished: boolean;
+  events: AgentEvent[];
+  calls: Map<string, CallRecord>;
+  response: string;
+  stats: PromptStats;
+  terminateReason?: TerminateReason;
+  error?: { type: string; message: string };
+}
+
+export function createPromptState(input: PromptInput): PromptState {
+  return {
+    input,
+    mode: input.approvalMode,
+    turns: 0,
+    finished: false,
+    events: [],
+    calls: new Map(),
+    response: '',
+    stats: { usage: { ...EMPTY_USAGE }, models: {}, toolCalls: { total: 0, success: 0, failed: 0 } },
+  };
+}
+
+/** Appends an event; `time` is workflow time, so replay rebuilds the same log. */
+export function emit(state: PromptState, body: AgentEventBody): void {
+  state.events.push({ ...body, seq: state.events.length, time: new Date().toISOString() } as AgentEvent);
+}
+
+export function recordUsage(state: PromptState, model: string, usage: TokenUsage): void {
+  state.stats.usage = addUsage(state.stats.usage, usage);
+  state.stats.models[model] = addUsage(state.stats.models[model] ?? EMPTY_USAGE, usage);
+}
+
+export function eventsPage(state: PromptState, cursor: number): EventsPage {
+  const start = Math.max(0, Math.floor(Number(cursor) || 0));
+  const events = state.events.slice(start, start + EVENTS_PAGE_SIZE);
+  const next = start + events.length;
+  return { events, next, done: state.finished && next >= state.events.length };
+}
+
+export function statusOf(state: PromptState): PromptStatus {
+  const calls = [...state.calls.values()];
+  const pending = calls.filter((c) => c.status === 'awaiting_approval');
+  return {
+    phase: state.finished ? 'finished' : pending.length > 0 ? 'awaiting_approval' : 'running',
+    turns: state.turns,
+    approvalMode: state.mode,
+    pendingApprovals: pending.map(({ callId, name, args }) => ({ callId, name, args })),
+    toolCalls: calls.map(({ callId, name, args, status }) => ({ callId, name, args, status })),
+    response: state.finished ? state.response : undefined,
+    terminateReason: state.terminateReason,
+    error: state.error,
+    stats: state.stats,
+    eventCount: state.events.length,
+  };
+}

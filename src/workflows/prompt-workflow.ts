@@ -1,0 +1,141 @@
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
+  isCancellation,
+  log,
+  proxyActivities,
+  setHandler,
+  TemporalFailure,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import type { FunctionCall, NewPart } from '../core/types';
+import { toolNames } from '../tools';
+import { eventsQuery, statusQuery, type PromptInput, type PromptResult } from './messages';
+import { createPromptState, emit, eventsPage, recordUsage, statusOf, type PromptState } from './prompt-state';
+import { runToolCalls, settleCalls } from './tool-calls';
+import { registerApprovalHandlers } from './approvals';
+import { NON_RETRYABLE_MODEL_ERRORS } from '../core/model-error-types';
+
+/**
+ * One user prompt, as Gemini CLI's loop: model turn; run its function calls; send their responses;
+ * repeat until the model answers without calls, the turn budget is spent, or the prompt is cancelled.
+ * The conversation lives in the transcript store; history carries references and small results.
+ */
+export async function agentPromptWorkflow(input: PromptInput): Promise<PromptResult> {
+  const state = createPromptState(input);
+  setHandler(statusQuery, () => statusOf(state));
+  setHandler(eventsQuery, (cursor: number) => eventsPage(state, cursor));
+  registerApprovalHandlers(state);
+  const acts = activitiesFor(input);
+  const transcriptId = input.transcript?.id ?? workflowInfo().workflowId;
+  const cursor = { length: input.transcript?.length ?? 0, append: [{ kind: 'text', text: input.prompt }] as NewPart[] };
+  let openCalls: FunctionCall[] = [];
+  emit(state, { type: 'user_prompt', text: input.prompt });
+  try {
+    for (;;) {
+      if (state.turns >= input.maxTurns) return await stopAtTurnLimit(state, acts, transcriptId, cursor);
+      state.turns += 1;
+      const turn = await acts.callModel({
+        transcriptId,
+        baseLength: cursor.length,
+        append: cursor.append,
+        model: input.model,
+        workspace: input.workspace,
+        toolNames: [...toolNames],
+        turn: state.turns,
+      });
+      cursor.length = turn.transcriptLength;
+      cursor.append = [];
+      reportTurn(state, turn);
+      if (turn.functionCalls.length === 0) return finishPrompt(state, 'completed');
+      openCalls = turn.functionCalls;
+      cursor.append = await runToolCalls(state, turn.functionCalls, acts.runTool);
+      openCalls = [];
+    }
+  } catch (err) {
+    if (isCancellation(err)) {
+      await CancellationScope.nonCancellable(() => recordCancellation(state, acts, transcriptId, cursor, openCalls));
+      throw err;
+    }
+    throw failPrompt(state, err);
+  }
+}
+
+type Cursor = { length: number; append: NewPart[] };
+
+function activitiesFor(input: PromptInput) {
+  const model = proxyActivities<Activities>({
+    startToCloseTimeout: '10 minutes',
+    heartbeatTimeout: '60 seconds',
+    retry: {
+      initialInterval: input.modelRetryInitialMs ?? 5000,
+      backoffCoefficient: 2,
+      maximumInterval: '30 seconds',
+      maximumAttempts: 10,
+      nonRetryableErrorTypes: NON_RETRYABLE_MODEL_ERRORS,
+    },
+  });
+  const tools = proxyActivities<Activities>({
+    startToCloseTimeout: (input.shellTimeoutMs ?? 300_000) + 60_000,
+    heartbeatTimeout: input.toolHeartbeatTimeoutMs ?? 30_000,
+    retry: { initialInterval: '1 second', maximumAttempts: 5 },
+  });
+  return { callModel: model.callModel, runTool: tools.runTool, recordMessage: tools.recordMessage };
+}
+
+function reportTurn(state: PromptState, turn: Awaited<ReturnType<Activities['callModel']>>): void {
+  if (state.turns === 1) emit(state, { type: 'model_info', model: turn.model });
+  for (const thought of turn.thoughts) emit(state, { type: 'thought', turn: state.turns, ...thought });
+  if (turn.text) {
+    emit(state, { type: 'content', turn: state.turns, text: turn.text });
+    state.response += turn.text;
+  }
+  for (const call of turn.functionCalls) {
+    emit(state, { type: 'tool_call_request', turn: state.turns, callId: call.id, name: call.name, args: call.args });
+  }
+  recordUsage(state, turn.model, turn.usage);
+  emit(state, { type: 'finished', turn: state.turns, reason: turn.finishReason, usage: turn.usage });
+}
+
+function finishPrompt(state: PromptState, reason: 'completed'): PromptResult {
+  state.finished = true;
+  state.terminateReason = reason;
+  return { terminateReason: reason, response: state.response, turns: state.turns, stats: state.stats };
+}
+
+/** The budget is spent: record the pending responses so the transcript stays whole, then fail. */
+async function stopAtTurnLimit(state: PromptState, acts: ReturnType<typeof activitiesFor>, transcriptId: string, cursor: Cursor): Promise<never> {
+  if (cursor.append.length > 0) await acts.recordMessage({ transcriptId, index: cursor.length, append: cursor.append });
+  emit(state, { type: 'max_turns', maxTurns: state.input.maxTurns });
+  const message = `Reached the limit of ${state.input.maxTurns} model turns for this prompt.`;
+  throw failPrompt(state, ApplicationFailure.create({ type: 'TurnLimit', message, nonRetryable: true }), 'max_turns');
+}
+
+async function recordCancellation(state: PromptState, acts: ReturnType<typeof activitiesFor>, transcriptId: string, cursor: Cursor, openCalls: FunctionCall[]): Promise<void> {
+  const append = openCalls.length > 0 ? settleCalls(state, openCalls, 'The prompt was cancelled.') : cursor.append;
+  if (append.some((p) => p.kind === 'functionResponse')) {
+    await acts.recordMessage({ transcriptId, index: cursor.length, append }).catch((err) => log.warn('could not record cancelled calls', { err: String(err) }));
+  }
+  emit(state, { type: 'cancelled' });
+  state.finished = true;
+  state.terminateReason = 'cancelled';
+}
+
+/**
+ * The one place workflow errors become failures (STYLE rule 7): a plain Error would fail the
+ * workflow task and be retried forever, so everything leaves as a non-retryable ApplicationFailure
+ * whose type and message say what went wrong.
+ */
+function failPrompt(state: PromptState, err: unknown, reason: 'error' | 'max_turns' = 'error'): TemporalFailure {
+  const cause = err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? err.cause : err;
+  const type = cause instanceof ApplicationFailure ? (cause.type ?? 'Error') : 'InternalError';
+  const message = cause instanceof Error ? cause.message : String(cause);
+  state.finished = true;
+  state.terminateReason = reason;
+  state.error = { type, message };
+  emit(state, { type: 'error', errorType: type, message });
+  const details = [{ turns: state.turns, stats: state.stats, response: state.response }];
+  return ApplicationFailure.create({ type, message, nonRetryable: true, details, cause: cause instanceof Error ? cause : undefined });
+}

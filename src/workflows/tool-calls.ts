@@ -1,0 +1,111 @@
+import { condition } from '@temporalio/workflow';
+import { defaultDecision } from '../core/policy';
+import type { FunctionCall, NewPart, ToolOutcome } from '../core/types';
+import { planWaves } from '../core/waves';
+import { findTool, parseToolArgs } from '../tools';
+import { isReadOnly, type ToolErrorKind } from '../tools/types';
+import type { RunToolInput } from '../activities/run-tool';
+import { emit, type CallRecord, type PromptState } from './prompt-state';
+
+export type RunToolActivity = (input: RunToolInput) => Promise<ToolOutcome>;
+
+const CANCELLED_BY_USER = 'User cancelled operation.';
+
+/**
+ * Runs one turn's calls as Gemini CLI's waves: consecutive read-only calls together, every other
+ * call alone and in order. Returns exactly one function response per call, in call order
+ * (invariant 2). A `cancel` answer cancels that call and every call queued after it.
+ */
+export async function runToolCalls(state: PromptState, calls: FunctionCall[], runTool: RunToolActivity): Promise<NewPart[]> {
+  const outcomes = new Map<string, ToolOutcome>();
+  let cancelled = false;
+  for (const wave of planWaves(calls, parallelSafe)) {
+    if (cancelled) {
+      for (const call of wave) outcomes.set(call.id, finishInline(state, track(state, call), 'cancelled', CANCELLED_BY_USER));
+      continue;
+    }
+    const results = await Promise.all(wave.map((call) => processCall(state, call, runTool)));
+    for (const result of results) {
+      outcomes.set(result.callId, result);
+      if (result.errorKind === 'cancelled') cancelled = true;
+    }
+  }
+  return calls.map((call) => toNewPart(outcomes.get(call.id)!));
+}
+
+/** One response per call of an interrupted turn: its result if it finished, else cancelled. */
+export function settleCalls(state: PromptState, calls: FunctionCall[], reason: string): NewPart[] {
+  return calls.map((call) => {
+    const record = track(state, call);
+    return toNewPart(record.outcome ?? finishInline(state, record, 'cancelled', reason));
+  });
+}
+
+async function processCall(state: PromptState, call: FunctionCall, runTool: RunToolActivity): Promise<ToolOutcome> {
+  const record = track(state, call);
+  const parsed = parseToolArgs(call.name, call.args);
+  if (!parsed.ok) return finishInline(state, record, parsed.error.kind, parsed.error.message);
+  const { decision, message } = defaultDecision(parsed.tool, state.mode);
+  if (decision === 'deny') return finishInline(state, record, 'policy_violation', `Tool execution denied by policy. ${message ?? ''}`.trim());
+  if (decision === 'ask_user') {
+    const refusal = await awaitApproval(state, record);
+    if (refusal) return finishInline(state, record, refusal.kind, refusal.message);
+  }
+  record.status = 'executing';
+  const outcome = await runTool({
+    callId: record.callId,
+    name: record.name,
+    args: record.args,
+    workspace: state.input.workspace,
+    shellTimeoutMs: state.input.shellTimeoutMs ?? 300_000,
+  });
+  return finish(state, record, outcome);
+}
+
+/** Waits (durably, for as long as it takes) for a person's decision; returns why the call won't run. */
+async function awaitApproval(state: PromptState, record: CallRecord): Promise<{ kind: ToolErrorKind; message: string } | undefined> {
+  record.status = 'awaiting_approval';
+  emit(state, { type: 'tool_call_awaiting_approval', callId: record.callId, name: record.name, args: record.args });
+  const timeout = state.input.approvalTimeoutMs;
+  const decided = timeout === undefined ? (await condition(() => record.decision !== undefined), true) : await condition(() => record.decision !== undefined, timeout);
+  if (!decided || !record.decision) {
+    return { kind: 'policy_violation', message: `No approval arrived within ${timeout} ms, so the call was not run.` };
+  }
+  const { outcome, args, reason } = record.decision;
+  if (outcome === 'cancel') return { kind: 'cancelled', message: `User denied execution.${reason ? ` Reason: ${reason}` : ''}` };
+  if (outcome === 'modify' && args) record.args = args;
+  record.status = 'scheduled';
+  return undefined;
+}
+
+function track(state: PromptState, call: FunctionCall): CallRecord {
+  const existing = state.calls.get(call.id);
+  if (existing) return existing;
+  const record: CallRecord = { callId: call.id, name: call.name, args: call.args, status: 'validating' };
+  state.calls.set(call.id, record);
+  return record;
+}
+
+function finishInline(state: PromptState, record: CallRecord, kind: ToolErrorKind, message: string): ToolOutcome {
+  const text = kind === 'cancelled' ? `[Operation Cancelled] Reason: ${message}` : message;
+  const outcome: ToolOutcome = { callId: record.callId, name: record.name, ok: false, response: { error: text }, preview: text, errorKind: kind };
+  return finish(state, record, outcome);
+}
+
+function finish(state: PromptState, record: CallRecord, outcome: ToolOutcome): ToolOutcome {
+  record.outcome = outcome;
+  record.status = outcome.ok ? 'success' : outcome.errorKind === 'cancelled' ? 'cancelled' : 'error';
+  state.stats.toolCalls.total += 1;
+  state.stats.toolCalls[outcome.ok ? 'success' : 'failed'] += 1;
+  emit(state, { type: 'tool_call_response', callId: record.callId, name: record.name, ok: outcome.ok, preview: outcome.preview, errorKind: outcome.errorKind });
+  return outcome;
+}
+
+function parallelSafe(call: FunctionCall): boolean {
+  const tool = findTool(call.name);
+  return (!tool || isReadOnly(tool)) && call.args.wait_for_previous !== true;
+}
+
+function toNewPart(outcome: ToolOutcome): NewPart {
+  return { kind: 'functionResponse', callId: outcome.callId, name: outcome.name, response: outcome.response, responseRef: outcome.responseRef };
+}
