@@ -25,6 +25,9 @@ export async function main(argv: string[]): Promise<void> {
   } catch (err) {
     process.exitCode = reportError(err);
   }
+  // gRPC channels and the native runtime can hold the event loop open after a command is done.
+  const code = typeof process.exitCode === 'number' ? process.exitCode : 0;
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
 }
 
 function buildProgram(): Command {

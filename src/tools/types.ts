@@ -11,6 +11,15 @@ export interface ToolDeps {
   exec(options: ExecOptions): Promise<ExecResult>;
   /** Aborted when the activity is cancelled or its worker shuts down. */
   signal: AbortSignal;
+  /** Limits set by configuration, never by the model; tools fall back to Gemini CLI's defaults. */
+  limits?: ToolLimits;
+}
+
+export interface ToolLimits {
+  /** Wall-clock limit for one `run_shell_command`, after which its process group is killed. */
+  shellTimeoutMs?: number;
+  /** Characters of tool output the model sees before the middle is cut (20% head, 80% tail). */
+  maxOutputChars?: number;
 }
 
 /** Every path is resolved (symlinks included) and refused unless it stays under `root`. */

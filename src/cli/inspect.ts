@@ -1,0 +1,72 @@
+import type { Client } from '@temporalio/client';
+import { followEvents, listPrompts, promptStatus, type StatusReport } from '../client';
+import { confirmToolCallUpdate, statusQuery, type ToolConfirmation } from '../workflows/messages';
+import { exitCodeFor, InputError } from './exit-codes';
+import { createPrinter, type Io, type OutputFormat } from './output';
+
+/** `status ID [--json]`. */
+export async function statusCommand(client: Client, workflowId: string, json: boolean, io: Io): Promise<number> {
+  const report = await promptStatus(client, workflowId);
+  io.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : formatStatus(report));
+  return 0;
+}
+
+/** `watch ID`: every event from the start, then the outcome; exits as `run` would. */
+export async function watchCommand(client: Client, workflowId: string, format: OutputFormat, io: Io): Promise<number> {
+  const printer = createPrinter(format, io, workflowId);
+  await followEvents(client, workflowId, (e) => printer.event(e));
+  const report = await promptStatus(client, workflowId);
+  printer.finish(report);
+  return exitCodeFor(report);
+}
+
+export async function listCommand(client: Client, io: Io): Promise<number> {
+  const prompts = await listPrompts(client);
+  if (prompts.length === 0) io.stdout.write('no prompts yet\n');
+  for (const p of prompts) io.stdout.write(`${p.workflowId}  ${p.status.toLowerCase().padEnd(10)}  ${p.startTime}\n`);
+  return 0;
+}
+
+/** `pending [ID]`: calls awaiting approval, in one prompt or in every running one. */
+export async function pendingCommand(client: Client, workflowId: string | undefined, io: Io): Promise<number> {
+  const ids = workflowId ? [workflowId] : (await listPrompts(client, 200)).filter((p) => p.status === 'RUNNING').map((p) => p.workflowId);
+  let count = 0;
+  for (const id of ids) {
+    const status = await client.workflow.getHandle(id).query(statusQuery).catch(() => undefined);
+    for (const call of status?.pendingApprovals ?? []) {
+      count += 1;
+      io.stdout.write(`${id}  ${call.callId}  ${call.name}  ${JSON.stringify(call.args).slice(0, 200)}\n`);
+    }
+  }
+  if (count === 0) io.stdout.write('nothing awaits approval\n');
+  return 0;
+}
+
+/**
+ * `approve` / `deny`: sent as the `confirmToolCall` update, whose validator answers at once when the
+ * call is unknown or already decided. Without CALL_ID, the prompt's only pending call is meant.
+ */
+export async function confirmCommand(client: Client, workflowId: string, callId: string | undefined, confirmation: Omit<ToolConfirmation, 'callId'>, io: Io): Promise<number> {
+  const handle = client.workflow.getHandle(workflowId);
+  const target = callId ?? (await onlyPendingCall(client, workflowId));
+  const answer = await handle.executeUpdate(confirmToolCallUpdate, { args: [{ ...confirmation, callId: target }] });
+  io.stdout.write(`${answer}\n`);
+  return 0;
+}
+
+async function onlyPendingCall(client: Client, workflowId: string): Promise<string> {
+  const status = await client.workflow.getHandle(workflowId).query(statusQuery);
+  const pending = status.pendingApprovals;
+  if (pending.length === 1) return pending[0].callId;
+  if (pending.length === 0) throw new InputError(`prompt ${workflowId} has no call awaiting approval`);
+  throw new InputError(`prompt ${workflowId} has ${pending.length} calls awaiting approval; name one: ${pending.map((p) => p.callId).join(', ')}`);
+}
+
+function formatStatus(r: StatusReport): string {
+  const lines = [`${r.workflowId}: ${r.status}${r.turns !== undefined ? ` after ${r.turns} turn(s)` : ''}`];
+  for (const p of r.pendingApprovals) lines.push(`  awaiting approval: ${p.callId} ${p.name} ${JSON.stringify(p.args).slice(0, 200)}`);
+  if (r.error) lines.push(`  error: ${r.error.type}: ${r.error.message}`);
+  if (r.stats) lines.push(`  tokens: ${r.stats.usage.input} in, ${r.stats.usage.output} out, ${r.stats.usage.cached} cached`);
+  if (r.response) lines.push('', r.response);
+  return `${lines.join('\n')}\n`;
+}

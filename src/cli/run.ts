@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { followEvents, promptStatus, startPrompt, cancelPrompt } from '../client';
+import type { Config } from '../config';
+import { createGenAI } from '../genai';
+import type { ApprovalMode } from '../core/types';
+import type { Logger } from '../logger';
+import type { PromptInput } from '../workflows/messages';
+import { exitCodeFor, EXIT, InputError } from './exit-codes';
+import { createPrinter, type Io, type OutputFormat } from './output';
+import { openRuntime, type FakeResponses } from './runtime';
+import { startBackgroundServer } from './background';
+import { approvalHint } from './approval-hint';
+
+export interface RunOptions {
+  prompt: string;
+  workspace: string;
+  approvalMode: ApprovalMode;
+  model: string;
+  maxTurns: number;
+  detach: boolean;
+  output: OutputFormat;
+  fakeResponses?: FakeResponses;
+  shellTimeoutSeconds?: number;
+  approvalTimeoutSeconds?: number;
+}
+
+export const DEFAULT_MODEL = 'gemini-2.5-pro';
+
+/** `durable-agent run`: starts a prompt workflow and follows it to its end (or detaches). */
+export async function runCommand(config: Config, options: RunOptions, io: Io, logger: Logger): Promise<number> {
+  const input = promptInput(options);
+  if (!options.fakeResponses) createGenAI(config);
+  const workflowId = newPromptId();
+  if (options.detach) return runDetached(config, options, input, workflowId, io, logger);
+  const runtime = await openRuntime(config, { fakeResponses: options.fakeResponses, worker: 'auto', privateQueueForFake: true, logger });
+  const controller = new AbortController();
+  let interrupted = false;
+  const onSigint = () => {
+    interrupted = true;
+    controller.abort();
+    void cancelPrompt(runtime.client, workflowId).catch(() => undefined);
+  };
+  process.once('SIGINT', onSigint);
+  try {
+    await startPrompt(runtime.client, input, { taskQueue: runtime.taskQueue, workflowId });
+    if (options.output === 'text') io.stderr.write(`prompt ${workflowId} started\n`);
+    const printer = createPrinter(options.output, io, workflowId);
+    await followEvents(runtime.client, workflowId, (event) => {
+      printer.event(event);
+      if (event.type === 'tool_call_awaiting_approval') io.stderr.write(approvalHint(workflowId, event.callId, event.name, event.args));
+    });
+    const report = await promptStatus(runtime.client, workflowId);
+    printer.finish(report);
+    return interrupted ? EXIT.cancelled : exitCodeFor(report);
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+    await runtime.stop();
+  }
+}
+
+/** Starts the prompt and prints its id alone on stdout; a background server is started if needed. */
+async function runDetached(config: Config, options: RunOptions, input: PromptInput, workflowId: string, io: Io, logger: Logger): Promise<number> {
+  await startBackgroundServer(config, options.fakeResponses, logger);
+  const runtime = await openRuntime(config, { worker: 'never', embed: false, logger });
+  try {
+    await startPrompt(runtime.client, input, { taskQueue: config.taskQueue, workflowId });
+    io.stdout.write(`${workflowId}\n`);
+    return EXIT.ok;
+  } finally {
+    await runtime.stop();
+  }
+}
+
+function promptInput(options: RunOptions): PromptInput {
+  if (!options.prompt.trim()) throw new InputError('the prompt is empty: pass it as an argument or on standard input');
+  const workspace = path.resolve(options.workspace);
+  if (!fs.existsSync(workspace) || !fs.statSync(workspace).isDirectory()) throw new InputError(`workspace ${workspace} is not a directory`);
+  if (!Number.isInteger(options.maxTurns) || options.maxTurns < 1) throw new InputError('--max-turns must be a positive whole number');
+  return {
+    prompt: options.prompt,
+    workspace: fs.realpathSync(workspace),
+    model: options.model,
+    approvalMode: options.approvalMode,
+    maxTurns: options.maxTurns,
+    shellTimeoutMs: seconds(options.shellTimeoutSeconds, '--shell-timeout'),
+    approvalTimeoutMs: seconds(options.approvalTimeoutSeconds, '--approval-timeout'),
+  };
+}
+
+function seconds(value: number | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isFinite(value) || value <= 0) throw new InputError(`${flag} must be a positive number of seconds`);
+  return Math.round(value * 1000);
+}
+
+/** Sortable by start time and unique without coordination. */
+export function newPromptId(): string {
+  const stamp = new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14);
+  return `prompt-${stamp}-${randomBytes(3).toString('hex')}`;
+}

@@ -1,0 +1,132 @@
+import * as path from 'node:path';
+import type { Client } from '@temporalio/client';
+import type { Worker } from '@temporalio/worker';
+import { connectClient } from '../client';
+import type { Config } from '../config';
+import { FakeGeminiServer } from '../fake-gemini';
+import { createGenAI } from '../genai';
+import type { Logger } from '../logger';
+import { isServerReachable, startDevServer, type DevServer } from '../server/dev-server';
+import { ensureTemporalCli, projectRoot } from '../server/temporal-cli';
+import { FileTranscriptStore } from '../store/file-store';
+import { connectWorker, createAgentWorker } from '../worker';
+
+export interface FakeResponses {
+  path: string;
+  strict: boolean;
+}
+
+/** A connected client, plus whatever this process had to start to serve it. */
+export interface AgentRuntime {
+  client: Client;
+  taskQueue: string;
+  address: string;
+  /** This process started the dev server (it stops with the runtime; its database stays). */
+  embedded: boolean;
+  uiUrl?: string;
+  stop(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  fakeResponses?: FakeResponses;
+  /** Run a worker here: always, never, or when no worker polls the task queue. */
+  worker: 'always' | 'never' | 'auto';
+  /** Start the dev server when none answers at a local address (the default). */
+  embed?: boolean;
+  uiEnabled?: boolean;
+  /** Serve scripted responses on a queue of this process's own, so no other worker takes the prompt. */
+  privateQueueForFake?: boolean;
+  logger: Logger;
+}
+
+/**
+ * Connects to Temporal at the configured address, starting the embedded dev server (SQLite under
+ * the agent's home) when nothing answers at a local address, and a worker when one is needed.
+ */
+export async function openRuntime(config: Config, options: RuntimeOptions): Promise<AgentRuntime> {
+  const stops: (() => Promise<unknown>)[] = [];
+  const stop = async () => {
+    for (const fn of stops.reverse()) await fn().catch((err) => options.logger.warn({ err: String(err) }, 'shutdown step failed'));
+  };
+  try {
+    const server = await ensureServer(config, options);
+    if (server) stops.push(() => server.stop());
+    const client = await connectClient(config.temporalAddress, config.temporalNamespace, config.temporalConnection);
+    stops.push(() => client.connection.close());
+    const fake = options.fakeResponses ? await FakeGeminiServer.start({ script: { path: options.fakeResponses.path }, strict: options.fakeResponses.strict }) : undefined;
+    if (fake) stops.push(() => fake.close());
+    const taskQueue = fake && options.privateQueueForFake ? `${config.taskQueue}-fake-${process.pid}-${Date.now()}` : config.taskQueue;
+    const wantWorker = options.worker === 'always' || (options.worker === 'auto' && (!!fake || !!server || !(await hasPollers(client, config, taskQueue))));
+    if (wantWorker) {
+      const worker = await startWorker(config, taskQueue, fake?.url);
+      stops.push(worker.stop);
+    }
+    return { client, taskQueue, address: config.temporalAddress, embedded: !!server, uiUrl: server?.uiUrl, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+async function ensureServer(config: Config, options: RuntimeOptions): Promise<DevServer | undefined> {
+  if (await isServerReachable(config.temporalAddress, 1000)) return undefined;
+  const { host, port } = splitAddress(config.temporalAddress);
+  if (options.embed === false || !isLocalHost(host)) {
+    throw new TemporalUnreachableError(`No Temporal server answers at ${config.temporalAddress}. Start one (durable-agent server) or set TEMPORAL_ADDRESS.`);
+  }
+  const log = (msg: string) => options.logger.info(msg);
+  const cliPath = await ensureTemporalCli({ projectRoot: projectRoot(), explicitPath: config.temporalCliPath, searchPath: config.searchPath, env: process.env, log });
+  return startDevServer({
+    cliPath,
+    dbFile: path.join(config.home, 'temporal', 'dev.db'),
+    ip: '127.0.0.1',
+    port,
+    headless: options.uiEnabled === false,
+    uiPort: options.uiEnabled === false ? undefined : port + 1000,
+    log,
+  });
+}
+
+/** A worker running in this process until `stop`. */
+export async function startWorker(config: Config, taskQueue: string, fakeUrl?: string): Promise<{ worker: Worker; stop: () => Promise<void> }> {
+  const connection = await connectWorker(config.temporalAddress, config.temporalConnection);
+  const worker = await createAgentWorker({
+    connection,
+    namespace: config.temporalNamespace,
+    taskQueue,
+    models: createGenAI(config, fakeUrl).models,
+    store: new FileTranscriptStore(path.join(config.home, 'store')),
+  });
+  const running = worker.run();
+  return {
+    worker,
+    stop: async () => {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running;
+      await connection.close();
+    },
+  };
+}
+
+async function hasPollers(client: Client, config: Config, taskQueue: string): Promise<boolean> {
+  try {
+    const response = await client.workflowService.describeTaskQueue({ namespace: config.temporalNamespace, taskQueue: { name: taskQueue, kind: 1 }, taskQueueType: 1 });
+    return (response.pollers ?? []).length > 0;
+  } catch {
+    return false;
+  }
+}
+
+export function splitAddress(address: string): { host: string; port: number } {
+  const match = /^(.*):(\d+)$/.exec(address);
+  if (!match) return { host: address, port: 7233 };
+  return { host: match[1].replace(/^\[|\]$/g, ''), port: Number(match[2]) };
+}
+
+function isLocalHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
+}
+
+export class TemporalUnreachableError extends Error {
+  override name = 'TemporalUnreachableError';
+}

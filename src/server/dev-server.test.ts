@@ -1,0 +1,85 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { getTestEnv, closeTestEnv, type TestEnv } from '../../test/helpers/temporal-env';
+import { DEFAULT_SEARCH_ATTRIBUTES, findFreePort, isServerReachable, startDevServer, type DevServer } from './dev-server';
+
+let env: TestEnv;
+const servers: DevServer[] = [];
+
+beforeAll(async () => {
+  env = await getTestEnv();
+});
+
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.stop()));
+  await closeTestEnv();
+});
+
+async function start(dbFile: string): Promise<DevServer> {
+  const server = await startDevServer({
+    cliPath: env.cliPath,
+    dbFile,
+    headless: true,
+    dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': 50 },
+  });
+  servers.push(server);
+  return server;
+}
+
+async function withClient<T>(address: string, fn: (client: Client) => Promise<T>): Promise<T> {
+  const connection = await Connection.connect({ address });
+  try {
+    return await fn(new Client({ connection }));
+  } finally {
+    await connection.close();
+  }
+}
+
+describe('startDevServer', () => {
+  it('keeps workflows in its SQLite file across a restart', async () => {
+    const dbFile = path.join(env.tmpDir, 'dev-server-test', 'nested', 'temporal.db');
+    const workflowId = `persisted-${Date.now()}`;
+    const first = await start(dbFile);
+    expect(fs.existsSync(dbFile)).toBe(true);
+    await withClient(first.address, async (client) => {
+      // No worker polls this queue: the workflow just stays running, which is all we need to find.
+      await client.workflow.start('noSuchWorkflow', { workflowId, taskQueue: env.uniqueTaskQueue('no-worker') });
+    });
+    await first.stop();
+    expect(first.process.exitCode ?? first.process.signalCode).not.toBeNull();
+    expect(await isServerReachable(first.address)).toBe(false);
+
+    const second = await start(dbFile);
+    const described = await withClient(second.address, (client) => client.workflow.getHandle(workflowId).describe());
+    expect(described.status.name).toBe('RUNNING');
+    expect(described.type).toBe('noSuchWorkflow');
+    await second.stop();
+  });
+
+  it('registers the default search attributes', async () => {
+    const attributes = await env.client.connection.operatorService.listSearchAttributes({ namespace: 'default' });
+    for (const name of Object.keys(DEFAULT_SEARCH_ATTRIBUTES)) {
+      expect(Object.keys(attributes.customAttributes)).toContain(name);
+    }
+  });
+
+  it('reports the server output when the server exits early', async () => {
+    const fakeCli = path.join(env.tmpDir, 'failing-temporal');
+    fs.writeFileSync(fakeCli, '#!/bin/sh\necho "unknown flag: --bogus" >&2\nexit 1\n', { mode: 0o755 });
+    await expect(startDevServer({ cliPath: fakeCli, headless: true })).rejects.toThrow(
+      /exited \(code 1\) before serving[\s\S]*unknown flag: --bogus/,
+    );
+  });
+
+  it('reports a missing binary', async () => {
+    await expect(startDevServer({ cliPath: path.join(env.tmpDir, 'nope') })).rejects.toThrow(/ENOENT/);
+  });
+});
+
+describe('isServerReachable', () => {
+  it('tells a serving address from a closed port', async () => {
+    expect(await isServerReachable(env.address)).toBe(true);
+    expect(await isServerReachable(`127.0.0.1:${await findFreePort()}`, 500)).toBe(false);
+  });
+});

@@ -1,0 +1,189 @@
+/**
+ * Runs Temporal's own dev server (`temporal server start-dev`) as a child process: the embedded
+ * default of durable-agent and the server of the test suite. Persistence is a SQLite file, so
+ * workflows outlive the server process.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { Connection } from '@temporalio/client';
+
+/** Registered on every server this module starts; list and pending queries filter on them. */
+export const DEFAULT_SEARCH_ATTRIBUTES: Record<string, string> = {
+  DurableAgentStatus: 'Keyword',
+  DurableAgentKind: 'Keyword',
+  DurableAgentSession: 'Keyword',
+};
+
+export interface DevServerOptions {
+  cliPath: string;
+  /** SQLite file (parent directories are created). Without it the state lives in memory only. */
+  dbFile?: string;
+  ip?: string;
+  /** Frontend gRPC port; a free one when omitted. */
+  port?: number;
+  /** Web UI port; defaults to the server's own choice, `port` + 1000. Ignored when headless. */
+  uiPort?: number;
+  headless?: boolean;
+  namespace?: string;
+  logLevel?: 'debug' | 'info' | 'warn' | 'error' | 'never';
+  /** `--dynamic-config-value KEY=JSON` per entry, e.g. `limit.historyCount.suggestContinueAsNew: 50`. */
+  dynamicConfig?: Record<string, string | number | boolean>;
+  /** Replaces DEFAULT_SEARCH_ATTRIBUTES. */
+  searchAttributes?: Record<string, string>;
+  /** 'pipe' (default) keeps the output's tail for error messages only. */
+  stdio?: 'pipe' | 'inherit' | 'ignore';
+  log?: (msg: string) => void;
+  /** How long to wait for the frontend to serve; slow on a busy 2-core machine. Default 60 s. */
+  startTimeoutMs?: number;
+  /** Kill the server when this Node process exits (default true). */
+  killOnExit?: boolean;
+}
+
+export interface DevServer {
+  /** `host:port` of the frontend, for `Connection.connect` and `NativeConnection.connect`. */
+  address: string;
+  uiUrl?: string;
+  process: ChildProcess;
+  /** SIGTERM, then SIGKILL after `graceMs` (default 10 s); resolves once the process has exited. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+const TAIL_BYTES = 8192;
+
+/** Starts the dev server and resolves once its frontend answers for `namespace`. */
+export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
+  const ip = options.ip ?? '127.0.0.1';
+  const port = options.port ?? (await findFreePort(ip));
+  const address = `${ip}:${port}`;
+  if (options.dbFile) fs.mkdirSync(path.dirname(path.resolve(options.dbFile)), { recursive: true });
+  const stdio = options.stdio ?? 'pipe';
+  const child = spawn(options.cliPath, devServerArgs(options, ip, port), { stdio: ['ignore', stdio, stdio] });
+  const tail = captureTail(child);
+  // 'close' rather than 'exit': the output's tail is complete only once the pipes have closed.
+  const exited = new Promise<string>((resolve) => {
+    child.once('close', (code, signal) => resolve(signal ?? `code ${code}`));
+    child.once('error', (err) => resolve(err.message));
+  });
+  const killer = () => child.kill('SIGKILL');
+  if (options.killOnExit !== false) {
+    process.on('exit', killer);
+    void exited.then(() => process.off('exit', killer));
+  }
+  const stop = (graceMs = 10_000) => stopProcess(child, exited, graceMs);
+  try {
+    await waitUntilServing(address, options.namespace ?? 'default', exited, options.startTimeoutMs ?? 60_000);
+  } catch (err) {
+    await stop(2000);
+    const output = tail();
+    throw new Error(`${(err as Error).message}${output ? `\nServer output (tail):\n${output}` : ''}`);
+  }
+  const uiUrl = options.headless ? undefined : `http://${ip}:${options.uiPort ?? port + 1000}`;
+  options.log?.(`Temporal dev server ready at ${address}${uiUrl ? `, Web UI ${uiUrl}` : ''}`);
+  return { address, uiUrl, process: child, stop };
+}
+
+function devServerArgs(options: DevServerOptions, ip: string, port: number): string[] {
+  const args = ['server', 'start-dev', '--ip', ip, '--port', String(port)];
+  args.push('--namespace', options.namespace ?? 'default', '--log-level', options.logLevel ?? 'warn');
+  if (options.dbFile) args.push('--db-filename', path.resolve(options.dbFile));
+  if (options.headless) args.push('--headless');
+  else if (options.uiPort !== undefined) args.push('--ui-port', String(options.uiPort));
+  for (const [key, value] of Object.entries(options.dynamicConfig ?? {})) {
+    args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
+  }
+  for (const [key, type] of Object.entries(options.searchAttributes ?? DEFAULT_SEARCH_ATTRIBUTES)) {
+    args.push('--search-attribute', `${key}=${type}`);
+  }
+  return args;
+}
+
+function captureTail(child: ChildProcess): () => string {
+  let buffer = '';
+  const keep = (chunk: Buffer) => {
+    buffer = (buffer + chunk.toString('utf8')).slice(-TAIL_BYTES);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return () => buffer.trim();
+}
+
+/**
+ * Polls until a gRPC call for the namespace succeeds: the port opens before the namespace and
+ * search attributes are registered, and workers started earlier would fail.
+ */
+async function waitUntilServing(address: string, namespace: string, exited: Promise<string>, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  let lastError = 'port closed';
+  const exit = exited.then((how) => {
+    throw new Error(`Temporal dev server exited (${how}) before serving ${address}`);
+  });
+  exit.catch(() => undefined); // settles after a successful start too, when the server stops
+  while (Date.now() < deadline) {
+    try {
+      if (await Promise.race([probe(address, namespace), exit])) return;
+    } catch (err) {
+      if (!(await isRunning(exited))) throw err;
+      lastError = (err as Error).message;
+    }
+    await Promise.race([new Promise((r) => setTimeout(r, 200)), exit]);
+  }
+  throw new Error(`Temporal dev server did not serve ${address} within ${timeoutMs / 1000} s (last error: ${lastError})`);
+}
+
+/** A gRPC connection to a closed port waits out its whole timeout, so TCP is checked first. */
+async function probe(address: string, namespace: string): Promise<boolean> {
+  if (!(await isServerReachable(address, 1000))) return false;
+  const connection = await Connection.connect({ address, connectTimeout: 2000 });
+  try {
+    await connection.withDeadline(Date.now() + 2000, () =>
+      connection.workflowService.describeNamespace({ namespace }),
+    );
+    return true;
+  } finally {
+    await connection.close();
+  }
+}
+
+async function isRunning(exited: Promise<string>): Promise<boolean> {
+  const notYet = Symbol('running');
+  return (await Promise.race([exited, Promise.resolve(notYet)])) === notYet;
+}
+
+async function stopProcess(child: ChildProcess, exited: Promise<string>, graceMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** True when something accepts TCP connections at `host:port` within `timeoutMs`. */
+export function isServerReachable(address: string, timeoutMs = 1000): Promise<boolean> {
+  const split = address.lastIndexOf(':');
+  const host = address.slice(0, split).replace(/^\[(.*)\]$/, '$1') || '127.0.0.1';
+  const port = Number(address.slice(split + 1));
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+/** A port that was free on `host` a moment ago (the OS picks it). */
+export function findFreePort(host = '127.0.0.1'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, host, () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,114 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { callTool, errorOf, makeOutsideDir, makeWorkspace, outputOf, removeWorkspaces } from '../../test/helpers/tool-harness';
+
+afterAll(removeWorkspaces);
+
+const numbered = (count: number) => Array.from({ length: count }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+
+describe('read_file', () => {
+  it('returns a small file whole', async () => {
+    const { deps } = await makeWorkspace({ 'src/a.ts': 'const a = 1;\nexport { a };\n' });
+    expect(outputOf(await callTool('read_file', { file_path: 'src/a.ts' }, deps))).toBe('const a = 1;\nexport { a };');
+  });
+
+  it('accepts an absolute path inside the workspace', async () => {
+    const { root, deps } = await makeWorkspace({ 'a.txt': 'x' });
+    expect(outputOf(await callTool('read_file', { file_path: path.join(root, 'a.txt') }, deps))).toBe('x');
+  });
+
+  it('returns a line range with start_line and end_line, and says where it stopped', async () => {
+    const { deps } = await makeWorkspace({ 'f.txt': numbered(10) });
+    const output = outputOf(await callTool('read_file', { file_path: 'f.txt', start_line: 3, end_line: 5 }, deps));
+    expect(output).toContain('lines 3-5 of 10');
+    expect(output).toContain('start_line: 6');
+    expect(output.split('\n\n')[1]).toBe('line 3\nline 4\nline 5');
+    const tail = outputOf(await callTool('read_file', { file_path: 'f.txt', start_line: 9 }, deps));
+    expect(tail).toContain('lines 9-10 of 10');
+    expect(tail).not.toContain('To continue');
+    expect(tail.endsWith('line 9\nline 10')).toBe(true);
+  });
+
+  it('accepts the older offset and limit parameters', async () => {
+    const { deps } = await makeWorkspace({ 'f.txt': numbered(10) });
+    const output = outputOf(await callTool('read_file', { file_path: 'f.txt', offset: 2, limit: 2 }, deps));
+    expect(output.split('\n\n')[1]).toBe('line 3\nline 4');
+    expect(output).toContain('offset: 4');
+  });
+
+  it('stops after 2000 lines and tells the model how to read on', async () => {
+    const { deps } = await makeWorkspace({ 'big.txt': numbered(2500) });
+    const first = outputOf(await callTool('read_file', { file_path: 'big.txt' }, deps));
+    expect(first).toContain('lines 1-2000 of 2500');
+    expect(first).toContain('start_line: 2001');
+    expect(first.endsWith('line 2000')).toBe(true);
+    expect(first).not.toContain('line 2001');
+    const next = outputOf(await callTool('read_file', { file_path: 'big.txt', start_line: 2001 }, deps));
+    expect(next).toContain('lines 2001-2500 of 2500');
+    expect(next.endsWith('line 2500')).toBe(true);
+    const wide = outputOf(await callTool('read_file', { file_path: 'big.txt', start_line: 1, end_line: 2500 }, deps));
+    expect(wide).toContain('lines 1-2000 of 2500');
+  });
+
+  it('cuts lines longer than 2000 characters and says so', async () => {
+    const { deps } = await makeWorkspace({ 'min.js': `${'x'.repeat(5000)}\nshort\n` });
+    const output = outputOf(await callTool('read_file', { file_path: 'min.js' }, deps));
+    expect(output).toContain('1 line(s) longer than 2000 characters were cut');
+    expect(output).toContain(`${'x'.repeat(2000)}... [line cut at 2000 characters]\nshort`);
+    expect(output).not.toContain('x'.repeat(2001));
+  });
+
+  it('returns an empty file as empty output', async () => {
+    const { deps } = await makeWorkspace({ 'empty.txt': '' });
+    expect(outputOf(await callTool('read_file', { file_path: 'empty.txt' }, deps))).toBe('');
+  });
+
+  it('refuses files over 20 MB', async () => {
+    const { root, deps } = await makeWorkspace();
+    await fs.writeFile(path.join(root, 'huge.log'), '');
+    await fs.truncate(path.join(root, 'huge.log'), 21 * 1024 * 1024);
+    const error = errorOf(await callTool('read_file', { file_path: 'huge.log' }, deps));
+    expect(error.kind).toBe('file_too_large');
+    expect(error.message).toContain('20 MB');
+  });
+
+  it('refuses binary files', async () => {
+    const { deps } = await makeWorkspace({ 'img.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 13, 1, 2, 3]) });
+    const error = errorOf(await callTool('read_file', { file_path: 'img.png' }, deps));
+    expect(error.message).toContain('binary');
+  });
+
+  it('reports a missing file, a directory, and ranges that make no sense', async () => {
+    const { deps } = await makeWorkspace({ 'f.txt': numbered(3), 'dir/x': '' });
+    expect(errorOf(await callTool('read_file', { file_path: 'nope.txt' }, deps))).toMatchObject({
+      kind: 'file_not_found',
+      message: expect.stringContaining('nope.txt'),
+    });
+    expect(errorOf(await callTool('read_file', { file_path: 'dir' }, deps)).kind).toBe('not_a_file');
+    const pastEnd = errorOf(await callTool('read_file', { file_path: 'f.txt', start_line: 7 }, deps));
+    expect(pastEnd).toMatchObject({ kind: 'invalid_tool_params', message: expect.stringContaining('has 3 lines') });
+    const backwards = errorOf(await callTool('read_file', { file_path: 'f.txt', start_line: 3, end_line: 2 }, deps));
+    expect(backwards.kind).toBe('invalid_tool_params');
+    const mixed = errorOf(await callTool('read_file', { file_path: 'f.txt', start_line: 1, limit: 2 }, deps));
+    expect(mixed.kind).toBe('invalid_tool_params');
+  });
+
+  it('refuses bad arguments', async () => {
+    const { deps } = await makeWorkspace();
+    expect(errorOf(await callTool('read_file', {}, deps)).kind).toBe('invalid_tool_params');
+    expect(errorOf(await callTool('read_file', { file_path: 'a', start_line: 0 }, deps)).kind).toBe('invalid_tool_params');
+    expect(errorOf(await callTool('read_file', { file_path: 'a', end_line: 1.5 }, deps)).kind).toBe('invalid_tool_params');
+  });
+
+  it('refuses paths outside the workspace, directly or through symlinks', async () => {
+    const { root, deps } = await makeWorkspace();
+    const outside = await makeOutsideDir({ 'secret.txt': 'top secret' });
+    await fs.symlink(path.join(outside, 'secret.txt'), path.join(root, 'link.txt'));
+    await fs.symlink(outside, path.join(root, 'out'));
+    for (const file_path of ['../secret.txt', '/etc/passwd', 'link.txt', 'out/secret.txt', path.join(outside, 'secret.txt')]) {
+      const error = errorOf(await callTool('read_file', { file_path }, deps));
+      expect(error.kind).toBe('path_outside_workspace');
+      expect(error.message).not.toContain('top secret');
+    }
+  });
+});

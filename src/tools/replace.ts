@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { decodeText, describeCount, looksBinary } from './tool-helpers';
+import { ToolError, type ToolDeps, type ToolDefinition, type ToolResult } from './types';
+
+const schema = z.object({
+  file_path: z.string().min(1).describe('Path of the file to change, relative to the workspace root or absolute.'),
+  instruction: z
+    .string()
+    .optional()
+    .describe('A short statement of what the change does and why; shown to the user.'),
+  old_string: z
+    .string()
+    .describe(
+      'The exact text to replace, as it appears in the file (same whitespace and indentation, not escaped). ' +
+        'Include enough surrounding lines to make it unique. Empty to create a new file.',
+    ),
+  new_string: z
+    .string()
+    .describe('The exact text to put in its place. Write it out in full, without placeholders.'),
+  allow_multiple: z
+    .boolean()
+    .optional()
+    .describe('Optional: replace every occurrence of old_string. By default exactly one must exist.'),
+  expected_replacements: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe('Optional, older form of allow_multiple: the exact number of occurrences that must exist.'),
+});
+
+type Args = z.infer<typeof schema>;
+
+export const replaceTool: ToolDefinition<typeof schema> = {
+  name: 'replace',
+  kind: 'edit',
+  description:
+    'Replaces an exact, literal piece of text in a file with new text. By default old_string must ' +
+    'occur exactly once; set allow_multiple to replace every occurrence. Matching is exact (no ' +
+    'fuzzy matching), so copy old_string from the file with enough context to make it unique. ' +
+    'An empty old_string creates a new file holding new_string.',
+  parameters: schema,
+  async execute(args, deps) {
+    const { workspace } = deps;
+    const absolute = await workspace.resolve(args.file_path);
+    const shown = workspace.relative(absolute);
+    const info = await workspace.stat(absolute);
+    if (!info) return createFile(args, deps, absolute, shown);
+    if (!info.isFile) throw new ToolError('not_a_file', `${shown} is a directory, not a file.`);
+    if (args.old_string === '') {
+      throw new ToolError(
+        'attempt_to_create_existing_file',
+        `${shown} already exists, so it cannot be created with an empty old_string. ` +
+          'To change it, give the exact text to replace in old_string; to replace all of it, use write_file.',
+      );
+    }
+    const bytes = await workspace.readFile(absolute);
+    if (looksBinary(bytes)) {
+      throw new ToolError('execution_failed', `${shown} looks like a binary file; replace edits text files only.`);
+    }
+    const original = decodeText(bytes);
+    const lineEnding = original.includes('\r\n') ? '\r\n' : '\n';
+    const updated = applyEdit(original.replace(/\r\n/g, '\n'), args, shown);
+    await workspace.writeFile(absolute, lineEnding === '\n' ? updated.text : updated.text.replace(/\n/g, '\r\n'));
+    return {
+      ok: true,
+      output: `Replaced ${describeCount(updated.count, 'occurrence')} of old_string in ${shown}.`,
+      display: `Edited ${shown}`,
+    };
+  },
+};
+
+async function createFile(args: Args, deps: ToolDeps, absolute: string, shown: string): Promise<ToolResult> {
+  if (args.old_string !== '') {
+    throw new ToolError(
+      'file_not_found',
+      `File not found: ${shown}. Check the path; to create a new file, use write_file or call replace with an empty old_string.`,
+    );
+  }
+  await deps.workspace.writeFile(absolute, args.new_string);
+  return { ok: true, output: `Created ${shown}.`, display: `Created ${shown}` };
+}
+
+/** Counts and replaces on LF-normalised text; the caller restores the file's line ending. */
+function applyEdit(text: string, args: Args, shown: string): { text: string; count: number } {
+  const oldString = args.old_string.replace(/\r\n/g, '\n');
+  const newString = args.new_string.replace(/\r\n/g, '\n');
+  const count = countOccurrences(text, oldString);
+  if (count === 0) {
+    throw new ToolError(
+      'edit_no_occurrence_found',
+      `old_string was not found in ${shown} (0 occurrences). It must match the file exactly, including ` +
+        'whitespace, indentation and line breaks. Read the file again with read_file and copy the text to replace.',
+    );
+  }
+  const expected = args.expected_replacements ?? (args.allow_multiple ? undefined : 1);
+  if (expected !== undefined && count !== expected) {
+    throw new ToolError('edit_expected_occurrence_mismatch', mismatchMessage(shown, expected, count, args));
+  }
+  if (oldString === newString) {
+    throw new ToolError(
+      'edit_no_change',
+      `old_string and new_string are identical, so ${shown} was not changed. Give the new text in new_string.`,
+    );
+  }
+  return { text: text.split(oldString).join(newString), count };
+}
+
+function mismatchMessage(shown: string, expected: number, count: number, args: Args): string {
+  const found = `Expected ${describeCount(expected, 'occurrence')} of old_string in ${shown} but found ${count}.`;
+  if (args.expected_replacements !== undefined) {
+    return `${found} Set expected_replacements to ${count} to replace them all, or extend old_string so it matches only the places you mean.`;
+  }
+  return `${found} Include more surrounding lines in old_string so it matches exactly one place, or set allow_multiple to true to replace all ${count}.`;
+}
+
+/** Non-overlapping occurrences, scanned left to right (the same ones `split` replaces). */
+function countOccurrences(text: string, search: string): number {
+  let count = 0;
+  for (let at = text.indexOf(search); at !== -1; at = text.indexOf(search, at + search.length)) {
+    count += 1;
+  }
+  return count;
+}

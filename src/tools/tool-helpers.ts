@@ -1,0 +1,90 @@
+import { compileGitIgnore } from './glob-match';
+import { ToolError, type FileInfo, type ToolDeps, type Workspace } from './types';
+
+/** Gemini CLI's size limit for files read by tools (20 MB). */
+export const MAX_FILE_BYTES = 20 * 1024 * 1024;
+
+/** Bytes sampled from the start of a file to decide whether it is binary. */
+const BINARY_SAMPLE_BYTES = 4096;
+
+/**
+ * Gemini CLI's heuristic: a NUL byte, or more than 30% control characters other than whitespace,
+ * in the first 4 KB means binary.
+ */
+export function looksBinary(bytes: Uint8Array): boolean {
+  const sample = bytes.subarray(0, BINARY_SAMPLE_BYTES);
+  if (sample.length === 0) return false;
+  let controls = 0;
+  for (const byte of sample) {
+    if (byte === 0) return true;
+    if (byte < 9 || (byte > 13 && byte < 32)) controls += 1;
+  }
+  return controls / sample.length > 0.3;
+}
+
+/** UTF-8 text of a file; a byte-order mark is kept as U+FEFF so it can be written back. */
+export function decodeText(bytes: Uint8Array): string {
+  return new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+}
+
+export function joinPath(dir: string, relative: string): string {
+  if (relative === '' || relative === '.') return dir;
+  return dir.endsWith('/') ? `${dir}${relative}` : `${dir}/${relative}`;
+}
+
+export function describeCount(count: number, singular: string, plural = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : plural}`;
+}
+
+/** How a workspace-relative directory is named in messages to the model. */
+export function placeName(relative: string): string {
+  return relative === '.' ? 'the workspace root' : relative;
+}
+
+/** Resolves `path` inside the workspace and requires a file there. */
+export async function resolveFile(
+  workspace: Workspace,
+  path: string,
+): Promise<{ absolute: string; info: FileInfo }> {
+  const absolute = await workspace.resolve(path);
+  const info = await workspace.stat(absolute);
+  const shown = workspace.relative(absolute);
+  if (!info) {
+    throw new ToolError(
+      'file_not_found',
+      `File not found: ${shown}. Check the path (list_directory or glob can help find it).`,
+    );
+  }
+  if (!info.isFile) {
+    throw new ToolError('not_a_file', `${shown} is a directory, not a file.`);
+  }
+  return { absolute, info };
+}
+
+/** Resolves `path` (the workspace root when omitted) and requires a directory there. */
+export async function resolveDirectory(workspace: Workspace, path: string | undefined): Promise<string> {
+  const absolute = await workspace.resolve(path === undefined || path === '' ? '.' : path);
+  const info = await workspace.stat(absolute);
+  const shown = workspace.relative(absolute);
+  if (!info) {
+    throw new ToolError('file_not_found', `Directory not found: ${shown}.`);
+  }
+  if (!info.isDirectory) {
+    throw new ToolError('not_a_directory', `${shown} is a file, not a directory.`);
+  }
+  return absolute;
+}
+
+/**
+ * The workspace root's `.gitignore` as a predicate over workspace-relative paths, or undefined
+ * when there is none. Nested `.gitignore` files are not read.
+ */
+export async function loadGitIgnore(
+  deps: ToolDeps,
+): Promise<((relativePath: string, isDirectory: boolean) => boolean) | undefined> {
+  const { workspace } = deps;
+  const file = joinPath(workspace.root, '.gitignore');
+  const info = await workspace.stat(file);
+  if (!info?.isFile || info.size > MAX_FILE_BYTES) return undefined;
+  return compileGitIgnore(decodeText(await workspace.readFile(file)));
+}

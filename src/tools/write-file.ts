@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { describeCount } from './tool-helpers';
+import { ToolError, type ToolDefinition } from './types';
+
+const schema = z.object({
+  file_path: z.string().min(1).describe('Path of the file to write, relative to the workspace root or absolute.'),
+  content: z
+    .string()
+    .describe('The whole new content of the file, exactly as it should be saved. No placeholders such as "// rest unchanged".'),
+});
+
+export const writeFileTool: ToolDefinition<typeof schema> = {
+  name: 'write_file',
+  kind: 'edit',
+  description:
+    'Writes content to a file, replacing whatever it held before, and creates any missing parent ' +
+    'directories. Suited to new or small files; for a targeted change to an existing file use replace.',
+  parameters: schema,
+  async execute(args, deps) {
+    const { workspace } = deps;
+    const absolute = await workspace.resolve(args.file_path);
+    const shown = workspace.relative(absolute);
+    const before = await workspace.stat(absolute);
+    if (before?.isDirectory) {
+      throw new ToolError('not_a_file', `${shown} is a directory; give write_file the path of a file.`);
+    }
+    await workspace.writeFile(absolute, args.content);
+    const size = describeCount(countLines(args.content), 'line');
+    return before
+      ? { ok: true, output: `Overwrote ${shown} (${size}).`, display: `Overwrote ${shown}` }
+      : { ok: true, output: `Created ${shown} (${size}).`, display: `Created ${shown}` };
+  },
+};
+
+function countLines(content: string): number {
+  if (content === '') return 0;
+  const lines = content.split('\n').length;
+  return content.endsWith('\n') ? lines - 1 : lines;
+}
