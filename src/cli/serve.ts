@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { Io } from './output';
@@ -6,16 +8,21 @@ import { openRuntime, type FakeResponses } from './runtime';
 /**
  * `durable-agent server` (embedded dev server + worker) and `durable-agent worker` (worker only),
  * in the foreground until SIGINT or SIGTERM. The server's SQLite database keeps every prompt.
+ * `<home>/server.pid` (or `worker.pid`) names the process while it runs, for scripts that stop it.
  */
 export async function serveCommand(config: Config, kind: 'server' | 'worker', fake: FakeResponses | undefined, io: Io, logger: Logger): Promise<number> {
   const runtime = await openRuntime(config, { worker: 'always', embed: kind === 'server', fakeResponses: fake, uiEnabled: true, logger });
   const where = runtime.embedded ? `embedded Temporal dev server at ${runtime.address}` : `Temporal at ${runtime.address}`;
   io.stderr.write(`${where}${runtime.uiUrl ? `, Web UI ${runtime.uiUrl}` : ''}; worker on task queue ${runtime.taskQueue}. Ctrl-C stops.\n`);
+  const pidFile = path.join(config.home, `${kind}.pid`);
+  fs.mkdirSync(config.home, { recursive: true });
+  fs.writeFileSync(pidFile, `${process.pid}\n`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
   io.stderr.write('stopping…\n');
+  fs.rmSync(pidFile, { force: true });
   await runtime.stop();
   return 0;
 }

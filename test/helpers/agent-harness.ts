@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
@@ -111,11 +112,14 @@ function promptInput(h: Harness, input: Partial<PromptInput>): PromptInput {
 }
 
 /** Writes a finished workflow's history under test/histories for the replay test (RECORD_HISTORIES=1). */
-export async function maybeRecordHistory(h: Harness, workflowId: string, name: string): Promise<void> {
+export async function maybeRecordHistory(h: Pick<Harness, 'env'>, workflowId: string, name: string): Promise<void> {
   if (process.env.RECORD_HISTORIES !== '1') return;
   const history = await h.env.client.workflow.getHandle(workflowId).fetchHistory();
   const { historyToJSON } = await import('@temporalio/common/lib/proto-utils');
   const dir = path.resolve(__dirname, '..', 'histories');
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, `${name}.json`), historyToJSON(history));
+  // Stack traces and worker identities name this machine; replay needs neither.
+  const root = path.resolve(__dirname, '..', '..');
+  const text = historyToJSON(history).split(root).join('<root>').split(`@${os.hostname()}`).join('@test-host');
+  fs.writeFileSync(path.join(dir, `${name}.json`), text);
 }

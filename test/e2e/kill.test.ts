@@ -1,0 +1,63 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { FakeGeminiServer, functionCallResponse, textResponse } from '../../src/fake-gemini';
+import { statusQuery, type PromptResult } from '../../src/workflows/messages';
+import { closeTestEnv, getTestEnv } from '../helpers/temporal-env';
+import { exited, spawnWorker } from '../helpers/processes';
+import { maybeRecordHistory } from '../helpers/agent-harness';
+
+let fake: FakeGeminiServer;
+afterAll(async () => {
+  await fake?.close();
+  await closeTestEnv();
+});
+
+/**
+ * The worker process is SIGKILLed while a slow shell command runs. A new worker takes the prompt
+ * over after the tool's heartbeat timeout, and the prompt completes. The command is not run a
+ * second time (invariant 7): the model is told its outcome is unknown.
+ */
+test('a prompt survives its worker being SIGKILLed mid-tool and completes on a new worker', async () => {
+  const env = await getTestEnv();
+  const home = fs.mkdtempSync(path.join(env.tmpDir, 'kill-home-'));
+  const workspace = fs.realpathSync(fs.mkdtempSync(path.join(env.tmpDir, 'kill-ws-')));
+  const command = 'echo started >> marker.txt; sleep 3; echo finished >> marker.txt';
+  fake = await FakeGeminiServer.start({
+    script: [functionCallResponse({ name: 'run_shell_command', args: { command } }), textResponse('The slow command was handled.')],
+  });
+  const taskQueue = env.uniqueTaskQueue('kill');
+  const workerEnv = { TEMPORAL_ADDRESS: env.address, DURABLE_AGENT_TASK_QUEUE: taskQueue, GOOGLE_GEMINI_BASE_URL: fake.url, DURABLE_AGENT_HOME: home };
+  const first = spawnWorker(workerEnv);
+  const handle = await env.client.workflow.start('agentPromptWorkflow', {
+    taskQueue,
+    workflowId: `kill-${Date.now()}`,
+    args: [{ prompt: 'run the slow thing', workspace, model: 'gemini-test', approvalMode: 'yolo', maxTurns: 10, toolHeartbeatTimeoutMs: 2000, modelRetryInitialMs: 100 }],
+  });
+  await waitFor(async () => (await handle.query(statusQuery)).toolCalls.some((c) => c.status === 'executing'), 30_000, first.output);
+  await waitFor(async () => fs.existsSync(path.join(workspace, 'marker.txt')), 10_000, first.output);
+  first.kill('SIGKILL');
+  await exited(first);
+  const second = spawnWorker(workerEnv);
+  try {
+    const result = (await handle.result()) as PromptResult;
+    expect(result.response).toBe('The slow command was handled.');
+    const sent = JSON.stringify(fake.requests[1].body);
+    expect(sent).toContain('Outcome unknown');
+    await new Promise((r) => setTimeout(r, 3500));
+    expect(fs.readFileSync(path.join(workspace, 'marker.txt'), 'utf8')).toBe('started\nfinished\n');
+    expect(fake.requests).toHaveLength(2);
+    await maybeRecordHistory({ env }, handle.workflowId, 'worker-killed-mid-tool');
+  } finally {
+    second.kill('SIGTERM');
+    await exited(second);
+  }
+}, 90_000);
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs: number, output: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out; worker output:\n${output()}`);
+}

@@ -1,0 +1,28 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as path from 'node:path';
+
+export const BIN = path.resolve(__dirname, '..', '..', 'bin', 'durable-agent.js');
+
+/** Starts `durable-agent worker` as its own process, output kept for failure messages. */
+export function spawnWorker(env: Record<string, string>): ChildProcess & { output: () => string } {
+  const child = spawn(process.execPath, [BIN, 'worker'], {
+    env: { ...withoutKeys(process.env), DURABLE_AGENT_LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  return Object.assign(child, { output: () => output });
+}
+
+/** Resolves once the process has exited (at once if it already has). */
+export function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+function withoutKeys(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && k !== 'GEMINI_API_KEY') out[k] = v;
+  return out;
+}
