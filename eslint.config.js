@@ -1,0 +1,47 @@
+// @ts-check
+const js = require('@eslint/js');
+const tseslint = require('typescript-eslint');
+
+/** Modules that must never reach the workflow sandbox, nor the pure code it imports (STYLE rule 2). */
+const SANDBOX_BANNED = [
+  { group: ['node:*', 'fs', 'fs/*', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'stream', 'zlib'], message: 'Workflow and pure code must not do I/O: use an activity.' },
+  { group: ['@temporalio/activity', '@temporalio/client', '@temporalio/worker', '@temporalio/testing'], message: 'Not available in the workflow sandbox.', allowTypeImports: true },
+  { group: ['@google/genai', 'pino'], message: 'Model calls and logging belong to activities and the worker.', allowTypeImports: true },
+  { group: ['**/activities', '**/activities/*', '**/store/*', '**/cli/*', '**/server/*'], message: 'Import activities only as types.', allowTypeImports: true },
+];
+
+module.exports = tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '.tools/**', 'coverage/**', 'demo/workspace/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: __dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.test.ts'],
+    rules: {
+      'max-lines': ['error', { max: 220, skipBlankLines: true, skipComments: true }],
+      'max-lines-per-function': ['error', { max: 45, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
+    files: ['src/workflows/**/*.ts', 'src/core/**/*.ts', 'src/tools/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: SANDBOX_BANNED }],
+      'no-restricted-globals': ['error', { name: 'process', message: 'Configuration is read at the process edge (src/config.ts).' }],
+    },
+  },
+  {
+    files: ['**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly', console: 'readonly', Headers: 'readonly', globalThis: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+);

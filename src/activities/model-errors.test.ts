@@ -1,0 +1,85 @@
+import { ApiError } from '@google/genai';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import { MODEL_ERROR_TYPES, NON_RETRYABLE_MODEL_ERRORS } from '../core/model-error-types';
+import { classifyModelError, classifyStatus } from './model-errors';
+
+/** Every failure the classifier returns must be an ApplicationFailure: the workflow's retry policy reads its type. */
+function classified(err: unknown): ApplicationFailure {
+  const result = classifyModelError(err);
+  expect(result).toBeInstanceOf(ApplicationFailure);
+  return result as ApplicationFailure;
+}
+
+const withCause = (message: string, cause: unknown) => Object.assign(new Error(message), { cause });
+
+describe('classifyModelError: ApiError statuses', () => {
+  const table: [number, string, boolean][] = [
+    [400, MODEL_ERROR_TYPES.badRequest, true],
+    [401, MODEL_ERROR_TYPES.auth, true],
+    [403, MODEL_ERROR_TYPES.auth, true],
+    [404, MODEL_ERROR_TYPES.notFound, true],
+    [408, MODEL_ERROR_TYPES.server, false],
+    [409, MODEL_ERROR_TYPES.badRequest, true],
+    [429, MODEL_ERROR_TYPES.rateLimit, false],
+    [499, MODEL_ERROR_TYPES.server, false],
+    [500, MODEL_ERROR_TYPES.server, false],
+    [502, MODEL_ERROR_TYPES.server, false],
+    [503, MODEL_ERROR_TYPES.server, false],
+    [504, MODEL_ERROR_TYPES.server, false],
+  ];
+
+  it.each(table)('%i → %s (nonRetryable %s)', (status, type, nonRetryable) => {
+    const failure = classified(new ApiError({ message: `upstream said ${status}`, status }));
+    expect(failure.type).toBe(type);
+    expect(failure.nonRetryable).toBe(nonRetryable);
+    expect(failure.message).toContain(String(status));
+    expect(failure.message).toContain(`upstream said ${status}`);
+  });
+
+  it('tells the user what to fix for auth and model-name errors', () => {
+    expect(classifyStatus(401, 'denied').message).toMatch(/GEMINI_API_KEY/);
+    expect(classifyStatus(403, 'denied').message).toMatch(/GEMINI_API_KEY/);
+    expect(classifyStatus(404, 'no such model').message).toMatch(/model name/);
+  });
+});
+
+describe('classifyModelError: other errors', () => {
+  it.each([
+    ['fetch failed', new TypeError('fetch failed')],
+    ['ECONNRESET three causes deep', withCause('request failed', withCause('stream broke', withCause('read', { code: 'ECONNRESET' })))],
+    ['terminated by an undici socket error', withCause('terminated', Object.assign(new Error('other'), { code: 'UND_ERR_SOCKET' }))],
+    ['a bare socket error code', Object.assign(new Error('boom'), { code: 'UND_ERR_SOCKET' })],
+  ])('%s → retryable network error', (_label, err) => {
+    const failure = classified(err);
+    expect(failure.type).toBe(MODEL_ERROR_TYPES.network);
+    expect(failure.nonRetryable).toBe(false);
+  });
+
+  it('an unrecognised error is a retryable unknown failure carrying its message', () => {
+    const failure = classified(new Error('something odd'));
+    expect(failure.type).toBe(MODEL_ERROR_TYPES.unknown);
+    expect(failure.nonRetryable).toBe(false);
+    expect(failure.message).toContain('something odd');
+  });
+
+  it('an error code outside the network set is not a network error', () => {
+    expect(classified(Object.assign(new Error('no'), { code: 'EACCES' })).type).toBe(MODEL_ERROR_TYPES.unknown);
+  });
+
+  it('passes Temporal failures through unchanged', () => {
+    const app = ApplicationFailure.create({ type: 'Custom', message: 'already typed', nonRetryable: true });
+    const cancelled = new CancelledFailure('activity cancelled');
+    expect(classifyModelError(app)).toBe(app);
+    expect(classifyModelError(cancelled)).toBe(cancelled);
+  });
+});
+
+describe('NON_RETRYABLE_MODEL_ERRORS', () => {
+  it('is exactly the set of types the classifier marks nonRetryable', () => {
+    const failures = Array.from({ length: 200 }, (_, i) => classifyStatus(400 + i, 'x'));
+    const fatal = new Set(failures.filter((f) => f.nonRetryable).map((f) => f.type));
+    const retried = new Set(failures.filter((f) => !f.nonRetryable).map((f) => f.type));
+    expect([...fatal].sort()).toEqual([...NON_RETRYABLE_MODEL_ERRORS].sort());
+    for (const type of NON_RETRYABLE_MODEL_ERRORS) expect(retried.has(type as string)).toBe(false);
+  });
+});

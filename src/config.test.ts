@@ -1,0 +1,98 @@
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ConfigError, loadConfig } from './config';
+
+/** No Temporal profile file: the defaults must not depend on the machine running the test. */
+const BASE = { TEMPORAL_CONFIG_FILE: path.join(os.tmpdir(), 'durable-agent-no-such-temporal.toml') };
+
+const load = (env: Record<string, string | undefined> = {}) => loadConfig({ ...BASE, ...env });
+
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    load(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return err as ConfigError;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe('loadConfig', () => {
+  it('has defaults for everything', () => {
+    const config = load();
+    expect(config).toMatchObject({
+      temporalAddress: '127.0.0.1:7233',
+      temporalNamespace: 'default',
+      taskQueue: 'durable-agent',
+      home: path.join(os.homedir(), '.durable-agent'),
+      logLevel: 'warn',
+      searchPath: '',
+    });
+    expect(config.geminiApiKey).toBeUndefined();
+    expect(config.geminiBaseUrl).toBeUndefined();
+    expect(config.temporalCliPath).toBeUndefined();
+  });
+
+  it('honours each variable', () => {
+    const config = load({
+      GEMINI_API_KEY: 'key-123',
+      GOOGLE_GEMINI_BASE_URL: 'http://127.0.0.1:8080',
+      TEMPORAL_ADDRESS: 'temporal.example:7233',
+      TEMPORAL_NAMESPACE: 'agents',
+      DURABLE_AGENT_HOME: '/srv/agent-home',
+      DURABLE_AGENT_TASK_QUEUE: 'my-queue',
+      DURABLE_AGENT_LOG_LEVEL: 'debug',
+      TEMPORAL_CLI_PATH: '/opt/temporal',
+      PATH: '/usr/bin:/bin',
+    });
+    expect(config).toMatchObject({
+      geminiApiKey: 'key-123',
+      geminiBaseUrl: 'http://127.0.0.1:8080',
+      temporalAddress: 'temporal.example:7233',
+      temporalNamespace: 'agents',
+      home: '/srv/agent-home',
+      taskQueue: 'my-queue',
+      logLevel: 'debug',
+      temporalCliPath: '/opt/temporal',
+      searchPath: '/usr/bin:/bin',
+    });
+  });
+
+  it('makes a relative home absolute', () => {
+    expect(load({ DURABLE_AGENT_HOME: 'rel/home' }).home).toBe(path.resolve('rel/home'));
+  });
+
+  it('passes Temporal environment configuration through to the connection', () => {
+    const config = load({ TEMPORAL_ADDRESS: 'cloud.example:7233', TEMPORAL_API_KEY: 'temporal-key' });
+    expect(config.temporalConnection).toMatchObject({ address: 'cloud.example:7233', apiKey: 'temporal-key' });
+  });
+
+  it('names the variable when GOOGLE_GEMINI_BASE_URL is not a URL', () => {
+    expect(configError({ GOOGLE_GEMINI_BASE_URL: 'not a url' }).message).toContain('GOOGLE_GEMINI_BASE_URL');
+  });
+
+  it('names the variable when DURABLE_AGENT_LOG_LEVEL is not a level', () => {
+    expect(configError({ DURABLE_AGENT_LOG_LEVEL: 'loud' }).message).toContain('DURABLE_AGENT_LOG_LEVEL');
+  });
+
+  it('treats empty strings as unset', () => {
+    const empty = load({
+      GEMINI_API_KEY: '',
+      GOOGLE_GEMINI_BASE_URL: '',
+      DURABLE_AGENT_HOME: '',
+      DURABLE_AGENT_TASK_QUEUE: '',
+      DURABLE_AGENT_LOG_LEVEL: '',
+      TEMPORAL_CLI_PATH: '',
+    });
+    expect(empty).toEqual(load());
+  });
+
+  // Known bug: config.ts blanks empty values for its own schema but hands the raw environment to
+  // loadClientConnectConfig, whose '' address and namespace then win over the defaults. Turn this
+  // into a plain `it` once config.ts passes the blanked environment on.
+  it.failing('treats empty TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE as unset', () => {
+    const empty = load({ TEMPORAL_ADDRESS: '', TEMPORAL_NAMESPACE: '' });
+    expect(empty.temporalAddress).toBe('127.0.0.1:7233');
+    expect(empty.temporalNamespace).toBe('default');
+  });
+});
