@@ -1,6 +1,7 @@
 import { Client, Connection, WorkflowFailedError, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure, CancelledFailure, TerminatedFailure } from '@temporalio/common';
 import type { AgentEvent } from './core/events';
+import { KIND_ATTRIBUTE, SEARCH_ATTRIBUTE_NAMES, STATUS_ATTRIBUTE } from './core/search-attributes';
 import type { agentPromptWorkflow } from './workflows';
 import { eventsQuery, statusQuery, toolConfirmationSignal, type PromptInput, type PromptResult, type PromptStats, type ToolConfirmation } from './workflows/messages';
 
@@ -24,7 +25,46 @@ export async function connectClient(address: string, namespace: string, connecti
 
 /** Starts one prompt; the client only starts workflows and sends messages (STYLE rule 1). */
 export async function startPrompt(client: Client, input: PromptInput, options: { taskQueue: string; workflowId: string }): Promise<WorkflowHandle<typeof agentPromptWorkflow>> {
-  return client.workflow.start<typeof agentPromptWorkflow>('agentPromptWorkflow', { taskQueue: options.taskQueue, workflowId: options.workflowId, args: [input] });
+  const searchAttributes = await hasAgentSearchAttributes(client);
+  return client.workflow.start<typeof agentPromptWorkflow>('agentPromptWorkflow', {
+    taskQueue: options.taskQueue,
+    workflowId: options.workflowId,
+    args: [{ ...input, searchAttributes }],
+    typedSearchAttributes: searchAttributes
+      ? [
+          { key: STATUS_ATTRIBUTE, value: 'running' },
+          { key: KIND_ATTRIBUTE, value: 'prompt' },
+        ]
+      : undefined,
+  });
+}
+
+const registeredAttributes = new WeakMap<Client, Promise<boolean>>();
+
+/** Whether the namespace has the DurableAgent* search attributes (asked once per client). */
+export function hasAgentSearchAttributes(client: Client): Promise<boolean> {
+  let known = registeredAttributes.get(client);
+  if (!known) {
+    known = client.connection.operatorService
+      .listSearchAttributes({ namespace: client.options.namespace })
+      .then((r) => SEARCH_ATTRIBUTE_NAMES.every((name) => name in (r.customAttributes ?? {})))
+      .catch(() => false);
+    registeredAttributes.set(client, known);
+  }
+  return known;
+}
+
+/** Ids of running prompts with a call awaiting approval (all running prompts without the attributes). */
+export async function promptsAwaitingApproval(client: Client, limit = 200): Promise<string[]> {
+  const query = (await hasAgentSearchAttributes(client))
+    ? `${STATUS_ATTRIBUTE.name} = 'awaiting_approval' AND ExecutionStatus = 'Running'`
+    : "WorkflowType = 'agentPromptWorkflow' AND ExecutionStatus = 'Running'";
+  const ids: string[] = [];
+  for await (const wf of client.workflow.list({ query })) {
+    ids.push(wf.workflowId);
+    if (ids.length >= limit) break;
+  }
+  return ids;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { followEvents, listPrompts, promptStatus, type StatusReport } from '../client';
+import { followEvents, listPrompts, promptStatus, promptsAwaitingApproval, type StatusReport } from '../client';
 import { confirmToolCallUpdate, statusQuery, type ToolConfirmation } from '../workflows/messages';
 import { exitCodeFor, InputError } from './exit-codes';
 import { createPrinter, type Io, type OutputFormat } from './output';
@@ -29,7 +29,7 @@ export async function listCommand(client: Client, io: Io): Promise<number> {
 
 /** `pending [ID]`: calls awaiting approval, in one prompt or in every running one. */
 export async function pendingCommand(client: Client, workflowId: string | undefined, io: Io): Promise<number> {
-  const ids = workflowId ? [workflowId] : (await listPrompts(client, 200)).filter((p) => p.status === 'RUNNING').map((p) => p.workflowId);
+  const ids = workflowId ? [workflowId] : await promptsAwaitingApproval(client);
   let count = 0;
   for (const id of ids) {
     const status = await client.workflow.getHandle(id).query(statusQuery).catch(() => undefined);

@@ -23,6 +23,8 @@ export interface PromptInput {
   approvalTimeoutMs?: number;
   /** First retry delay of a failed model call (Gemini CLI: 5000 ms), doubled up to 30 s. */
   modelRetryInitialMs?: number;
+  /** The cluster has the DurableAgent* search attributes registered (see core/search-attributes). */
+  searchAttributes?: boolean;
   /** Continue an existing transcript (a session) instead of starting one named after the workflow. */
   transcript?: { id: string; length: number };
 }

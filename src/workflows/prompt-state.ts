@@ -1,4 +1,6 @@
+import { upsertSearchAttributes } from '@temporalio/workflow';
 import type { AgentEvent, AgentEventBody } from '../core/events';
+import { STATUS_ATTRIBUTE, type AgentStatusValue } from '../core/search-attributes';
 import { addUsage, EMPTY_USAGE, type ApprovalMode, type TerminateReason, type TokenUsage, type ToolCallStatus, type ToolOutcome } from '../core/types';
 import type { EventsPage, PromptInput, PromptStats, PromptStatus, ToolConfirmation } from './messages';
 
@@ -27,6 +29,8 @@ export interface PromptState {
   stats: PromptStats;
   terminateReason?: TerminateReason;
   error?: { type: string; message: string };
+  /** Last value written to the status search attribute (the client starts prompts as running). */
+  publishedStatus?: string;
 }
 
 export function createPromptState(input: PromptInput): PromptState {
@@ -39,12 +43,23 @@ export function createPromptState(input: PromptInput): PromptState {
     calls: new Map(),
     response: '',
     stats: { usage: { ...EMPTY_USAGE }, models: {}, toolCalls: { total: 0, success: 0, failed: 0 } },
+    publishedStatus: 'running',
   };
 }
 
 /** Appends an event; `time` is workflow time, so replay rebuilds the same log. */
 export function emit(state: PromptState, body: AgentEventBody): void {
   state.events.push({ ...body, seq: state.events.length, time: new Date().toISOString() } as AgentEvent);
+}
+
+/** Mirrors "a call awaits approval" into the status search attribute, when the cluster has it. */
+export function publishStatus(state: PromptState): void {
+  if (!state.input.searchAttributes) return;
+  const waiting = [...state.calls.values()].some((c) => c.status === 'awaiting_approval');
+  const value: AgentStatusValue = waiting ? 'awaiting_approval' : 'running';
+  if (state.publishedStatus === value) return;
+  state.publishedStatus = value;
+  upsertSearchAttributes([{ key: STATUS_ATTRIBUTE, value }]);
 }
 
 export function recordUsage(state: PromptState, model: string, usage: TokenUsage): void {

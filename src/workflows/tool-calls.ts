@@ -5,7 +5,7 @@ import { planWaves } from '../core/waves';
 import { findTool, parseToolArgs } from '../tools';
 import { isReadOnly, type ToolErrorKind } from '../tools/types';
 import type { RunToolInput } from '../activities/run-tool';
-import { emit, type CallRecord, type PromptState } from './prompt-state';
+import { emit, publishStatus, type CallRecord, type PromptState } from './prompt-state';
 
 export type RunToolActivity = (input: RunToolInput) => Promise<ToolOutcome>;
 
@@ -65,16 +65,18 @@ async function processCall(state: PromptState, call: FunctionCall, runTool: RunT
 /** Waits (durably, for as long as it takes) for a person's decision; returns why the call won't run. */
 async function awaitApproval(state: PromptState, record: CallRecord): Promise<{ kind: ToolErrorKind; message: string } | undefined> {
   record.status = 'awaiting_approval';
+  publishStatus(state);
   emit(state, { type: 'tool_call_awaiting_approval', callId: record.callId, name: record.name, args: record.args });
   const timeout = state.input.approvalTimeoutMs;
   const decided = timeout === undefined ? (await condition(() => record.decision !== undefined), true) : await condition(() => record.decision !== undefined, timeout);
+  record.status = 'scheduled';
+  publishStatus(state);
   if (!decided || !record.decision) {
     return { kind: 'policy_violation', message: `No approval arrived within ${timeout} ms, so the call was not run.` };
   }
   const { outcome, args, reason } = record.decision;
   if (outcome === 'cancel') return { kind: 'cancelled', message: `User denied execution.${reason ? ` Reason: ${reason}` : ''}` };
   if (outcome === 'modify' && args) record.args = args;
-  record.status = 'scheduled';
   return undefined;
 }
 

@@ -24,6 +24,18 @@ async function waitForPending(handle: WorkflowHandle, count = 1): Promise<Prompt
   throw new Error('no call became pending');
 }
 
+/** `durable-agent pending` and `temporal workflow list --query` rely on this search attribute. */
+async function waitForVisibility(workflowId: string, awaiting: boolean): Promise<void> {
+  const query = "DurableAgentStatus = 'awaiting_approval'";
+  for (let i = 0; i < 100; i++) {
+    const ids: string[] = [];
+    for await (const wf of h.env.client.workflow.list({ query })) ids.push(wf.workflowId);
+    if (ids.includes(workflowId) === awaiting) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`visibility never showed ${workflowId} awaiting=${awaiting}`);
+}
+
 const write = (file: string) => ({ name: 'write_file', args: { file_path: file, content: 'x' } });
 
 test('default mode runs reads at once and holds a write until the toolConfirmation signal', async () => {
@@ -34,8 +46,10 @@ test('default mode runs reads at once and holds a write until the toolConfirmati
   expect(status.pendingApprovals[0]).toMatchObject({ name: 'write_file', args: { file_path: 'b.txt' } });
   expect(status.toolCalls.find((c) => c.name === 'read_file')?.status).toBe('success');
   expect(fs.existsSync(path.join(ws, 'b.txt'))).toBe(false);
+  await waitForVisibility(handle.workflowId, true);
   await handle.signal(toolConfirmationSignal, { callId: status.pendingApprovals[0].callId, outcome: 'proceed_once' });
   const run = await h.finish(handle);
+  await waitForVisibility(handle.workflowId, false);
   expect(run.result?.response).toBe('written');
   expect(fs.readFileSync(path.join(ws, 'b.txt'), 'utf8')).toBe('x');
   await maybeRecordHistory(h, run.workflowId, 'approval-signal');

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
-import { promptStatus, type StatusReport } from '../../src/client';
+import { promptStatus, startPrompt, type StatusReport } from '../../src/client';
 import type { AgentEvent } from '../../src/core/events';
 import { FakeGeminiServer, type ScriptLine } from '../../src/fake-gemini';
 import { createGenAI } from '../../src/genai';
@@ -74,7 +74,7 @@ export async function createHarness(name: string): Promise<Harness> {
     async start(script, input = {}) {
       fake.load(script);
       const workflowId = `${name}-${Date.now()}-${++counter}`;
-      return env.client.workflow.start('agentPromptWorkflow', { taskQueue, workflowId, args: [promptInput(harness, input)] });
+      return startPrompt(env.client, promptInput(harness, input), { taskQueue, workflowId });
     },
     async run(script, input = {}) {
       return harness.finish(await harness.start(script, input));

@@ -1,0 +1,15 @@
+import { defineSearchAttributeKey } from '@temporalio/common';
+
+/**
+ * Custom search attributes, so that `durable-agent pending` and `temporal workflow list --query
+ * "DurableAgentStatus='awaiting_approval'"` find prompts waiting for a person. The embedded dev
+ * server and docker-compose register them; on a cluster without them the client says so in the
+ * workflow input and the workflow leaves them alone (an unregistered key would fail its tasks).
+ */
+export const STATUS_ATTRIBUTE = defineSearchAttributeKey('DurableAgentStatus', 'KEYWORD');
+export const KIND_ATTRIBUTE = defineSearchAttributeKey('DurableAgentKind', 'KEYWORD');
+export const SESSION_ATTRIBUTE = defineSearchAttributeKey('DurableAgentSession', 'KEYWORD');
+
+export const SEARCH_ATTRIBUTE_NAMES = [STATUS_ATTRIBUTE.name, KIND_ATTRIBUTE.name, SESSION_ATTRIBUTE.name];
+
+export type AgentStatusValue = 'running' | 'awaiting_approval';
