@@ -90,7 +90,7 @@ describe('loadConfig', () => {
   // Known bug: config.ts blanks empty values for its own schema but hands the raw environment to
   // loadClientConnectConfig, whose '' address and namespace then win over the defaults. Turn this
   // into a plain `it` once config.ts passes the blanked environment on.
-  it.failing('treats empty TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE as unset', () => {
+  it('treats empty TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE as unset', () => {
     const empty = load({ TEMPORAL_ADDRESS: '', TEMPORAL_NAMESPACE: '' });
     expect(empty.temporalAddress).toBe('127.0.0.1:7233');
     expect(empty.temporalNamespace).toBe('default');

@@ -47,7 +47,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`invalid environment: ${issues}`);
   }
   const e = parsed.data;
-  const temporal = loadClientConnectConfig({ overrideEnvVars: definedOnly(env) });
+  const temporal = loadClientConnectConfig({ overrideEnvVars: definedOnly(blankToUndefined) });
   return {
     geminiApiKey: e.GEMINI_API_KEY,
     geminiBaseUrl: e.GOOGLE_GEMINI_BASE_URL,
@@ -62,6 +62,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
+function definedOnly(env: Record<string, string | undefined>): Record<string, string> {
   return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }

@@ -5,7 +5,6 @@ import type { ToolDeps, ToolLimits, Workspace } from '../tools/types';
 import { createExec } from './exec';
 
 /** Part of the tool dependencies' surface, next to `createToolDeps` and `createWorkspace`. */
-export { createExec } from './exec';
 
 /** Symlinks followed by hand (dangling ones) before giving up, as the kernel's ELOOP limit. */
 const MAX_SYMLINK_HOPS = 40;

@@ -12,6 +12,8 @@ import { createPrinter, type Io, type OutputFormat } from './output';
 import { openRuntime, type FakeResponses } from './runtime';
 import { startBackgroundServer } from './background';
 import { approvalHint } from './approval-hint';
+import { openLocalStore } from './approval-preview';
+import { createApprovalHandler } from './interactive-approval';
 
 export interface RunOptions {
   prompt: string;
@@ -43,19 +45,28 @@ export async function runCommand(config: Config, options: RunOptions, io: Io, lo
     void cancelPrompt(runtime.client, workflowId).catch(() => undefined);
   };
   process.once('SIGINT', onSigint);
+  let approvals: ReturnType<typeof createApprovalHandler> | undefined;
   try {
     await startPrompt(runtime.client, input, { taskQueue: runtime.taskQueue, workflowId });
     if (options.output === 'text') io.stderr.write(`prompt ${workflowId} started\n`);
     const printer = createPrinter(options.output, io, workflowId);
+    // On a terminal, calls awaiting approval are asked about in place; otherwise `run` says how to answer them.
+    const interactive = process.stdin.isTTY && process.stdout.isTTY && options.output === 'text';
+    if (interactive) {
+      approvals = createApprovalHandler({ client: runtime.client, workflowId, workspace: input.workspace, store: openLocalStore(config.home), input: process.stdin, output: io.stderr });
+    }
     await followEvents(runtime.client, workflowId, (event) => {
       printer.event(event);
-      if (event.type === 'tool_call_awaiting_approval') io.stderr.write(approvalHint(workflowId, event.callId, event.name, event.args));
+      if (approvals) approvals.onEvent(event);
+      else if (event.type === 'tool_call_awaiting_approval') io.stderr.write(approvalHint(workflowId, event.callId, event.name, event.args));
     });
+    await approvals?.close();
     const report = await promptStatus(runtime.client, workflowId);
     printer.finish(report);
     return interrupted ? EXIT.cancelled : exitCodeFor(report);
   } finally {
     process.removeListener('SIGINT', onSigint);
+    await approvals?.close();
     await runtime.stop();
   }
 }

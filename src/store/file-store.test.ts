@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import * as fsSync from 'node:fs';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -101,5 +102,24 @@ describe('FileTranscriptStore transcripts', () => {
     expect(await b.readMessages('shared', 2)).toEqual([user('from a'), model('from b')]);
     await b.writeMessage('shared', 1, model('b retried'), 2);
     expect(await a.readMessages('shared', 2)).toEqual([user('from a'), model('b retried')]);
+  });
+});
+
+describe('FileTranscriptStore under concurrency and crashes', () => {
+  it('stores the same content from many concurrent writers', async () => {
+    const dir = fsSync.mkdtempSync(path.join(os.tmpdir(), 'da-store-race-'));
+    const store = new FileTranscriptStore(dir);
+    const refs = await Promise.all(Array.from({ length: 8 }, () => new FileTranscriptStore(dir).putBlob('same content')));
+    expect(new Set(refs).size).toBe(1);
+    expect(await store.getBlob(refs[0])).toBe('same content');
+  });
+
+  it('skips an index line cut short by a crash', async () => {
+    const dir = fsSync.mkdtempSync(path.join(os.tmpdir(), 'da-store-cut-'));
+    const store = new FileTranscriptStore(dir);
+    await store.writeMessage('t', 0, { role: 'user', parts: [{ text: 'hi' }] });
+    const indexFile = (fsSync.readdirSync(path.join(dir, 'transcripts'), { recursive: true }) as string[]).find((f) => f.endsWith('.jsonl'))!;
+    fsSync.appendFileSync(path.join(dir, 'transcripts', indexFile), '{"i":1,"h":"sha');
+    expect(await new FileTranscriptStore(dir).readMessages('t', 1)).toEqual([{ role: 'user', parts: [{ text: 'hi' }] }]);
   });
 });

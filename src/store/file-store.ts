@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Content } from '@google/genai';
@@ -28,7 +28,8 @@ export class FileTranscriptStore implements TranscriptStore {
     const file = this.blobPath(ref);
     if (!(await exists(file))) {
       await fs.mkdir(path.dirname(file), { recursive: true });
-      const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+      // A unique temporary name per write: parallel tools often store identical results at once.
+      const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
       await fs.writeFile(tmp, content);
       await fs.rename(tmp, file);
     }
@@ -73,8 +74,8 @@ export class FileTranscriptStore implements TranscriptStore {
     });
     const entries = new Map<number, IndexEntry>();
     for (const line of text.split('\n')) {
-      if (!line) continue;
-      const entry = JSON.parse(line) as IndexEntry;
+      const entry = parseEntry(line);
+      if (!entry) continue;
       const current = entries.get(entry.i);
       if (!current || entry.a >= current.a) entries.set(entry.i, entry);
     }
@@ -98,6 +99,17 @@ export class FileTranscriptStore implements TranscriptStore {
       if (oldest !== undefined) this.blobCache.delete(oldest);
     }
     this.blobCache.set(ref, content);
+  }
+}
+
+/** A line cut short by a crash mid-append is skipped: the write it belonged to is retried anyway. */
+function parseEntry(line: string): IndexEntry | undefined {
+  if (!line) return undefined;
+  try {
+    const entry = JSON.parse(line) as IndexEntry;
+    return typeof entry.i === 'number' && typeof entry.h === 'string' ? entry : undefined;
+  } catch {
+    return undefined;
   }
 }
 

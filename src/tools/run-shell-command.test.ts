@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { createExec } from '../activities/tool-deps';
+import { createExec } from '../activities/exec';
 import { callTool, errorOf, makeOutsideDir, makeWorkspace, outputOf, removeWorkspaces } from '../../test/helpers/tool-harness';
 
 afterAll(removeWorkspaces);

@@ -65,7 +65,7 @@ describe('checkConfirmation', () => {
   it('refuses a second decision for the same call', () => {
     const decision: ToolConfirmation = { callId: 'c1', outcome: 'cancel' };
     const state = stateWith([{ ...awaiting('c1'), decision }]);
-    expect(reasonOf(state, { callId: 'c1', outcome: 'proceed_once' })).toMatch(/call c1 is not awaiting approval/);
+    expect(reasonOf(state, { callId: 'c1', outcome: 'proceed_once' })).toMatch(/call c1 was already decided \(cancel\)/);
   });
 
   it('refuses anything once the prompt has finished', () => {

@@ -17,10 +17,11 @@ export function checkConfirmation(state: PromptState, payload: unknown): { ok: t
   if (state.finished) return { ok: false, reason: `the prompt has finished; call ${value.callId} can no longer be decided` };
   const call = state.calls.get(value.callId);
   if (!call) {
-    const pending = [...state.calls.values()].filter((c) => c.status === 'awaiting_approval').map((c) => c.callId);
+    const pending = [...state.calls.values()].filter((c) => c.status === 'awaiting_approval' && !c.decision).map((c) => c.callId);
     return { ok: false, reason: `unknown callId ${value.callId}; awaiting approval: ${pending.join(', ') || 'none'}` };
   }
-  if (call.status !== 'awaiting_approval' || call.decision) return { ok: false, reason: `call ${value.callId} is not awaiting approval (it is ${call.status})` };
+  if (call.decision) return { ok: false, reason: `call ${value.callId} was already decided (${call.decision.outcome})` };
+  if (call.status !== 'awaiting_approval') return { ok: false, reason: `call ${value.callId} is not awaiting approval (it is ${call.status})` };
   if (value.outcome === 'modify') {
     if (!value.args) return { ok: false, reason: `outcome modify needs args for call ${value.callId}` };
     const check = parseToolArgs(call.name, value.args);
