@@ -1,7 +1,7 @@
 import { ApiError } from '@google/genai';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { MODEL_ERROR_TYPES, NON_RETRYABLE_MODEL_ERRORS } from '../core/model-error-types';
-import { classifyModelError, classifyStatus } from './model-errors';
+import { classifyModelError, classifyStatus, serverRetryDelay } from './model-errors';
 
 /** Every failure the classifier returns must be an ApplicationFailure: the workflow's retry policy reads its type. */
 function classified(err: unknown): ApplicationFailure {
@@ -81,5 +81,21 @@ describe('NON_RETRYABLE_MODEL_ERRORS', () => {
     const retried = new Set(failures.filter((f) => !f.nonRetryable).map((f) => f.type));
     expect([...fatal].sort()).toEqual([...NON_RETRYABLE_MODEL_ERRORS].sort());
     for (const type of NON_RETRYABLE_MODEL_ERRORS) expect(retried.has(type as string)).toBe(false);
+  });
+});
+
+describe('serverRetryDelay', () => {
+  it.each([
+    ['{"error":{"code":429,"details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"27s"}]}}', 27_000],
+    ['Quota exceeded. Please retry in 1.5s.', 1500],
+    ['{"retryDelay":"400s"}', undefined],
+    ['no hint', undefined],
+  ])('%s → %s', (message, expected) => {
+    expect(serverRetryDelay(message)).toBe(expected);
+  });
+
+  it('sets nextRetryDelay on a 429 that asks for a wait', () => {
+    const failure = classifyStatus(429, '{"retryDelay":"2s"}') as ApplicationFailure;
+    expect(failure.nextRetryDelay).toBe(2000);
   });
 });

@@ -24,7 +24,7 @@ export function classifyModelError(err: unknown): Error {
 
 export function classifyStatus(status: number, message: string): ApplicationFailure {
   const detail = `model API answered ${status}: ${message}`;
-  if (status === 429) return retryable(MODEL_ERROR_TYPES.rateLimit, detail);
+  if (status === 429) return ApplicationFailure.create({ type: MODEL_ERROR_TYPES.rateLimit, message: detail, nextRetryDelay: serverRetryDelay(message) });
   if (status === 408 || status === 499 || status >= 500) return retryable(MODEL_ERROR_TYPES.server, detail);
   if (status === 401 || status === 403) {
     return fatal(MODEL_ERROR_TYPES.auth, `${detail}. Check GEMINI_API_KEY.`);
@@ -32,6 +32,17 @@ export function classifyStatus(status: number, message: string): ApplicationFail
   if (status === 404) return fatal(MODEL_ERROR_TYPES.notFound, `${detail}. Check the model name (-m).`);
   if (status >= 400 && status < 500) return fatal(MODEL_ERROR_TYPES.badRequest, detail);
   return retryable(MODEL_ERROR_TYPES.unknown, detail);
+}
+
+/**
+ * The wait a 429 asks for (`RetryInfo.retryDelay`, e.g. "27s"), honoured up to Gemini CLI's 300 s
+ * cap; beyond it, or without one, Temporal's backoff applies.
+ */
+export function serverRetryDelay(message: string): number | undefined {
+  const match = /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/.exec(message) ?? /Please retry in (\d+(?:\.\d+)?)s/i.exec(message);
+  if (!match) return undefined;
+  const ms = Math.ceil(Number(match[1]) * 1000);
+  return ms > 0 && ms <= 300_000 ? ms : undefined;
 }
 
 function retryable(type: string, message: string): ApplicationFailure {
