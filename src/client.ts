@@ -1,4 +1,5 @@
 import { Client, Connection, WorkflowFailedError, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import type { QueryDefinition } from '@temporalio/common';
 import { ApplicationFailure, CancelledFailure, TerminatedFailure } from '@temporalio/common';
 import type { AgentEvent } from './core/events';
 import { KIND_ATTRIBUTE, SEARCH_ATTRIBUTE_NAMES, STATUS_ATTRIBUTE } from './core/search-attributes';
@@ -16,6 +17,15 @@ export interface StatusReport {
   response?: string;
   error?: { type: string; message: string };
   stats?: PromptStats;
+}
+
+/** How long a query may wait for a worker: a prompt whose worker is gone must not hang the CLI. */
+const QUERY_DEADLINE_MS = 4000;
+
+/** A query bounded by a deadline; undefined when no worker answered in time. */
+export async function queryWithin<R, A extends unknown[]>(client: Client, workflowId: string, def: QueryDefinition<R, A>, ...args: A): Promise<R | undefined> {
+  const handle = client.workflow.getHandle(workflowId);
+  return client.connection.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(def, ...args)).catch(() => undefined);
 }
 
 export async function connectClient(address: string, namespace: string, connectionOptions: object = {}): Promise<Client> {
@@ -75,7 +85,7 @@ export async function followEvents(client: Client, workflowId: string, onEvent: 
   const handle = client.workflow.getHandle(workflowId);
   let cursor = options.cursor ?? 0;
   for (;;) {
-    const page = await handle.query(eventsQuery, cursor).catch(() => undefined);
+    const page = await queryWithin(client, workflowId, eventsQuery, cursor);
     if (page) {
       page.events.forEach(onEvent);
       cursor = page.next;
@@ -96,8 +106,11 @@ export async function promptStatus(client: Client, workflowId: string): Promise<
   switch (description.status.name) {
     case 'RUNNING':
     case 'CONTINUED_AS_NEW': {
-      const s = await handle.query(statusQuery).catch(() => undefined);
-      if (!s) return { ...base, status: 'running' };
+      const s = await queryWithin(client, workflowId, statusQuery);
+      if (!s) {
+        const waiting = description.typedSearchAttributes.get(STATUS_ATTRIBUTE) === 'awaiting_approval';
+        return { ...base, status: waiting ? 'awaiting_approval' : 'running', error: { type: 'NoWorker', message: 'no worker answered; start one with `durable-agent server` or `durable-agent worker`' } };
+      }
       return { ...base, status: s.phase === 'awaiting_approval' ? 'awaiting_approval' : 'running', turns: s.turns, pendingApprovals: s.pendingApprovals, stats: s.stats };
     }
     case 'COMPLETED': {
@@ -105,17 +118,17 @@ export async function promptStatus(client: Client, workflowId: string): Promise<
       return { ...base, status: 'completed', turns: r.turns, response: r.response, stats: r.stats };
     }
     default:
-      return closedWithoutResult(handle, base);
+      return closedWithoutResult(client, handle, base);
   }
 }
 
-async function closedWithoutResult(handle: WorkflowHandle, base: Pick<StatusReport, 'workflowId' | 'pendingApprovals'>): Promise<StatusReport> {
-  const s = await handle.query(statusQuery).catch(() => undefined);
-  const extra = s ? { turns: s.turns, stats: s.stats, response: s.response } : {};
+async function closedWithoutResult(client: Client, handle: WorkflowHandle, base: Pick<StatusReport, 'workflowId' | 'pendingApprovals'>): Promise<StatusReport> {
   try {
     await handle.result();
   } catch (err) {
     const cause = err instanceof WorkflowFailedError ? err.cause : err;
+    const s = cause instanceof ApplicationFailure ? undefined : await queryWithin(client, handle.workflowId, statusQuery);
+    const extra = s ? { turns: s.turns, stats: s.stats, response: s.response } : {};
     if (cause instanceof CancelledFailure) return { ...base, ...extra, status: 'cancelled', error: { type: 'Cancelled', message: 'the prompt was cancelled' } };
     if (cause instanceof TerminatedFailure) return { ...base, ...extra, status: 'terminated', error: { type: 'Terminated', message: cause.message } };
     if (cause instanceof ApplicationFailure) {
@@ -124,7 +137,7 @@ async function closedWithoutResult(handle: WorkflowHandle, base: Pick<StatusRepo
     }
     return { ...base, ...extra, status: 'failed', error: { type: 'Error', message: (cause as Error).message } };
   }
-  return { ...base, ...extra, status: 'failed' };
+  return { ...base, status: 'failed' };
 }
 
 export async function sendConfirmation(client: Client, workflowId: string, confirmation: ToolConfirmation): Promise<void> {

@@ -30,7 +30,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
   });
 }
 
-function workflowSource(explicit?: string): { workflowBundle: { codePath: string } } | { workflowsPath: string } {
+export function workflowSource(explicit?: string): { workflowBundle: { codePath: string } } | { workflowsPath: string } {
   const prebuilt = explicit ?? path.resolve(__dirname, '..', 'dist', 'workflow-bundle.js');
   if (fs.existsSync(prebuilt)) return { workflowBundle: { codePath: prebuilt } };
   return { workflowsPath: require.resolve('./workflows') };

@@ -20,6 +20,7 @@ export async function startBackgroundServer(config: Config, fake: FakeResponses 
   }
   fs.mkdirSync(config.home, { recursive: true });
   const logFile = path.join(config.home, 'server.log');
+  fs.rmSync(path.join(config.home, 'server.pid'), { force: true });
   const out = fs.openSync(logFile, 'a');
   const args = [path.resolve(__dirname, '..', '..', 'bin', 'durable-agent.js'), 'server'];
   if (fake) args.push(fake.strict ? '--fake-responses' : '--fake-responses-non-strict', fake.path);
@@ -28,7 +29,9 @@ export async function startBackgroundServer(config: Config, fake: FakeResponses 
   fs.closeSync(out);
   logger.info({ pid: child.pid, logFile }, 'started a background server');
   const deadline = Date.now() + START_TIMEOUT_MS;
-  while (!(await isServerReachable(config.temporalAddress, 1000))) {
+  // The pid file appears once the server answers and its worker polls: then the prompt can start.
+  const pidFile = path.join(config.home, 'server.pid');
+  while (!fs.existsSync(pidFile) || !(await isServerReachable(config.temporalAddress, 1000))) {
     if (child.exitCode !== null || Date.now() > deadline) {
       throw new Error(`the background server did not start; see ${logFile}`);
     }

@@ -1,22 +1,53 @@
 import type { Client } from '@temporalio/client';
+import { Worker } from '@temporalio/worker';
 import { cancelPrompt } from '../client';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
+import { connectWorker, workflowSource } from '../worker';
 import type { Io } from './output';
 import { openRuntime } from './runtime';
+
+type Ctx = { config: Config; logger: Logger };
 
 /**
  * Runs an inspection command against the configured server. With none running at a local address,
  * the embedded one is started on its database for the command's duration, so the state of earlier
  * prompts stays visible after every process has exited.
  */
-export async function withClient(ctx: { config: Config; logger: Logger }, fn: (client: Client) => Promise<number>): Promise<number> {
+export async function withClient(ctx: Ctx, fn: (client: Client) => Promise<number>): Promise<number> {
   const runtime = await openRuntime(ctx.config, { worker: 'never', logger: ctx.logger, uiEnabled: false });
   try {
     return await fn(runtime.client);
   } finally {
     await runtime.stop();
   }
+}
+
+/**
+ * Like `withClient`, for a command about one prompt. Queries need a worker on the prompt's task
+ * queue; a closed prompt often has none left (its `run` process is gone), so a query-only worker is
+ * started here for it. It runs no activities, and a closed workflow gets no new tasks but queries,
+ * so this can never act for the prompt. A running prompt is left to its own workers.
+ */
+export async function withPrompt(ctx: Ctx, workflowId: string, fn: (client: Client) => Promise<number>): Promise<number> {
+  return withClient(ctx, async (client) => {
+    const description = await client.workflow.getHandle(workflowId).describe();
+    if (description.status.name === 'RUNNING') return fn(client);
+    const connection = await connectWorker(ctx.config.temporalAddress, ctx.config.temporalConnection);
+    try {
+      const worker = await Worker.create({
+        connection,
+        namespace: ctx.config.temporalNamespace,
+        taskQueue: description.taskQueue,
+        activities: {},
+        ...workflowSource(),
+        shutdownGraceTime: '1 second',
+      });
+      return await worker.runUntil(fn(client));
+    } finally {
+      await connection.close();
+    }
+  });
 }
 
 export async function cancelPromptCommand(client: Client, workflowId: string, io: Io): Promise<number> {

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { followEvents, listPrompts, promptStatus, promptsAwaitingApproval, type StatusReport } from '../client';
+import { followEvents, listPrompts, promptStatus, promptsAwaitingApproval, queryWithin, type StatusReport } from '../client';
 import { confirmToolCallUpdate, statusQuery, type ToolConfirmation } from '../workflows/messages';
 import { exitCodeFor, InputError } from './exit-codes';
 import { createPrinter, type Io, type OutputFormat } from './output';
@@ -32,7 +32,11 @@ export async function pendingCommand(client: Client, workflowId: string | undefi
   const ids = workflowId ? [workflowId] : await promptsAwaitingApproval(client);
   let count = 0;
   for (const id of ids) {
-    const status = await client.workflow.getHandle(id).query(statusQuery).catch(() => undefined);
+    const status = await queryWithin(client, id, statusQuery);
+    if (!status && !workflowId) {
+      count += 1;
+      io.stdout.write(`${id}  (no worker answered: start \`durable-agent server\` to see and answer its calls)\n`);
+    }
     for (const call of status?.pendingApprovals ?? []) {
       count += 1;
       io.stdout.write(`${id}  ${call.callId}  ${call.name}  ${JSON.stringify(call.args).slice(0, 200)}\n`);
@@ -55,7 +59,8 @@ export async function confirmCommand(client: Client, workflowId: string, callId:
 }
 
 async function onlyPendingCall(client: Client, workflowId: string): Promise<string> {
-  const status = await client.workflow.getHandle(workflowId).query(statusQuery);
+  const status = await queryWithin(client, workflowId, statusQuery);
+  if (!status) throw new Error(`no worker answered for prompt ${workflowId}; start one with \`durable-agent server\``);
   const pending = status.pendingApprovals;
   if (pending.length === 1) return pending[0].callId;
   if (pending.length === 0) throw new InputError(`prompt ${workflowId} has no call awaiting approval`);

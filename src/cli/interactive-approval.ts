@@ -3,11 +3,11 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
-import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import type { AgentEvent } from '../core/events';
 import { externalizeLargeStrings } from '../store/blobs';
 import type { TranscriptStore } from '../store/types';
-import { confirmToolCallUpdate, type ToolConfirmation } from '../workflows/messages';
+import { confirmToolCallUpdate, statusQuery, type ToolConfirmation } from '../workflows/messages';
 import { approvalHint } from './approval-hint';
 import { expandMarkers, previewCall } from './approval-preview';
 
@@ -170,18 +170,22 @@ export function createApprovalHandler(options: ApprovalHandlerOptions): Approval
   let queue = Promise.resolve();
   let open: { callId: string; controller: AbortController } | undefined;
   let closed = false;
+  // A rejected answer (invalid modified arguments, say) is asked again while the call still awaits one.
   const decide = async (event: Extract<AgentEvent, { type: 'tool_call_awaiting_approval' }>) => {
-    if (closed || answered.has(event.callId)) return;
-    open = { callId: event.callId, controller: new AbortController() };
-    try {
-      const { callId, name, args } = event;
-      const confirmation = await promptForApproval({ ...options, callId, name, args, signal: open.controller.signal });
-      const reply = await options.client.workflow.getHandle(workflowId).executeUpdate(confirmToolCallUpdate, { args: [confirmation] });
-      output.write(`${reply}\n`);
-    } catch (err) {
-      output.write(describeFailure(err, event, workflowId, closed));
-    } finally {
-      open = undefined;
+    const { callId, name, args } = event;
+    const handle = options.client.workflow.getHandle(workflowId);
+    while (!closed && !answered.has(callId)) {
+      open = { callId, controller: new AbortController() };
+      try {
+        const confirmation = await promptForApproval({ ...options, callId, name, args, signal: open.controller.signal });
+        output.write(`${await handle.executeUpdate(confirmToolCallUpdate, { args: [confirmation] })}\n`);
+        return;
+      } catch (err) {
+        output.write(describeFailure(err, event, workflowId, closed));
+        if (!(err instanceof WorkflowUpdateFailedError) || !(await stillPending(handle, callId))) return;
+      } finally {
+        open = undefined;
+      }
     }
   };
   return {
@@ -199,8 +203,13 @@ export function createApprovalHandler(options: ApprovalHandlerOptions): Approval
   };
 }
 
+async function stillPending(handle: WorkflowHandle, callId: string): Promise<boolean> {
+  const status = await handle.query(statusQuery).catch(() => undefined);
+  return status?.pendingApprovals.some((p) => p.callId === callId) ?? false;
+}
+
 function describeFailure(err: unknown, event: { callId: string; name: string; args: unknown }, workflowId: string, closed: boolean): string {
-  if ((err as Error).name === 'AbortError') return closed ? '\n' : `\n(call ${event.callId} was decided elsewhere)\n`;
+  if ((err as Error).name === 'AbortError') return closed ? '\n' : `\n(call ${event.callId} no longer awaits approval)\n`;
   if (err instanceof InputClosedError) return `\n${err.message}.\n${approvalHint(workflowId, event.callId, event.name, event.args)}`;
   const reason = err instanceof WorkflowUpdateFailedError && err.cause ? err.cause.message : (err as Error).message;
   return `Not recorded: ${reason}\n`;

@@ -8,7 +8,7 @@ import { createLogger, type Logger } from '../logger';
 import { DEFAULT_MAX_TURNS } from '../workflows/messages';
 import { demoCommand } from './demo';
 import { EXIT, InputError } from './exit-codes';
-import { cancelPromptCommand, withClient } from './connect';
+import { cancelPromptCommand, withClient, withPrompt } from './connect';
 import { confirmCommand, listCommand, pendingCommand, statusCommand, watchCommand } from './inspect';
 import type { Io, OutputFormat } from './output';
 import { DEFAULT_MODEL, runCommand } from './run';
@@ -88,7 +88,7 @@ function addRun(program: Command): void {
 
 function addInspection(program: Command): void {
   program.command('status').argument('<id>').option('--json', 'one JSON object').description('show a prompt’s state').action(async (id: string, o) => {
-    process.exitCode = await withClient(setup(), (client) => statusCommand(client, id, !!o.json, io));
+    process.exitCode = await withPrompt(setup(), id, (client) => statusCommand(client, id, !!o.json, io));
   });
   program
     .command('watch')
@@ -96,7 +96,7 @@ function addInspection(program: Command): void {
     .addOption(new Option('-o, --output <format>').choices(['text', 'json', 'stream-json']).default('text'))
     .description('follow a prompt’s events to its end')
     .action(async (id: string, o) => {
-      process.exitCode = await withClient(setup(), (client) => watchCommand(client, id, o.output as OutputFormat, io));
+      process.exitCode = await withPrompt(setup(), id, (client) => watchCommand(client, id, o.output as OutputFormat, io));
     });
   program.command('list').description('list prompts').action(async () => {
     process.exitCode = await withClient(setup(), (client) => listCommand(client, io));
@@ -111,11 +111,12 @@ function addInspection(program: Command): void {
     .command('approve')
     .argument('<id>')
     .argument('[callId]')
-    .option('--always', 'also allow this tool for the rest of the prompt')
+    .option('--always', 'also allow this tool (for shell: this command) for the rest of the prompt')
+    .addOption(new Option('--mode <mode>', 'for exit_plan_mode: the approval mode to continue in').choices([...APPROVAL_MODES]))
     .description('approve a call awaiting approval')
     .action(async (id: string, callId: string | undefined, o) => {
       const outcome = o.always ? 'proceed_always' : 'proceed_once';
-      process.exitCode = await withClient(setup(), (client) => confirmCommand(client, id, callId, { outcome }, io));
+      process.exitCode = await withClient(setup(), (client) => confirmCommand(client, id, callId, { outcome, mode: o.mode as ApprovalMode | undefined }, io));
     });
   program
     .command('deny')
@@ -153,7 +154,8 @@ function addServers(program: Command): void {
 
 function setup(defaultLevel?: Config['logLevel']): { config: Config; logger: Logger } {
   const config = loadConfig();
-  const level = process.env.DURABLE_AGENT_LOG_LEVEL ? config.logLevel : (defaultLevel ?? config.logLevel);
+  // Commands that talk to a person keep worker warnings (a retried activity) off their stderr.
+  const level = process.env.DURABLE_AGENT_LOG_LEVEL ? config.logLevel : (defaultLevel ?? 'error');
   return { config, logger: createLogger(level) };
 }
 

@@ -14,9 +14,9 @@ export interface Printer {
   finish(report: StatusReport): void;
 }
 
-export function createPrinter(format: OutputFormat, io: Io, sessionId: string): Printer {
+export function createPrinter(format: OutputFormat, io: Io, sessionId: string, model?: string): Printer {
   if (format === 'json') return jsonPrinter(io, sessionId);
-  if (format === 'stream-json') return streamJsonPrinter(io, sessionId);
+  if (format === 'stream-json') return streamJsonPrinter(io, sessionId, model);
   return textPrinter(io);
 }
 
@@ -31,6 +31,8 @@ function textPrinter({ stdout, stderr }: Io): Printer {
         stderr.write(`→ ${e.name} ${shorten(JSON.stringify(e.args), 120)}\n`);
       } else if (e.type === 'tool_call_response') {
         stderr.write(`${e.ok ? '✓' : '✗'} ${e.name}: ${shorten(e.preview.split('\n')[0] ?? '', 120)}\n`);
+      } else if (e.type === 'approval_mode') {
+        stderr.write(`[approval mode: ${e.mode}]\n`);
       } else if (e.type === 'warning') {
         stderr.write(`[WARNING] ${e.message}\n`);
       } else if (e.type === 'error') {
@@ -54,15 +56,15 @@ function jsonPrinter({ stdout }: Io, sessionId: string): Printer {
   };
 }
 
-function streamJsonPrinter({ stdout }: Io, sessionId: string): Printer {
+function streamJsonPrinter({ stdout }: Io, sessionId: string, model?: string): Printer {
   const line = (obj: Record<string, unknown>, time?: string) => stdout.write(`${JSON.stringify({ timestamp: time ?? new Date().toISOString(), ...obj })}\n`);
   return {
     event(e) {
       switch (e.type) {
         case 'user_prompt':
+          // Gemini CLI opens with `init`, from which consumers read the session id.
+          line({ type: 'init', session_id: sessionId, ...(model ? { model } : {}) }, e.time);
           return void line({ type: 'message', role: 'user', content: e.text }, e.time);
-        case 'model_info':
-          return void line({ type: 'init', session_id: sessionId, model: e.model }, e.time);
         case 'content':
           return void line({ type: 'message', role: 'assistant', content: e.text, delta: true }, e.time);
         case 'tool_call_request':

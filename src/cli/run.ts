@@ -13,7 +13,7 @@ import { openRuntime, type FakeResponses } from './runtime';
 import { startBackgroundServer } from './background';
 import { approvalHint } from './approval-hint';
 import { openLocalStore } from './approval-preview';
-import { createApprovalHandler } from './interactive-approval';
+import { createApprovalHandler, type ApprovalHandler } from './interactive-approval';
 
 export interface RunOptions {
   prompt: string;
@@ -45,11 +45,11 @@ export async function runCommand(config: Config, options: RunOptions, io: Io, lo
     void cancelPrompt(runtime.client, workflowId).catch(() => undefined);
   };
   process.once('SIGINT', onSigint);
-  let approvals: ReturnType<typeof createApprovalHandler> | undefined;
+  let approvals: ApprovalHandler | undefined;
   try {
     await startPrompt(runtime.client, input, { taskQueue: runtime.taskQueue, workflowId });
     if (options.output === 'text') io.stderr.write(`prompt ${workflowId} started\n`);
-    const printer = createPrinter(options.output, io, workflowId);
+    const printer = createPrinter(options.output, io, workflowId, options.model);
     // On a terminal, calls awaiting approval are asked about in place; otherwise `run` says how to answer them.
     const interactive = process.stdin.isTTY && process.stdout.isTTY && options.output === 'text';
     if (interactive) {

@@ -7,6 +7,8 @@ export const toolConfirmationSchema = z.object({
   outcome: z.enum(['proceed_once', 'proceed_always', 'modify', 'cancel']),
   args: z.record(z.string(), z.unknown()).optional(),
   reason: z.string().optional(),
+  /** For `exit_plan_mode`: the approval mode to continue in (default: `default`). */
+  mode: z.enum(APPROVAL_MODES as [string, ...string[]]).optional(),
 });
 
 export const approvalModeSchema = z.union([

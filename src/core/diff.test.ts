@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import { colorizeDiff, unifiedDiff } from './diff';
 
 const labels = { oldLabel: 'a/f.txt', newLabel: 'b/f.txt' };
@@ -135,5 +136,5 @@ test('colorizeDiff paints headers, hunk lines, deletions and additions', () => {
   expect(colored).toContain('\x1b[36m@@ -1 +1 @@\x1b[0m');
   expect(colored).toContain('\x1b[31m-a\x1b[0m');
   expect(colored).toContain('\x1b[32m+b\x1b[0m');
-  expect(colored.replace(/\x1b\[\d+m/g, '')).toBe(unifiedDiff('a\n', 'b\n', labels));
+  expect(stripVTControlCharacters(colored)).toBe(unifiedDiff('a\n', 'b\n', labels));
 });

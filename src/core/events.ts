@@ -1,4 +1,4 @@
-import type { TokenUsage } from './types';
+import type { ApprovalMode, TokenUsage } from './types';
 
 /**
  * The prompt's event log, in order, readable by `eventsQuery` with a cursor. Kept in workflow
@@ -16,6 +16,7 @@ export type AgentEventBody =
   | { type: 'max_turns'; maxTurns: number }
   | { type: 'cancelled' }
   | { type: 'error'; errorType: string; message: string }
+  | { type: 'approval_mode'; mode: ApprovalMode }
   | { type: 'warning'; message: string };
 
 export type AgentEvent = AgentEventBody & { seq: number; time: string };

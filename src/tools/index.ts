@@ -8,6 +8,7 @@ import { replaceTool } from './replace';
 import { runShellCommandTool } from './run-shell-command';
 import type { ToolDefinition } from './types';
 import { writeFileTool } from './write-file';
+import { enterPlanModeTool, exitPlanModeTool } from './plan-mode';
 
 /** The tools offered to the model, under Gemini CLI's names and parameters. */
 export const TOOLS = [
@@ -18,6 +19,8 @@ export const TOOLS = [
   globTool,
   grepSearchTool,
   runShellCommandTool,
+  enterPlanModeTool,
+  exitPlanModeTool,
 ] as const;
 
 export const toolNames: readonly string[] = TOOLS.map((tool) => tool.name);

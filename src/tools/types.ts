@@ -116,6 +116,8 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   name: string;
   description: string;
   kind: ToolKind;
+  /** `workflow`: carried out by the workflow itself (it changes prompt state, not the world). */
+  runsIn?: 'activity' | 'workflow';
   parameters: S;
   execute(args: z.infer<S>, deps: ToolDeps): Promise<ToolResult>;
 }

@@ -4,6 +4,7 @@ import type { ApprovalMode } from '../core/types';
 import { parseToolArgs } from '../tools';
 import { confirmToolCallUpdate, setApprovalModeSignal, toolConfirmationSignal, type ToolConfirmation } from './messages';
 import { emit, type PromptState } from './prompt-state';
+import { setMode } from './workflow-tools';
 
 /**
  * Checks a confirmation against the prompt's state. Returns the reason it cannot apply, or
@@ -59,8 +60,7 @@ export function registerApprovalHandlers(state: PromptState): void {
       emit(state, { type: 'warning', message: `setApprovalMode ignored: ${describeIssues(parsed.error)}` });
       return;
     }
-    state.mode = (typeof parsed.data === 'string' ? parsed.data : parsed.data.mode) as ApprovalMode;
-    emit(state, { type: 'warning', message: `approval mode is now ${state.mode}` });
+    setMode(state, (typeof parsed.data === 'string' ? parsed.data : parsed.data.mode) as ApprovalMode);
   });
 }
 

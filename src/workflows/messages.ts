@@ -69,6 +69,8 @@ export interface ToolConfirmation {
   outcome: 'proceed_once' | 'proceed_always' | 'modify' | 'cancel';
   args?: Record<string, unknown>;
   reason?: string;
+  /** For `exit_plan_mode`: the approval mode to continue in (default: `default`). */
+  mode?: ApprovalMode;
 }
 
 export interface EventsPage {

@@ -29,6 +29,8 @@ export interface PromptState {
   stats: PromptStats;
   terminateReason?: TerminateReason;
   error?: { type: string; message: string };
+  /** The mode `enter_plan_mode` left, restored by `exit_plan_mode` unless the approver picks one. */
+  modeBeforePlan?: ApprovalMode;
   /** Last value written to the status search attribute (the client starts prompts as running). */
   publishedStatus?: string;
 }

@@ -16,6 +16,7 @@ import { eventsQuery, statusQuery, type PromptInput, type PromptResult } from '.
 import { createPromptState, emit, eventsPage, recordUsage, statusOf, type PromptState } from './prompt-state';
 import { runToolCalls, settleCalls } from './tool-calls';
 import { registerApprovalHandlers } from './approvals';
+import { toolsForMode } from './workflow-tools';
 import { NON_RETRYABLE_MODEL_ERRORS } from '../core/model-error-types';
 
 /**
@@ -43,7 +44,7 @@ export async function agentPromptWorkflow(input: PromptInput): Promise<PromptRes
         append: cursor.append,
         model: input.model,
         workspace: input.workspace,
-        toolNames: [...toolNames],
+        toolNames: toolsForMode(toolNames, state.mode),
         turn: state.turns,
       });
       cursor.length = turn.transcriptLength;
@@ -59,6 +60,8 @@ export async function agentPromptWorkflow(input: PromptInput): Promise<PromptRes
       await CancellationScope.nonCancellable(() => recordCancellation(state, acts, transcriptId, cursor, openCalls));
       throw err;
     }
+    // A failure made by failPrompt (the turn limit) is final already; wrapping it again would repeat its event.
+    if (state.finished && err instanceof ApplicationFailure) throw err;
     throw failPrompt(state, err);
   }
 }

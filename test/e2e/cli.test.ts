@@ -195,9 +195,11 @@ describe('approvals from another shell', () => {
     expect(printed).toBe(signalLine);
     expect(fs.existsSync(path.join(box.workspace, 'notes.txt'))).toBe(false);
 
-    const pending = await box.run(['pending', id]);
-    expectExit(pending, 0);
-    expect(pending.stdout).toMatch(new RegExp(`${id}\\s+${callId}\\s+write_file`));
+    for (const args of [['pending', id], ['pending']]) {
+      const pending = await box.run(args);
+      expectExit(pending, 0);
+      expect(pending.stdout).toMatch(new RegExp(`${id}\\s+${callId}\\s+write_file`));
+    }
 
     const temporalDir = path.dirname(process.env[TEST_ENV_VARS.cliPath] as string);
     const env = { ...box.env(), PATH: `${temporalDir}${path.delimiter}${process.env.PATH}` };
