@@ -18,6 +18,8 @@ export interface Config {
   taskQueue: string;
   home: string;
   temporalCliPath?: string;
+  /** Admin-tier policy directory (highest tier). */
+  adminPolicyDir: string;
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** The PATH used to look for a `temporal` binary. */
   searchPath: string;
@@ -32,6 +34,7 @@ const envSchema = z.object({
   DURABLE_AGENT_TASK_QUEUE: z.string().min(1).optional(),
   DURABLE_AGENT_LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'silent']).optional(),
   TEMPORAL_CLI_PATH: z.string().min(1).optional(),
+  DURABLE_AGENT_ADMIN_POLICIES: z.string().min(1).optional(),
   PATH: z.string().optional(),
 });
 
@@ -57,6 +60,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     taskQueue: e.DURABLE_AGENT_TASK_QUEUE ?? DEFAULT_TASK_QUEUE,
     home: path.resolve(e.DURABLE_AGENT_HOME ?? path.join(os.homedir(), '.durable-agent')),
     temporalCliPath: e.TEMPORAL_CLI_PATH,
+    adminPolicyDir: path.resolve(e.DURABLE_AGENT_ADMIN_POLICIES ?? '/etc/durable-agent/policies'),
     logLevel: e.DURABLE_AGENT_LOG_LEVEL ?? 'warn',
     searchPath: e.PATH ?? '',
   };

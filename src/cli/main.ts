@@ -56,27 +56,8 @@ function addRun(program: Command): void {
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json', 'stream-json']).default('text'))
     .option('--fake-responses <file>', 'answer model calls from a script (strict order)')
     .option('--fake-responses-non-strict <file>', 'answer model calls from a script (first line with the method)')
-    .action(async (prompt: string | undefined, o) => {
-      const { config, logger } = setup();
-      const text = prompt ?? (process.stdin.isTTY ? '' : await readStdin());
-      process.exitCode = await runCommand(
-        config,
-        {
-          prompt: text,
-          workspace: o.workspace,
-          approvalMode: o.approvalMode as ApprovalMode,
-          model: o.model,
-          maxTurns: o.maxTurns,
-          detach: !!o.detach,
-          output: o.output as OutputFormat,
-          fakeResponses: fakeOption(o),
-          shellTimeoutSeconds: o.shellTimeout,
-          approvalTimeoutSeconds: o.approvalTimeout,
-        },
-        io,
-        logger,
-      );
-    });
+    .option('--policy <file...>', 'extra policy files (TOML), at the user tier')
+    .action(runAction);
   program
     .command('demo')
     .description('run the demo prompt in a temporary workspace (scripted when GEMINI_API_KEY is unset)')
@@ -84,6 +65,40 @@ function addRun(program: Command): void {
       const { config, logger } = setup();
       process.exitCode = await demoCommand(config, io, logger);
     });
+}
+
+/** The `run` options as commander parses them. */
+interface RunFlags {
+  workspace: string;
+  approvalMode: string;
+  model: string;
+  maxTurns: number;
+  detach?: boolean;
+  output: string;
+  fakeResponses?: string;
+  fakeResponsesNonStrict?: string;
+  shellTimeout?: number;
+  approvalTimeout?: number;
+  policy?: string[];
+}
+
+async function runAction(prompt: string | undefined, o: RunFlags): Promise<void> {
+  const { config, logger } = setup();
+  const text = prompt ?? (process.stdin.isTTY ? '' : await readStdin());
+  const options = {
+    prompt: text,
+    workspace: o.workspace,
+    approvalMode: o.approvalMode as ApprovalMode,
+    model: o.model,
+    maxTurns: o.maxTurns,
+    detach: !!o.detach,
+    output: o.output as OutputFormat,
+    fakeResponses: fakeOption(o),
+    shellTimeoutSeconds: o.shellTimeout,
+    approvalTimeoutSeconds: o.approvalTimeout,
+    policyFiles: o.policy,
+  };
+  process.exitCode = await runCommand(config, options, io, logger);
 }
 
 function addInspection(program: Command): void {

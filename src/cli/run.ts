@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { followEvents, promptStatus, startPrompt, cancelPrompt } from '../client';
 import type { Config } from '../config';
 import { createGenAI } from '../genai';
+import { loadRunPolicies } from './policies';
 import type { ApprovalMode } from '../core/types';
 import type { Logger } from '../logger';
 import type { PromptInput } from '../workflows/messages';
@@ -26,6 +27,8 @@ export interface RunOptions {
   fakeResponses?: FakeResponses;
   shellTimeoutSeconds?: number;
   approvalTimeoutSeconds?: number;
+  /** Extra policy files, read at the user tier (Gemini CLI's --policy). */
+  policyFiles?: string[];
 }
 
 export const DEFAULT_MODEL = 'gemini-2.5-pro';
@@ -33,6 +36,7 @@ export const DEFAULT_MODEL = 'gemini-2.5-pro';
 /** `durable-agent run`: starts a prompt workflow and follows it to its end (or detaches). */
 export async function runCommand(config: Config, options: RunOptions, io: Io, logger: Logger): Promise<number> {
   const input = promptInput(options);
+  input.policyRules = await loadRunPolicies(config, input.workspace, options.policyFiles ?? [], io);
   if (!options.fakeResponses) createGenAI(config);
   const workflowId = newPromptId();
   if (options.detach) return runDetached(config, options, input, workflowId, io, logger);

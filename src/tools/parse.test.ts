@@ -20,6 +20,8 @@ describe('tool list', () => {
       'glob',
       'grep_search',
       'run_shell_command',
+      'enter_plan_mode',
+      'exit_plan_mode',
     ]);
     expect(TOOLS.map((tool) => tool.name)).toEqual(toolNames);
   });

@@ -1,5 +1,6 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AgentEvent } from '../core/events';
+import type { PolicyRule } from '../core/policy/types';
 import type { ApprovalMode, TerminateReason, TokenUsage, ToolCallStatus } from '../core/types';
 
 /** Shared by workflows and the client: the whole message surface of a prompt (STYLE rule 12). */
@@ -23,6 +24,10 @@ export interface PromptInput {
   approvalTimeoutMs?: number;
   /** First retry delay of a failed model call (Gemini CLI: 5000 ms), doubled up to 30 s. */
   modelRetryInitialMs?: number;
+  /** Rules from policy files (workspace, user and admin tiers), read by the client at its edge. */
+  policyRules?: PolicyRule[];
+  /** `proceed_always` rules already granted (carried across continue-as-new and into sub-agents). */
+  sessionRules?: PolicyRule[];
   /** The cluster has the DurableAgent* search attributes registered (see core/search-attributes). */
   searchAttributes?: boolean;
   /** Continue an existing transcript (a session) instead of starting one named after the workflow. */

@@ -1,5 +1,6 @@
 import { upsertSearchAttributes } from '@temporalio/workflow';
 import type { AgentEvent, AgentEventBody } from '../core/events';
+import type { PolicyRule } from '../core/policy/types';
 import { STATUS_ATTRIBUTE, type AgentStatusValue } from '../core/search-attributes';
 import { addUsage, EMPTY_USAGE, type ApprovalMode, type TerminateReason, type TokenUsage, type ToolCallStatus, type ToolOutcome } from '../core/types';
 import type { EventsPage, PromptInput, PromptStats, PromptStatus, ToolConfirmation } from './messages';
@@ -25,6 +26,8 @@ export interface PromptState {
   finished: boolean;
   events: AgentEvent[];
   calls: Map<string, CallRecord>;
+  /** Allow rules added by `proceed_always`, for the rest of the prompt (and what it hands on). */
+  sessionRules: PolicyRule[];
   response: string;
   stats: PromptStats;
   terminateReason?: TerminateReason;
@@ -43,6 +46,7 @@ export function createPromptState(input: PromptInput): PromptState {
     finished: false,
     events: [],
     calls: new Map(),
+    sessionRules: [...(input.sessionRules ?? [])],
     response: '',
     stats: { usage: { ...EMPTY_USAGE }, models: {}, toolCalls: { total: 0, success: 0, failed: 0 } },
     publishedStatus: 'running',

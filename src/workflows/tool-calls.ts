@@ -1,7 +1,10 @@
 import { condition } from '@temporalio/workflow';
-import { defaultDecision } from '../core/policy';
 import type { FunctionCall, NewPart, ToolOutcome } from '../core/types';
 import { planWaves } from '../core/waves';
+import { previewMarkers } from '../core/blob-marker';
+import { defaultPolicy, EDIT_TOOLS, evaluatePolicy, sessionAllowRule } from '../core/policy/index';
+import { PLANS_DIR } from '../tools/plan-mode';
+import { runWorkflowTool, setMode } from './workflow-tools';
 import { findTool, parseToolArgs } from '../tools';
 import { isReadOnly, type ToolErrorKind } from '../tools/types';
 import type { RunToolInput } from '../activities/run-tool';
@@ -45,12 +48,13 @@ async function processCall(state: PromptState, call: FunctionCall, runTool: RunT
   const record = track(state, call);
   const parsed = parseToolArgs(call.name, call.args);
   if (!parsed.ok) return finishInline(state, record, parsed.error.kind, parsed.error.message);
-  const { decision, message } = defaultDecision(parsed.tool, state.mode);
-  if (decision === 'deny') return finishInline(state, record, 'policy_violation', `Tool execution denied by policy. ${message ?? ''}`.trim());
-  if (decision === 'ask_user') {
-    const refusal = await awaitApproval(state, record);
+  const verdict = decide(state, record);
+  if (verdict.decision === 'deny') return finishInline(state, record, 'policy_violation', verdict.message ?? 'Tool execution denied by policy.');
+  if (verdict.decision === 'ask_user') {
+    const refusal = (await awaitApproval(state, record)) ?? recheckAfterApproval(state, record);
     if (refusal) return finishInline(state, record, refusal.kind, refusal.message);
   }
+  if (parsed.tool.runsIn === 'workflow') return finishWorkflowTool(state, record, runWorkflowTool(state, record));
   record.status = 'executing';
   const outcome = await runTool({
     callId: record.callId,
@@ -78,6 +82,33 @@ async function awaitApproval(state: PromptState, record: CallRecord): Promise<{ 
   if (outcome === 'cancel') return { kind: 'cancelled', message: `User denied execution.${reason ? ` Reason: ${reason}` : ''}` };
   if (outcome === 'modify' && args) record.args = args;
   return undefined;
+}
+
+/** The first matching rule of defaults, policy files and this prompt's `proceed_always` rules. */
+function decide(state: PromptState, record: CallRecord) {
+  const rules = [...defaultPolicy(PLANS_DIR), ...(state.input.policyRules ?? []), ...state.sessionRules];
+  return evaluatePolicy({ rules }, { name: record.name, args: previewMarkers(record.args) as Record<string, unknown> }, { mode: state.mode, plansDir: PLANS_DIR, workspaceRoot: state.input.workspace });
+}
+
+/**
+ * An approval never overrides a deny (invariant 6): the policy is asked again with the final
+ * arguments and the current mode, since `modify` or a mode switch may have changed either.
+ * `proceed_always` first adds its session rule, and on an edit tool switches to auto_edit as
+ * Gemini CLI does.
+ */
+function recheckAfterApproval(state: PromptState, record: CallRecord): { kind: ToolErrorKind; message: string } | undefined {
+  if (record.decision?.outcome === 'proceed_always') {
+    const rule = sessionAllowRule({ name: record.name, args: previewMarkers(record.args) as Record<string, unknown> }, state.mode);
+    if (rule) state.sessionRules.push(rule);
+    if (EDIT_TOOLS.includes(record.name) && state.mode === 'default') setMode(state, 'auto_edit');
+  }
+  const verdict = decide(state, record);
+  if (verdict.decision !== 'deny') return undefined;
+  return { kind: 'policy_violation', message: `${verdict.message ?? 'Tool execution denied by policy.'} An approval cannot override a policy deny.` };
+}
+
+function finishWorkflowTool(state: PromptState, record: CallRecord, output: string): ToolOutcome {
+  return finish(state, record, { callId: record.callId, name: record.name, ok: true, response: { output }, preview: output.slice(0, 300) });
 }
 
 function track(state: PromptState, call: FunctionCall): CallRecord {

@@ -5,24 +5,11 @@
  * (the body of `$(( ))` arithmetic, for instance), never fewer.
  */
 
-export interface ShellCommand {
-  /** The command as written, redirections included, trimmed. */
-  text: string;
-  /** Command name: env assignments skipped, quotes removed, path stripped (`/usr/bin/git` → `git`). */
-  root: string;
-  /** `root` followed by the arguments as written, without env assignments: `FOO=1 /bin/rm x` → `rm x`. */
-  normalized: string;
-  /** Reads or writes a file through `>`, `>>`, `<`, `2>`, `&>`...; fd duplication (`2>&1`) does not count. */
-  hasRedirection: boolean;
-}
+import { ParseError, ShellScanner, WORD_END, type ShellCommand, type Word } from './shell-scan';
+
+export type { ShellCommand } from './shell-scan';
 
 export type ShellSplit = { ok: true; commands: ShellCommand[] } | { ok: false; reason: string };
-
-interface Word {
-  raw: string;
-  /** Quotes and escapes removed; substitutions kept as written. */
-  plain: string;
-}
 
 interface Heredoc {
   delimiter: string;
@@ -30,10 +17,7 @@ interface Heredoc {
   expands: boolean;
 }
 
-class ParseError extends Error {}
-
 const MAX_NESTING = 64;
-const WORD_END = new Set([' ', '\t', '\n', ';', '&', '|', '<', '>', '(', ')']);
 /** Words that only introduce the command after them (`if git diff; then rm x; fi`). */
 const RESERVED = new Set(['if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', '!', 'time']);
 const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh']);
@@ -57,23 +41,19 @@ export function rootCommands(command: string): string[] {
   return [...new Set(split.commands.map((c) => c.root).filter((r) => r !== ''))];
 }
 
-class Parser {
-  private i = 0;
-  private readonly out: ShellCommand[] = [];
+class Parser extends ShellScanner {
   private readonly heredocs: Heredoc[] = [];
 
-  constructor(
-    private readonly src: string,
-    private level: number,
-  ) {}
+  protected nested(text: string): ShellCommand[] {
+    return new Parser(text, this.level + 1).parseAll();
+  }
 
   parseAll(): ShellCommand[] {
     this.sequence(null);
     return this.out;
   }
 
-  /** Commands up to `end` (consumed) or, for `null`, the end of input. */
-  private sequence(end: ')' | '}' | null): void {
+  protected sequence(end: ')' | '}' | null): void {
     if (++this.level > MAX_NESTING) throw new ParseError('nested too deeply');
     for (;;) {
       if (this.command(end)) break;
@@ -152,7 +132,7 @@ class Parser {
     const args = k < 0 ? [] : words.slice(k + 1);
     const script = SHELLS.has(root) ? wrappedScript(args) : undefined;
     if (script !== undefined) {
-      const inner = new Parser(script, this.level + 1).parseAll();
+      const inner = this.nested(script);
       inner.forEach((c) => (c.hasRedirection ||= redirected));
       this.out.push(...inner);
       return;
@@ -189,116 +169,6 @@ class Parser {
     return op !== '<<<';
   }
 
-  private word(): Word {
-    const from = this.i;
-    let plain = '';
-    for (;;) {
-      const c = this.src[this.i];
-      if (c === undefined || WORD_END.has(c)) break;
-      const at = this.i;
-      if (c === '\\') {
-        const next = this.src[this.i + 1];
-        plain += next === '\n' ? '' : (next ?? '\\');
-        this.i += 2;
-      } else if (c === "'" || (c === '$' && this.src[this.i + 1] === "'")) {
-        plain += this.singleQuoted(c === '$');
-      } else if (c === '"' || (c === '$' && this.src[this.i + 1] === '"')) {
-        this.i += c === '$' ? 2 : 1;
-        plain += this.doubleQuoted(true);
-      } else if (c === '$' || c === '`') {
-        this.expansion(false);
-        plain += this.src.slice(at, this.i);
-      } else {
-        plain += c;
-        this.i++;
-      }
-    }
-    this.i = Math.min(this.i, this.src.length);
-    if (this.i === from) throw new ParseError(`unexpected "${this.src[from]}"`);
-    return { raw: this.src.slice(from, this.i), plain };
-  }
-
-  /** `'...'`, or `$'...'` in which a backslash escapes the next character. */
-  private singleQuoted(ansi: boolean): string {
-    let j = this.i + (ansi ? 2 : 1);
-    while (j < this.src.length && this.src[j] !== "'") j += ansi && this.src[j] === '\\' ? 2 : 1;
-    if (j >= this.src.length) throw new ParseError('unbalanced single quote');
-    const body = this.src.slice(this.i + (ansi ? 2 : 1), j);
-    this.i = j + 1;
-    return body;
-  }
-
-  /** The inside of `"..."` (after the opening quote), or a whole heredoc body when `closing` is false. */
-  private doubleQuoted(closing: boolean): string {
-    let plain = '';
-    for (;;) {
-      const c = this.src[this.i];
-      if (c === undefined) {
-        if (closing) throw new ParseError('unbalanced double quote');
-        return plain;
-      }
-      if (c === '"' && closing) {
-        this.i++;
-        return plain;
-      }
-      const at = this.i;
-      if (c === '\\') {
-        const next = this.src[this.i + 1] ?? '';
-        plain += '$`"\\\n'.includes(next) ? next.replace('\n', '') : `\\${next}`;
-        this.i += 2;
-      } else if (c === '$' || c === '`') {
-        this.expansion(true);
-        plain += this.src.slice(at, this.i);
-      } else {
-        plain += c;
-        this.i++;
-      }
-    }
-  }
-
-  /** At `$` or a backtick: parses `$( )`, `` ` ` ``, `${ }`; a lone `$` is a plain character. */
-  private expansion(quoted: boolean): void {
-    const next = this.src[this.i + 1];
-    if (this.src[this.i] === '`') this.backquoted();
-    else if (next === '(') {
-      this.i += 2;
-      this.sequence(')');
-    } else if (next === '{') this.parameter(quoted);
-    else this.i++;
-  }
-
-  /** `` `...` ``: the body is cut out and parsed on its own; a nested escaped backtick is refused. */
-  private backquoted(): void {
-    let j = this.i + 1;
-    let body = '';
-    for (; this.src[j] !== '`'; j++) {
-      if (j >= this.src.length) throw new ParseError('unbalanced backtick');
-      if (this.src[j] !== '\\') body += this.src[j];
-      else if (this.src[++j] === '`') throw new ParseError('nested backticks');
-      else body += '$\\'.includes(this.src[j] ?? '') ? this.src[j] : `\\${this.src[j] ?? ''}`;
-    }
-    this.i = j + 1;
-    this.out.push(...new Parser(body, this.level + 1).parseAll());
-  }
-
-  /** `${...}`, which may hold quotes and command substitutions (`${x:-$(rm y)}`). */
-  private parameter(quoted: boolean): void {
-    this.i += 2;
-    for (let depth = 1; depth > 0; ) {
-      const c = this.src[this.i];
-      if (c === undefined) throw new ParseError('unbalanced "${"');
-      if (c === '\\') this.i += 2;
-      else if (c === "'" && !quoted) this.singleQuoted(false);
-      else if (c === '"') {
-        this.i++;
-        this.doubleQuoted(true);
-      } else if (c === '$' || c === '`') this.expansion(quoted);
-      else {
-        depth += c === '{' ? 1 : c === '}' ? -1 : 0;
-        this.i++;
-      }
-    }
-  }
 
   /** After a newline: skips pending heredoc bodies, parsing substitutions in unquoted ones. */
   private readHeredocs(): void {
@@ -319,16 +189,6 @@ class Parser {
       const body = new Parser(this.src.slice(bodyStart, bodyEnd), this.level + 1);
       body.doubleQuoted(false);
       this.out.push(...body.out);
-    }
-  }
-
-  /** Spaces, tabs and backslash-newline line continuations. */
-  private skipBlanks(): void {
-    for (;;) {
-      const c = this.src[this.i];
-      if (c === ' ' || c === '\t') this.i++;
-      else if (c === '\\' && this.src[this.i + 1] === '\n') this.i += 2;
-      else return;
     }
   }
 }

@@ -1,0 +1,129 @@
+import type { PolicyRule } from './types';
+
+/**
+ * The built-in tier-1 rules, Gemini CLI's defaults for this agent's tools: read-only tools run,
+ * mutating tools ask, `auto_edit` also runs edits, `yolo` runs everything, `plan` runs read-only
+ * tools and writes Markdown plans in the plans folder only. Every other tier outranks these.
+ */
+
+/** Tools that change nothing outside the conversation. */
+export const READ_ONLY_TOOLS = [
+  'read_file',
+  'read_many_files',
+  'list_directory',
+  'glob',
+  'grep_search',
+  'google_web_search',
+  'complete_task',
+];
+
+/** Tools that write files; `proceed_always` narrows them to one `file_path`. */
+export const EDIT_TOOLS = ['write_file', 'replace'];
+
+const PLAN_TOOLS = ['enter_plan_mode', 'exit_plan_mode'];
+
+type RuleFields = Omit<PolicyRule, 'tier' | 'source'>;
+
+/**
+ * `plansDir` is workspace-relative (`.durable-agent/plans`) and only names the folder in messages:
+ * the plan-file rule is marked `planFilesOnly` and `evaluatePolicy` checks `file_path` against the
+ * plans folder of its context, because relative, absolute and `..` spellings of one path must be
+ * normalised before they are compared, which a regular expression cannot do.
+ */
+export function defaultPolicy(plansDir: string): PolicyRule[] {
+  const folder = plansDir.replace(/\/+$/, '');
+  const named = Object.entries({ ...generalRules(), ...planModeRules(folder) });
+  return named.map(([name, fields]) => ({ ...fields, tier: 'default', source: `default policy: ${name}` }));
+}
+
+function generalRules(): Record<string, RuleFields> {
+  return {
+    'read-only tools': { toolName: READ_ONLY_TOOLS, decision: 'allow', priority: 50 },
+    'mutating tools': { toolName: [...EDIT_TOOLS, 'run_shell_command', 'web_fetch'], decision: 'ask_user', priority: 10 },
+    auto_edit: { toolName: [...EDIT_TOOLS, 'web_fetch'], decision: 'allow', priority: 15, modes: ['auto_edit'] },
+    yolo: { toolName: '*', decision: 'allow', priority: 998, modes: ['yolo'], allowRedirection: true },
+    'yolo plan tools': {
+      toolName: PLAN_TOOLS,
+      decision: 'deny',
+      priority: 999,
+      modes: ['yolo'],
+      denyMessage: 'Plan mode is not available in yolo mode.',
+    },
+    enter_plan_mode: { toolName: 'enter_plan_mode', decision: 'ask_user', priority: 50 },
+    'exit_plan_mode outside plan mode': {
+      toolName: 'exit_plan_mode',
+      decision: 'deny',
+      priority: 50,
+      denyMessage: 'Not in plan mode.',
+    },
+  };
+}
+
+/** Rules for `plan` mode only. */
+function planModeRules(folder: string): Record<string, RuleFields> {
+  const plan = { modes: ['plan' as const] };
+  return {
+    'plan mode': {
+      ...plan,
+      toolName: '*',
+      decision: 'deny',
+      priority: 40,
+      denyMessage:
+        'It is not available in plan mode: until the plan is approved, only read-only tools run ' +
+        `and only Markdown plan files under ${folder}/ may be written.`,
+    },
+    'plan mode web_fetch': { ...plan, toolName: 'web_fetch', decision: 'ask_user', priority: 50 },
+    'plan files': { ...plan, toolName: EDIT_TOOLS, decision: 'allow', priority: 70, planFilesOnly: true },
+    'plan mode edits': {
+      ...plan,
+      toolName: EDIT_TOOLS,
+      decision: 'deny',
+      priority: 65,
+      denyMessage: `In plan mode only Markdown (.md) plan files under ${folder}/ may be written.`,
+    },
+    'enter_plan_mode in plan mode': {
+      ...plan,
+      toolName: 'enter_plan_mode',
+      decision: 'deny',
+      priority: 70,
+      denyMessage: 'Already in plan mode.',
+    },
+    exit_plan_mode: { ...plan, toolName: 'exit_plan_mode', decision: 'ask_user', priority: 70 },
+  };
+}
+
+/**
+ * Whether `filePath` (relative to the workspace root, or absolute inside it) names a `.md` file
+ * inside `plansDir` (workspace-relative). Pure posix string code: `.` and `..` are resolved, and a
+ * path that climbs out of the workspace or the plans folder is not a plan file. Symlinks are the
+ * tools' concern (invariant 6).
+ */
+export function isPlanFile(filePath: unknown, plansDir: string, workspaceRoot: string): boolean {
+  if (typeof filePath !== 'string') return false;
+  const file = workspaceSegments(filePath, workspaceRoot);
+  const dir = workspaceSegments(plansDir, workspaceRoot);
+  if (!file || !dir || file.length <= dir.length) return false;
+  return startsWith(file, dir) && /\.md$/.test(file[file.length - 1]);
+}
+
+/** Path segments relative to the workspace root, or undefined when the path leaves it. */
+function workspaceSegments(path: string, workspaceRoot: string): string[] | undefined {
+  const segments = resolveSegments(path);
+  if (!segments || !path.startsWith('/')) return segments;
+  const root = resolveSegments(workspaceRoot);
+  return root && startsWith(segments, root) ? segments.slice(root.length) : undefined;
+}
+
+function resolveSegments(path: string): string[] | undefined {
+  const out: string[] = [];
+  for (const segment of path.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment !== '..') out.push(segment);
+    else if (out.pop() === undefined) return undefined;
+  }
+  return out;
+}
+
+function startsWith(path: string[], prefix: string[]): boolean {
+  return prefix.every((segment, k) => path[k] === segment);
+}
