@@ -182,6 +182,17 @@ describe('bad input or configuration starts nothing', () => {
   test('GOOGLE_GEMINI_BASE_URL that is not a URL exits 52', async () => {
     await expectNothingStarted(['run', 'hi', '-w', box.workspace], 52, /GOOGLE_GEMINI_BASE_URL/, { GOOGLE_GEMINI_BASE_URL: 'not-a-url' });
   });
+
+  test('a bad policy file exits 52 and names the file and the rule', async () => {
+    const dir = path.join(box.workspace, '.durable-agent', 'policies');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'team.toml'), '[[rule]]\ntoolName = "write_file"\ndecision = "allow"\n');
+    try {
+      await expectNothingStarted(['run', 'hi', '-w', box.workspace], 52, /team\.toml: rule 1: priority/);
+    } finally {
+      fs.rmSync(path.join(box.workspace, '.durable-agent'), { recursive: true, force: true });
+    }
+  });
 });
 
 describe('approvals from another shell', () => {
