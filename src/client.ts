@@ -6,7 +6,7 @@ import { KIND_ATTRIBUTE, SEARCH_ATTRIBUTE_NAMES, STATUS_ATTRIBUTE } from './core
 import type { agentPromptWorkflow } from './workflows';
 import { eventsQuery, statusQuery, toolConfirmationSignal, type PromptInput, type PromptResult, type PromptStats, type ToolConfirmation } from './workflows/messages';
 
-export type StatusName = 'running' | 'awaiting_approval' | 'completed' | 'failed' | 'cancelled' | 'terminated';
+export type StatusName = 'running' | 'awaiting_approval' | 'loop_detected' | 'completed' | 'failed' | 'cancelled' | 'terminated';
 
 /** The `status --json` contract (DESIGN.md). */
 export interface StatusReport {
@@ -111,7 +111,8 @@ export async function promptStatus(client: Client, workflowId: string): Promise<
         const waiting = description.typedSearchAttributes.get(STATUS_ATTRIBUTE) === 'awaiting_approval';
         return { ...base, status: waiting ? 'awaiting_approval' : 'running', error: { type: 'NoWorker', message: 'no worker answered; start one with `durable-agent server` or `durable-agent worker`' } };
       }
-      return { ...base, status: s.phase === 'awaiting_approval' ? 'awaiting_approval' : 'running', turns: s.turns, pendingApprovals: s.pendingApprovals, stats: s.stats };
+      const status = s.phase === 'awaiting_approval' || s.phase === 'loop_detected' ? s.phase : 'running';
+      return { ...base, status, turns: s.turns, pendingApprovals: s.pendingApprovals, stats: s.stats };
     }
     case 'COMPLETED': {
       const r = (await handle.result()) as PromptResult;

@@ -24,6 +24,9 @@ interface RecordedRequest {
 function fakeModel(script: (StreamChunk[] | Error)[]) {
   const requests: RecordedRequest[] = [];
   const models: ModelSeam = {
+    async generateContent() {
+      throw new Error('callModel must stream');
+    },
     async generateContentStream(req: GenerateContentParameters) {
       const tools = (req.config?.tools ?? []) as { functionDeclarations?: { name: string }[] }[];
       requests.push(
@@ -142,13 +145,21 @@ describe('callModel', () => {
     expect(modelMessage.parts?.[0].functionCall?.args).toEqual({ file_path: 'big.txt', content });
   });
 
-  it('rejects an empty stream without a finish reason as an invalid response, recording no model turn', async () => {
-    const fake = fakeModel([[]]);
+  it('retries an empty stream inside the activity and keeps only the good attempt', async () => {
+    const fake = fakeModel([[], [{ candidates: [{ content: { parts: [{ text: 'second' }] }, finishReason: 'STOP' }] }]]);
+    const turn = await run(fake.models, input());
+    expect(turn.text).toBe('second');
+    expect(fake.requests).toHaveLength(2);
+  }, 20_000);
+
+  it('ends with a non-retryable invalid-stream failure after 4 invalid streams, recording no model turn', async () => {
+    const fake = fakeModel([[], [], [], []]);
     const failure = await failureOf(run(fake.models, input()));
-    expect(failure.type).toBe(MODEL_ERROR_TYPES.invalidResponse);
-    expect(failure.nonRetryable).toBeFalsy();
+    expect(failure.type).toBe(MODEL_ERROR_TYPES.invalidStream);
+    expect(failure.nonRetryable).toBe(true);
+    expect(fake.requests).toHaveLength(4);
     await expect(store.readMessages('tx', 2)).rejects.toThrow(/has no message 1/);
-  });
+  }, 20_000);
 
   it('turns an API 400 into a non-retryable bad-request failure', async () => {
     const fake = fakeModel([new ApiError({ message: 'Invalid JSON payload', status: 400 })]);

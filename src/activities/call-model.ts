@@ -1,17 +1,15 @@
-import { ApplicationFailure } from '@temporalio/common';
 import { Context } from '@temporalio/activity';
 import type { Content, GoogleGenAI, Part } from '@google/genai';
-import { assembleTurn, type StreamChunk } from '../core/assemble-turn';
+import type { AssembledTurn } from '../core/assemble-turn';
+import { streamValidTurn } from './model-stream';
 import type { ModelTurn, NewPart } from '../core/types';
 import { externalizeLargeStrings } from '../store/blobs';
 import type { TranscriptStore } from '../store/types';
 import { findTool, toFunctionDeclaration } from '../tools';
-import { MODEL_ERROR_TYPES } from '../core/model-error-types';
-import { classifyModelError } from './model-errors';
 import { buildSystemPrompt } from './system-prompt';
 
 /** The one-method model seam (STYLE rule 4): the real `new GoogleGenAI(...).models` fits it. */
-export type ModelSeam = Pick<GoogleGenAI['models'], 'generateContentStream'>;
+export type ModelSeam = Pick<GoogleGenAI['models'], 'generateContentStream' | 'generateContent'>;
 
 export interface CallModelInput {
   transcriptId: string;
@@ -48,11 +46,7 @@ export async function callModel(deps: ModelDeps, input: CallModelInput): Promise
     contents.push(userMessage);
     length += 1;
   }
-  const chunks = await streamWithHeartbeat(deps, input, contents);
-  const turn = assembleTurn(chunks, input.turn);
-  if (turn.functionCalls.length === 0 && turn.text.trim() === '' && !turn.finishReason) {
-    throw ApplicationFailure.create({ type: MODEL_ERROR_TYPES.invalidResponse, message: 'the model stream ended with no content and no finish reason' });
-  }
+  const turn = await streamTurn(deps, input, contents, input.append.some((p) => p.kind === 'functionResponse'));
   await deps.store.writeMessage(input.transcriptId, length, { role: 'model', parts: turn.historyParts as Part[] }, ctx.info.attempt);
   return {
     text: turn.text,
@@ -65,32 +59,23 @@ export async function callModel(deps: ModelDeps, input: CallModelInput): Promise
   };
 }
 
-async function streamWithHeartbeat(deps: ModelDeps, input: CallModelInput, contents: Content[]): Promise<StreamChunk[]> {
+/**
+ * The request, with Gemini CLI's mid-stream retry: an invalid stream or a stream cut after it began
+ * is tried again inside this activity (at most 4 attempts), and only the successful attempt's text
+ * is kept. Errors of the request itself are thrown, classified, for Temporal to retry.
+ */
+async function streamTurn(deps: ModelDeps, input: CallModelInput, contents: Content[], afterToolResults: boolean): Promise<AssembledTurn> {
   const ctx = Context.current();
   const timer = setInterval(() => ctx.heartbeat(), deps.heartbeatIntervalMs ?? 5000);
-  const chunks: StreamChunk[] = [];
   try {
-    const stream = await deps.models.generateContentStream({
+    const systemInstruction = buildSystemPrompt({ workspace: input.workspace, platform: process.platform, date: new Date().toDateString(), toolNames: input.toolNames });
+    const request = {
       model: input.model,
       contents,
-      config: {
-        systemInstruction: buildSystemPrompt({
-          workspace: input.workspace,
-          platform: process.platform,
-          date: new Date().toDateString(),
-          toolNames: input.toolNames,
-        }),
-        tools: [{ functionDeclarations: declarations(input.toolNames) }],
-        abortSignal: ctx.cancellationSignal,
-      },
-    });
-    for await (const chunk of stream) {
-      chunks.push(chunk as StreamChunk);
-      ctx.heartbeat();
-    }
-    return chunks;
-  } catch (err) {
-    throw classifyModelError(err);
+      config: { systemInstruction, tools: [{ functionDeclarations: declarations(input.toolNames) }], abortSignal: ctx.cancellationSignal },
+    };
+    const streamDeps = { models: deps.models, sleep: (ms: number) => ctx.sleep(ms), heartbeat: () => ctx.heartbeat() };
+    return await streamValidTurn(streamDeps, request, input.turn, afterToolResults);
   } finally {
     clearInterval(timer);
   }

@@ -3,6 +3,7 @@ import type { NewPart } from '../core/types';
 import type { TranscriptStore } from '../store/types';
 import { callModel, toParts, type CallModelInput, type ModelSeam } from './call-model';
 import { runTool, type RunToolInput } from './run-tool';
+import { checkForLoop, type LoopCheckInput } from './loop-check';
 
 export interface ActivityDeps {
   models: ModelSeam;
@@ -25,6 +26,9 @@ export function createActivities(deps: ActivityDeps) {
   return {
     async callModel(input: CallModelInput) {
       return callModel({ models: deps.models, store: deps.store, heartbeatIntervalMs: deps.modelHeartbeatIntervalMs }, input);
+    },
+    async checkForLoop(input: LoopCheckInput) {
+      return checkForLoop({ models: deps.models, store: deps.store }, input);
     },
     async runTool(input: RunToolInput) {
       return runTool({ store: deps.store, heartbeatIntervalMs: deps.toolHeartbeatIntervalMs }, input);

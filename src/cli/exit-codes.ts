@@ -13,6 +13,7 @@ export function exitCodeFor(report: Pick<StatusReport, 'status' | 'error'>): num
     case 'completed':
     case 'running':
     case 'awaiting_approval':
+    case 'loop_detected':
       return EXIT.ok;
     case 'cancelled':
       return EXIT.cancelled;

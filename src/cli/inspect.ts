@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { followEvents, listPrompts, promptStatus, promptsAwaitingApproval, queryWithin, type StatusReport } from '../client';
 import { confirmToolCallUpdate, statusQuery, type ToolConfirmation } from '../workflows/messages';
+import { loopDecisionSignal } from '../workflows/loop-guard';
 import { exitCodeFor, InputError } from './exit-codes';
 import { createPrinter, type Io, type OutputFormat } from './output';
 
@@ -65,6 +66,15 @@ async function onlyPendingCall(client: Client, workflowId: string): Promise<stri
   if (pending.length === 1) return pending[0].callId;
   if (pending.length === 0) throw new InputError(`prompt ${workflowId} has no call awaiting approval`);
   throw new InputError(`prompt ${workflowId} has ${pending.length} calls awaiting approval; name one: ${pending.map((p) => p.callId).join(', ')}`);
+}
+
+/** `loop ID continue|disable|stop`: the answer to a prompt paused on a detected loop. */
+export async function loopDecisionCommand(client: Client, workflowId: string, action: string, io: Io): Promise<number> {
+  const status = await queryWithin(client, workflowId, statusQuery);
+  if (status && status.phase !== 'loop_detected') throw new InputError(`prompt ${workflowId} is not paused on a loop (it is ${status.phase})`);
+  await client.workflow.getHandle(workflowId).signal(loopDecisionSignal, { action });
+  io.stdout.write(`${action} sent to ${workflowId}\n`);
+  return 0;
 }
 
 function formatStatus(r: StatusReport): string {

@@ -1,4 +1,4 @@
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ConfigError, loadConfig, type Config } from '../config';
 import { APPROVAL_MODES, type ApprovalMode } from '../core/types';
@@ -9,7 +9,7 @@ import { DEFAULT_MAX_TURNS } from '../workflows/messages';
 import { demoCommand } from './demo';
 import { EXIT, InputError } from './exit-codes';
 import { cancelPromptCommand, withClient, withPrompt } from './connect';
-import { confirmCommand, listCommand, pendingCommand, statusCommand, watchCommand } from './inspect';
+import { confirmCommand, listCommand, loopDecisionCommand, pendingCommand, statusCommand, watchCommand } from './inspect';
 import type { Io, OutputFormat } from './output';
 import { DEFAULT_MODEL, runCommand } from './run';
 import { serveCommand } from './serve';
@@ -37,6 +37,7 @@ function buildProgram(): Command {
     .showHelpAfterError();
   addRun(program);
   addInspection(program);
+  addApprovals(program);
   addServers(program);
   return program;
 }
@@ -57,6 +58,7 @@ function addRun(program: Command): void {
     .option('--fake-responses <file>', 'answer model calls from a script (strict order)')
     .option('--fake-responses-non-strict <file>', 'answer model calls from a script (first line with the method)')
     .option('--policy <file...>', 'extra policy files (TOML), at the user tier')
+    .option('--no-loop-detection', 'turn loop detection off for this prompt')
     .action(runAction);
   program
     .command('demo')
@@ -80,6 +82,7 @@ interface RunFlags {
   shellTimeout?: number;
   approvalTimeout?: number;
   policy?: string[];
+  loopDetection: boolean;
 }
 
 async function runAction(prompt: string | undefined, o: RunFlags): Promise<void> {
@@ -97,6 +100,7 @@ async function runAction(prompt: string | undefined, o: RunFlags): Promise<void>
     shellTimeoutSeconds: o.shellTimeout,
     approvalTimeoutSeconds: o.approvalTimeout,
     policyFiles: o.policy,
+    loopDetection: o.loopDetection,
   };
   process.exitCode = await runCommand(config, options, io, logger);
 }
@@ -116,12 +120,24 @@ function addInspection(program: Command): void {
   program.command('list').description('list prompts').action(async () => {
     process.exitCode = await withClient(setup(), (client) => listCommand(client, io));
   });
+  program
+    .command('loop')
+    .argument('<id>')
+    .addArgument(new Argument('<action>', 'go on, go on without loop detection, or stop').choices(['continue', 'disable', 'stop']))
+    .description('answer a prompt paused on a detected loop')
+    .action(async (id: string, action: string) => {
+      process.exitCode = await withClient(setup(), (client) => loopDecisionCommand(client, id, action, io));
+    });
   program.command('cancel').argument('<id>').description('cancel a prompt').action(async (id: string) => {
     process.exitCode = await withClient(setup(), (client) => cancelPromptCommand(client, id, io));
   });
   program.command('pending').argument('[id]').description('list calls awaiting approval').action(async (id?: string) => {
     process.exitCode = await withClient(setup(), (client) => pendingCommand(client, id, io));
   });
+}
+
+/** `approve` and `deny`, sent as the confirmToolCall update. */
+function addApprovals(program: Command): void {
   program
     .command('approve')
     .argument('<id>')

@@ -17,10 +17,10 @@ export interface Printer {
 export function createPrinter(format: OutputFormat, io: Io, sessionId: string, model?: string): Printer {
   if (format === 'json') return jsonPrinter(io, sessionId);
   if (format === 'stream-json') return streamJsonPrinter(io, sessionId, model);
-  return textPrinter(io);
+  return textPrinter(io, sessionId);
 }
 
-function textPrinter({ stdout, stderr }: Io): Printer {
+function textPrinter({ stdout, stderr }: Io, sessionId: string): Printer {
   let endsWithNewline = true;
   return {
     event(e) {
@@ -31,6 +31,8 @@ function textPrinter({ stdout, stderr }: Io): Printer {
         stderr.write(`→ ${e.name} ${shorten(JSON.stringify(e.args), 120)}\n`);
       } else if (e.type === 'tool_call_response') {
         stderr.write(`${e.ok ? '✓' : '✗'} ${e.name}: ${shorten(e.preview.split('\n')[0] ?? '', 120)}\n`);
+      } else if (e.type === 'loop_detected') {
+        stderr.write(e.final ? `[LOOP] ${e.detail}: the prompt is paused; answer with \`durable-agent loop ${sessionId} continue|disable|stop\`\n` : `[LOOP] ${e.detail}: asking the model to change course\n`);
       } else if (e.type === 'approval_mode') {
         stderr.write(`[approval mode: ${e.mode}]\n`);
       } else if (e.type === 'warning') {

@@ -29,6 +29,8 @@ export interface RunOptions {
   approvalTimeoutSeconds?: number;
   /** Extra policy files, read at the user tier (Gemini CLI's --policy). */
   policyFiles?: string[];
+  /** false turns loop detection off for this prompt. */
+  loopDetection?: boolean;
 }
 
 export const DEFAULT_MODEL = 'gemini-2.5-pro';
@@ -101,6 +103,7 @@ function promptInput(options: RunOptions): PromptInput {
     maxTurns: options.maxTurns,
     shellTimeoutMs: seconds(options.shellTimeoutSeconds, '--shell-timeout'),
     approvalTimeoutMs: seconds(options.approvalTimeoutSeconds, '--approval-timeout'),
+    loopDetection: options.loopDetection,
   };
 }
 

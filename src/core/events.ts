@@ -17,6 +17,7 @@ export type AgentEventBody =
   | { type: 'cancelled' }
   | { type: 'error'; errorType: string; message: string }
   | { type: 'approval_mode'; mode: ApprovalMode }
+  | { type: 'loop_detected'; kind: string; detail: string; final: boolean }
   | { type: 'warning'; message: string };
 
 export type AgentEvent = AgentEventBody & { seq: number; time: string };

@@ -7,6 +7,8 @@ export const MODEL_ERROR_TYPES = {
   notFound: 'ModelCall.NotFound',
   badRequest: 'ModelCall.BadRequest',
   invalidResponse: 'ModelCall.InvalidResponse',
+  /** Still invalid after the in-activity mid-stream retries: ends the prompt. */
+  invalidStream: 'ModelCall.InvalidStream',
   unknown: 'ModelCall.Unknown',
 } as const;
 

@@ -71,7 +71,7 @@ export interface ToolOutcome {
   errorKind?: string;
 }
 
-export type TerminateReason = 'completed' | 'max_turns' | 'cancelled' | 'error';
+export type TerminateReason = 'completed' | 'max_turns' | 'loop_detected' | 'cancelled' | 'error';
 
 export type ToolCallStatus =
   | 'validating'

@@ -24,6 +24,12 @@ export interface PromptInput {
   approvalTimeoutMs?: number;
   /** First retry delay of a failed model call (Gemini CLI: 5000 ms), doubled up to 30 s. */
   modelRetryInitialMs?: number;
+  /** Loop detection (all three levels); on unless false. */
+  loopDetection?: boolean;
+  /** Models of the LLM loop check (default DEFAULT_LOOP_CHECK_MODELS). */
+  loopCheckModels?: { fast: string; confirm?: string };
+  /** How long a prompt paused on a loop waits for `loopDecision` before it stops (default 30 min). */
+  loopDecisionTimeoutMs?: number;
   /** Rules from policy files (workspace, user and admin tiers), read by the client at its edge. */
   policyRules?: PolicyRule[];
   /** `proceed_always` rules already granted (carried across continue-as-new and into sub-agents). */
@@ -56,7 +62,7 @@ export interface ToolCallView {
 }
 
 export interface PromptStatus {
-  phase: 'running' | 'awaiting_approval' | 'finished';
+  phase: 'running' | 'awaiting_approval' | 'loop_detected' | 'finished';
   turns: number;
   approvalMode: ApprovalMode;
   pendingApprovals: { callId: string; name: string; args: unknown }[];

@@ -1,6 +1,7 @@
 import { upsertSearchAttributes } from '@temporalio/workflow';
 import type { AgentEvent, AgentEventBody } from '../core/events';
 import type { PolicyRule } from '../core/policy/types';
+import { createLoopState, type LoopState } from '../core/loop-detection';
 import { STATUS_ATTRIBUTE, type AgentStatusValue } from '../core/search-attributes';
 import { addUsage, EMPTY_USAGE, type ApprovalMode, type TerminateReason, type TokenUsage, type ToolCallStatus, type ToolOutcome } from '../core/types';
 import type { EventsPage, PromptInput, PromptStats, PromptStatus, ToolConfirmation } from './messages';
@@ -34,6 +35,11 @@ export interface PromptState {
   error?: { type: string; message: string };
   /** The mode `enter_plan_mode` left, restored by `exit_plan_mode` unless the approver picks one. */
   modeBeforePlan?: ApprovalMode;
+  /** Loop detection state (small, plain data; see core/loop-detection). */
+  loop: LoopState;
+  /** A second loop detection paused the prompt until `loopDecision` arrives. */
+  loopPaused?: boolean;
+  loopDecision?: 'continue' | 'disable' | 'stop';
   /** Last value written to the status search attribute (the client starts prompts as running). */
   publishedStatus?: string;
 }
@@ -47,6 +53,7 @@ export function createPromptState(input: PromptInput): PromptState {
     events: [],
     calls: new Map(),
     sessionRules: [...(input.sessionRules ?? [])],
+    loop: createLoopState(input.loopDetection === false),
     response: '',
     stats: { usage: { ...EMPTY_USAGE }, models: {}, toolCalls: { total: 0, success: 0, failed: 0 } },
     publishedStatus: 'running',
@@ -84,7 +91,7 @@ export function statusOf(state: PromptState): PromptStatus {
   const calls = [...state.calls.values()];
   const pending = calls.filter((c) => c.status === 'awaiting_approval');
   return {
-    phase: state.finished ? 'finished' : pending.length > 0 ? 'awaiting_approval' : 'running',
+    phase: state.finished ? 'finished' : state.loopPaused ? 'loop_detected' : pending.length > 0 ? 'awaiting_approval' : 'running',
     turns: state.turns,
     approvalMode: state.mode,
     pendingApprovals: pending.map(({ callId, name, args }) => ({ callId, name, args })),

@@ -66,3 +66,11 @@ test('an empty stream is an invalid response and is retried', async () => {
   expect(run.result?.response).toBe('second time lucky');
   expect(h.fake.requests).toHaveLength(2);
 });
+
+test('a turn still invalid after 4 attempts (Gemini CLI’s mid-stream retries) ends the prompt with a clear error', async () => {
+  const malformed = streamLine([{ candidates: [{ content: { role: 'model', parts: [] }, finishReason: 'MALFORMED_FUNCTION_CALL' }] }]);
+  const run = await h.run([malformed, malformed, malformed, malformed]);
+  expect(h.fake.requests).toHaveLength(4);
+  expect(run.status).toMatchObject({ status: 'failed', error: { type: 'ModelCall.InvalidStream' } });
+  expect(run.status.error?.message).toMatch(/MALFORMED_FUNCTION_CALL/);
+}, 60_000);

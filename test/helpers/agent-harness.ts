@@ -107,6 +107,7 @@ function promptInput(h: Harness, input: Partial<PromptInput>): PromptInput {
     maxTurns: 100,
     modelRetryInitialMs: 50,
     toolHeartbeatTimeoutMs: 5000,
+    loopDecisionTimeoutMs: 15_000,
     ...input,
   };
 }

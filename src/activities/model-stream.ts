@@ -1,0 +1,133 @@
+import { ApplicationFailure } from '@temporalio/common';
+import type { Content, ContentUnion, GenerateContentParameters, GoogleGenAI, Part, PartUnion } from '@google/genai';
+import { assembleTurn, type AssembledTurn, type StreamChunk } from '../core/assemble-turn';
+import {
+  INVALID_STREAM_FAILURE_TYPE,
+  invalidStreamFailureMessage,
+  MID_STREAM_RETRY,
+  RETRY_NUDGES,
+  validateTurn,
+  type InvalidStream,
+} from '../core/stream-validation';
+import { classifyModelError } from './model-errors';
+
+/** The one-method streaming seam (STYLE rule 4); `callModel`'s wider seam fits it. */
+export type StreamSeam = Pick<GoogleGenAI['models'], 'generateContentStream'>;
+
+export interface ModelStreamDeps {
+  models: StreamSeam;
+  /** Waits between attempts; pass `Context.current().sleep` so a cancelled activity stops waiting. */
+  sleep?(ms: number): Promise<void>;
+  /** Called for every chunk and before every wait, so a long turn keeps its heartbeat. */
+  heartbeat?(): void;
+}
+
+/** One attempt's result: a turn to validate, or a retryable failure met while reading the stream. */
+type Attempt = { turn: AssembledTurn } | { failure: Error };
+
+/**
+ * Streams one model turn with Gemini CLI's mid-stream retry: up to 4 attempts, 1 s / 2 s / 4 s
+ * apart, when the stream turns out invalid (`validateTurn`) or breaks with a retryable error while
+ * being read. The retry after an empty or thoughts-only answer carries a nudge in the system
+ * instruction. Only the successful attempt's turn is returned: partial output of failed attempts is
+ * dropped, so the transcript never holds it twice.
+ *
+ * Not retried here: errors of the request itself (before a stream exists), which are thrown
+ * classified so that Temporal retries the activity (invariant 3); non-retryable errors; anything
+ * after cancellation. A turn still invalid after 4 attempts throws a non-retryable
+ * `ModelCall.InvalidStream` failure (details `[{ invalidStreamType }]`); a stream that still breaks
+ * throws its classified error for Temporal's retry policy.
+ */
+export async function streamValidTurn(
+  deps: ModelStreamDeps,
+  request: GenerateContentParameters,
+  turnNumber: number,
+  requestWasFunctionResponse: boolean,
+): Promise<AssembledTurn> {
+  const sleep = deps.sleep ?? ((ms: number) => abortableSleep(ms, request.config?.abortSignal));
+  let last: { invalid: InvalidStream } | { failure: Error } | undefined;
+  for (let attempt = 0; attempt < MID_STREAM_RETRY.maxAttempts; attempt++) {
+    if (attempt > 0) {
+      deps.heartbeat?.();
+      await sleep(MID_STREAM_RETRY.initialDelayMs * 2 ** (attempt - 1));
+    }
+    const nudge = last && 'invalid' in last ? RETRY_NUDGES[last.invalid.type] : undefined;
+    const result = await streamOnce(deps, withNudge(request, nudge), turnNumber);
+    if ('failure' in result) {
+      last = result;
+      continue;
+    }
+    const invalid = validateTurn(result.turn, { requestWasFunctionResponse });
+    if (!invalid) return result.turn;
+    last = { invalid };
+  }
+  if (last && 'failure' in last) throw last.failure;
+  const invalid = (last as { invalid: InvalidStream }).invalid;
+  throw ApplicationFailure.create({
+    type: INVALID_STREAM_FAILURE_TYPE,
+    message: invalidStreamFailureMessage(invalid, MID_STREAM_RETRY.maxAttempts),
+    nonRetryable: true,
+    details: [{ invalidStreamType: invalid.type }],
+  });
+}
+
+async function streamOnce(deps: ModelStreamDeps, request: GenerateContentParameters, turnNumber: number): Promise<Attempt> {
+  const signal = request.config?.abortSignal;
+  let stream: AsyncGenerator<unknown>;
+  try {
+    stream = await deps.models.generateContentStream(request);
+  } catch (err) {
+    throw cancellationOr(signal, classifyModelError(err));
+  }
+  const chunks: StreamChunk[] = [];
+  try {
+    for await (const chunk of stream) {
+      chunks.push(chunk as StreamChunk);
+      deps.heartbeat?.();
+    }
+  } catch (err) {
+    const failure = cancellationOr(signal, classifyModelError(err));
+    if (failure instanceof ApplicationFailure && !failure.nonRetryable) return { failure };
+    throw failure;
+  }
+  if (signal?.aborted) throw cancellationOr(signal, new Error('the model call was cancelled'));
+  return { turn: assembleTurn(chunks, turnNumber) };
+}
+
+/** Once the activity is cancelled, its reason (Temporal's `CancelledFailure`) wins over any other error. */
+function cancellationOr(signal: AbortSignal | undefined, err: Error): Error {
+  if (!signal?.aborted) return err;
+  return signal.reason instanceof Error ? signal.reason : err;
+}
+
+/** The request with `nudge` appended to its system instruction, whatever form that instruction has. */
+export function withNudge(request: GenerateContentParameters, nudge: string | undefined): GenerateContentParameters {
+  if (!nudge) return request;
+  return { ...request, config: { ...request.config, systemInstruction: appendText(request.config?.systemInstruction, nudge) } };
+}
+
+function appendText(instruction: ContentUnion | undefined, text: string): ContentUnion {
+  if (instruction === undefined) return text;
+  if (typeof instruction === 'string') return `${instruction}\n\n${text}`;
+  if (Array.isArray(instruction)) return [...(instruction as PartUnion[]), { text }];
+  if ('parts' in instruction || 'role' in instruction) {
+    const content = instruction as Content;
+    return { ...content, parts: [...(content.parts ?? []), { text }] };
+  }
+  return [instruction as Part, { text }];
+}
+
+function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

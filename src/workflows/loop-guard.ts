@@ -1,0 +1,80 @@
+import { condition, defineSignal, setHandler } from '@temporalio/workflow';
+import { z } from 'zod';
+import { describeIssues } from '../core/confirmation';
+import { runLlmLoopCheck, beforeModelRequest, type LoopCheckModels, type LoopCheckResult } from '../core/llm-loop-schedule';
+import { continueAfterLoop, createLoopState, disableLoopDetection, observeModelTurn, recordDetection, type LoopDetection } from '../core/loop-detection';
+import type { FunctionCall } from '../core/types';
+import { emit, type PromptState } from './prompt-state';
+
+/** `{"action": "continue" | "disable" | "stop"}` (or the bare string): a person's answer to a flagged loop. */
+export const loopDecisionSignal = defineSignal<[unknown]>('loopDecision');
+
+const loopDecisionSchema = z.union([
+  z.enum(['continue', 'disable', 'stop']),
+  z.object({ action: z.enum(['continue', 'disable', 'stop']) }),
+]);
+
+export type LoopDecision = 'continue' | 'disable' | 'stop';
+
+/** Gemini CLI's loop-check models: a fast judge and a stronger one that must confirm it. */
+export const DEFAULT_LOOP_CHECK_MODELS: LoopCheckModels = { fast: 'gemini-2.5-flash', confirm: 'gemini-2.5-pro' };
+
+/** How long a prompt flagged twice as looping waits for `loopDecision` before it ends. */
+export const DEFAULT_LOOP_DECISION_TIMEOUT_MS = 30 * 60_000;
+
+export function registerLoopHandlers(state: PromptState): void {
+  setHandler(loopDecisionSignal, (payload: unknown) => {
+    const parsed = loopDecisionSchema.safeParse(payload);
+    if (!parsed.success) {
+      emit(state, { type: 'warning', message: `loopDecision ignored: ${describeIssues(parsed.error)}` });
+      return;
+    }
+    if (!state.loopPaused) {
+      emit(state, { type: 'warning', message: 'loopDecision ignored: the prompt is not paused on a loop' });
+      return;
+    }
+    state.loopDecision = typeof parsed.data === 'string' ? parsed.data : parsed.data.action;
+  });
+}
+
+/** Level 3, before a model request: the LLM check when its schedule says it is due. */
+export async function checkBeforeRequest(state: PromptState, ask: (model: string) => Promise<LoopCheckResult>): Promise<LoopDetection | undefined> {
+  const pre = beforeModelRequest(state.loop);
+  state.loop = pre.state;
+  if (!pre.checkDue) return undefined;
+  const models = state.input.loopCheckModels ?? DEFAULT_LOOP_CHECK_MODELS;
+  const result = await runLlmLoopCheck(state.loop, models, (model) => ask(model).catch(() => undefined));
+  state.loop = result.state;
+  return result.detection;
+}
+
+/** Levels 1 and 2, after a model turn: repeated tool calls and chanting content. */
+export function observeTurn(state: PromptState, turn: { text: string; functionCalls: FunctionCall[] }): LoopDetection | undefined {
+  const observation = observeModelTurn(state.loop, turn);
+  state.loop = observation.state;
+  return observation.detection;
+}
+
+/**
+ * What a detection means for the prompt: the first is answered with a recovery message to the
+ * model; the second pauses the prompt until a person says to go on, to go on without detection,
+ * or to stop (or the decision timeout passes, which stops it).
+ */
+export async function onDetection(state: PromptState, detection: LoopDetection): Promise<{ recover: string } | { resume: true } | { stop: true }> {
+  const action = recordDetection(state.loop, detection);
+  state.loop = action.state;
+  emit(state, { type: 'loop_detected', kind: detection.kind, detail: detection.detail, final: action.action === 'stop' });
+  // The looping turn is dropped from the conversation, so its text must not count against the next one.
+  state.loop = { ...state.loop, content: createLoopState().content };
+  if (action.action === 'recover') return { recover: action.message };
+  state.loopPaused = true;
+  state.loopDecision = undefined;
+  const timeout = state.input.loopDecisionTimeoutMs ?? DEFAULT_LOOP_DECISION_TIMEOUT_MS;
+  await condition(() => state.loopDecision !== undefined, timeout);
+  state.loopPaused = false;
+  const decision: LoopDecision = state.loopDecision ?? 'stop';
+  if (decision === 'stop') return { stop: true };
+  state.loop = decision === 'disable' ? disableLoopDetection(state.loop) : continueAfterLoop(state.loop);
+  emit(state, { type: 'warning', message: decision === 'disable' ? 'loop detection turned off for this prompt' : 'going on after a loop warning' });
+  return { resume: true };
+}
