@@ -4,6 +4,8 @@ import type { TranscriptStore } from '../store/types';
 import { callModel, toParts, type CallModelInput, type ModelSeam } from './call-model';
 import { runTool, type RunToolInput } from './run-tool';
 import { checkForLoop, type LoopCheckInput } from './loop-check';
+import { routeModel, type RouteModelInput } from './route-model';
+import { checkNextSpeaker, type NextSpeakerInput } from './next-speaker';
 
 export interface ActivityDeps {
   models: ModelSeam;
@@ -29,6 +31,12 @@ export function createActivities(deps: ActivityDeps) {
     },
     async checkForLoop(input: LoopCheckInput) {
       return checkForLoop({ models: deps.models, store: deps.store }, input);
+    },
+    async routeModel(input: RouteModelInput) {
+      return routeModel({ models: deps.models, store: deps.store }, input);
+    },
+    async checkNextSpeaker(input: NextSpeakerInput) {
+      return checkNextSpeaker({ models: deps.models, store: deps.store }, input);
     },
     async runTool(input: RunToolInput) {
       return runTool({ store: deps.store, heartbeatIntervalMs: deps.toolHeartbeatIntervalMs }, input);

@@ -59,6 +59,8 @@ function addRun(program: Command): void {
     .option('--fake-responses-non-strict <file>', 'answer model calls from a script (first line with the method)')
     .option('--policy <file...>', 'extra policy files (TOML), at the user tier')
     .option('--no-loop-detection', 'turn loop detection off for this prompt')
+    .option('--next-speaker-check', 'after an answer, ask whether the model meant to go on (default with --detach)')
+    .option('--no-next-speaker-check', 'never ask (default without --detach)')
     .action(runAction);
   program
     .command('demo')
@@ -83,6 +85,7 @@ interface RunFlags {
   approvalTimeout?: number;
   policy?: string[];
   loopDetection: boolean;
+  nextSpeakerCheck?: boolean;
 }
 
 async function runAction(prompt: string | undefined, o: RunFlags): Promise<void> {
@@ -101,6 +104,7 @@ async function runAction(prompt: string | undefined, o: RunFlags): Promise<void>
     approvalTimeoutSeconds: o.approvalTimeout,
     policyFiles: o.policy,
     loopDetection: o.loopDetection,
+    nextSpeakerCheck: o.nextSpeakerCheck,
   };
   process.exitCode = await runCommand(config, options, io, logger);
 }

@@ -31,6 +31,8 @@ export interface RunOptions {
   policyFiles?: string[];
   /** false turns loop detection off for this prompt. */
   loopDetection?: boolean;
+  /** Unset: on for detached runs (nobody is there to say "go on"), off for followed ones. */
+  nextSpeakerCheck?: boolean;
 }
 
 export const DEFAULT_MODEL = 'gemini-2.5-pro';
@@ -104,6 +106,7 @@ function promptInput(options: RunOptions): PromptInput {
     shellTimeoutMs: seconds(options.shellTimeoutSeconds, '--shell-timeout'),
     approvalTimeoutMs: seconds(options.approvalTimeoutSeconds, '--approval-timeout'),
     loopDetection: options.loopDetection,
+    nextSpeakerCheck: options.nextSpeakerCheck ?? options.detach,
   };
 }
 

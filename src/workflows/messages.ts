@@ -24,6 +24,13 @@ export interface PromptInput {
   approvalTimeoutMs?: number;
   /** First retry delay of a failed model call (Gemini CLI: 5000 ms), doubled up to 30 s. */
   modelRetryInitialMs?: number;
+  /** Attempts of one model call before it fails (Gemini CLI: 10). */
+  modelMaxAttempts?: number;
+  /** Gemini CLI's next-speaker check after an answer without calls (default off; the CLI turns it on for detached runs). */
+  nextSpeakerCheck?: boolean;
+  nextSpeakerModel?: string;
+  /** For `model: 'auto'`: the routing classifier's model. */
+  classifierModel?: string;
   /** Loop detection (all three levels); on unless false. */
   loopDetection?: boolean;
   /** Models of the LLM loop check (default DEFAULT_LOOP_CHECK_MODELS). */

@@ -22,6 +22,10 @@ export interface CallRecord {
 /** Everything a prompt knows, in workflow memory; queries read it, the loop and signals change it. */
 export interface PromptState {
   input: PromptInput;
+  /** The model of this prompt: `input.model`, or the routed one for `auto`; sticky. */
+  model: string;
+  /** The one fallback from the strong to the fast model has happened. */
+  fellBack: boolean;
   mode: ApprovalMode;
   turns: number;
   finished: boolean;
@@ -47,6 +51,8 @@ export interface PromptState {
 export function createPromptState(input: PromptInput): PromptState {
   return {
     input,
+    model: input.model,
+    fellBack: false,
     mode: input.approvalMode,
     turns: 0,
     finished: false,

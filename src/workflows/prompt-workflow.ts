@@ -17,6 +17,7 @@ import { createPromptState, emit, eventsPage, recordUsage, statusOf, type Prompt
 import { runToolCalls, settleCalls } from './tool-calls';
 import { registerApprovalHandlers } from './approvals';
 import { toolsForMode } from './workflow-tools';
+import { callWithFallback, chooseModel, continuation } from './model-choice';
 import { checkBeforeRequest, observeTurn, onDetection, registerLoopHandlers } from './loop-guard';
 import type { LoopDetection } from '../core/loop-detection';
 import { LLM_LOOP_CHECK_MAX_ATTEMPTS } from '../core/llm-loop-schedule';
@@ -39,6 +40,7 @@ export async function agentPromptWorkflow(input: PromptInput): Promise<PromptRes
   const open: OpenCalls = { calls: [] };
   emit(state, { type: 'user_prompt', text: input.prompt });
   try {
+    await chooseModel(state, acts, transcriptId, cursor.length);
     for (;;) {
       const result = await step(state, acts, transcriptId, cursor, open);
       if (result) return result;
@@ -69,15 +71,9 @@ async function step(state: PromptState, acts: Acts, transcriptId: string, cursor
   if (early) return void (await handleLoop(state, early, cursor));
   state.turns += 1;
   const sent: Cursor = { length: cursor.length, append: [...cursor.append] };
-  const turn = await acts.callModel({
-    transcriptId,
-    baseLength: cursor.length,
-    append: cursor.append,
-    model: input.model,
-    workspace: input.workspace,
-    toolNames: toolsForMode(toolNames, state.mode),
-    turn: state.turns,
-  });
+  const turn = await callWithFallback(state, (model) =>
+    acts.callModel({ transcriptId, baseLength: cursor.length, append: cursor.append, model, workspace: input.workspace, toolNames: toolsForMode(toolNames, state.mode), turn: state.turns }),
+  );
   Object.assign(cursor, { length: turn.transcriptLength, append: [] });
   const detection = observeTurn(state, turn);
   if (detection) {
@@ -87,7 +83,12 @@ async function step(state: PromptState, acts: Acts, transcriptId: string, cursor
     return void (await handleLoop(state, detection, cursor));
   }
   reportTurn(state, turn);
-  if (turn.functionCalls.length === 0) return finishPrompt(state, 'completed');
+  if (turn.functionCalls.length === 0) {
+    const more = await continuation(state, acts, transcriptId, cursor.length);
+    if (!more) return finishPrompt(state, 'completed');
+    cursor.append = more;
+    return undefined;
+  }
   open.calls = turn.functionCalls;
   cursor.append = await runToolCalls(state, turn.functionCalls, acts.runTool);
   open.calls = [];
@@ -112,7 +113,7 @@ function activitiesFor(input: PromptInput) {
       initialInterval: input.modelRetryInitialMs ?? 5000,
       backoffCoefficient: 2,
       maximumInterval: '30 seconds',
-      maximumAttempts: 10,
+      maximumAttempts: input.modelMaxAttempts ?? 10,
       nonRetryableErrorTypes: NON_RETRYABLE_MODEL_ERRORS,
     },
   });
@@ -125,11 +126,19 @@ function activitiesFor(input: PromptInput) {
     startToCloseTimeout: '2 minutes',
     retry: { maximumAttempts: LLM_LOOP_CHECK_MAX_ATTEMPTS, initialInterval: input.modelRetryInitialMs ?? 5000, nonRetryableErrorTypes: NON_RETRYABLE_MODEL_ERRORS },
   });
-  return { callModel: model.callModel, runTool: tools.runTool, recordMessage: tools.recordMessage, checkForLoop: loopCheck.checkForLoop };
+  // Routing and next-speaker answers never fail for bad model output; a failed call means "default".
+  const utility = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: { maximumAttempts: 1 } });
+  return {
+    callModel: model.callModel,
+    runTool: tools.runTool,
+    recordMessage: tools.recordMessage,
+    checkForLoop: loopCheck.checkForLoop,
+    routeModel: utility.routeModel,
+    checkNextSpeaker: utility.checkNextSpeaker,
+  };
 }
 
 function reportTurn(state: PromptState, turn: Awaited<ReturnType<Activities['callModel']>>): void {
-  if (state.turns === 1) emit(state, { type: 'model_info', model: turn.model });
   for (const thought of turn.thoughts) emit(state, { type: 'thought', turn: state.turns, ...thought });
   if (turn.text) {
     emit(state, { type: 'content', turn: state.turns, text: turn.text });

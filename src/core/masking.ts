@@ -1,0 +1,144 @@
+import type { Content, Part } from '@google/genai';
+import type { KeepFullText } from './compression';
+import {
+  MASKING_MIN_PRUNABLE_TOKENS,
+  MASKING_PROTECTION_THRESHOLD,
+  MASKING_PROTECT_LATEST_TURN,
+  estimatePartTokens,
+  functionResponseText,
+} from './tokens';
+
+/**
+ * Tool output masking: bulky outputs of older turns are replaced by a short preview and a reference
+ * to the full text, which stays in the transcript store (read back with `read_tool_output`). Runs
+ * before each model request, independently of compression.
+ */
+
+/** Marks a masked output, so that it is never masked twice. */
+export const MASKED_TAG = 'tool_output_masked';
+
+/** Outputs the workflow itself depends on: never masked. */
+const EXEMPT_TOOLS = new Set(['activate_skill', 'ask_user', 'enter_plan_mode', 'exit_plan_mode']);
+
+const SHELL_TOOL = 'run_shell_command';
+/** Status lines that follow a shell command's `Output:` section; kept verbatim in a preview. */
+const SHELL_STATUS_LINE = /^(Error|Exit Code|Signal|Background PIDs|Process Group PGID):/;
+const SHELL_PREVIEW_LINES = 10;
+const PREVIEW_CHARS = 250;
+
+export interface MaskingOptions {
+  protectionThreshold?: number;
+  minPrunableTokens?: number;
+  protectLatestTurn?: boolean;
+}
+
+/** A function response chosen for masking: where it is, its text and its estimated tokens. */
+export interface MaskCandidate {
+  message: number;
+  part: number;
+  toolName: string;
+  text: string;
+  tokens: number;
+}
+
+/**
+ * Scans newest to oldest (skipping the latest entry when `protectLatestTurn`), over function
+ * responses that are neither exempt nor already masked. The newest outputs up to
+ * `protectionThreshold` tokens are protected; the one that crosses it and all older ones are
+ * prunable. Returns them (newest first) only if together they reach `minPrunableTokens`, else none.
+ */
+export function findMaskableOutputs(contents: readonly Content[], options: MaskingOptions = {}): MaskCandidate[] {
+  const protection = options.protectionThreshold ?? MASKING_PROTECTION_THRESHOLD;
+  const start = contents.length - ((options.protectLatestTurn ?? MASKING_PROTECT_LATEST_TURN) ? 2 : 1);
+  const prunable: MaskCandidate[] = [];
+  let protectedTokens = 0;
+  let prunableTokens = 0;
+  for (let i = start; i >= 0; i--) {
+    const parts = contents[i].parts ?? [];
+    for (let j = parts.length - 1; j >= 0; j--) {
+      const response = parts[j].functionResponse;
+      const toolName = response?.name ?? '';
+      if (!response || response.response === undefined || EXEMPT_TOOLS.has(toolName)) continue;
+      const text = functionResponseText(response.response);
+      if (text.includes(`<${MASKED_TAG}`)) continue;
+      const tokens = Math.floor(estimatePartTokens(parts[j]));
+      if (protectedTokens <= protection) {
+        protectedTokens += tokens;
+        if (protectedTokens <= protection) continue;
+      }
+      prunable.push({ message: i, part: j, toolName, text, tokens });
+      prunableTokens += tokens;
+    }
+  }
+  return prunableTokens >= (options.minPrunableTokens ?? MASKING_MIN_PRUNABLE_TOKENS) ? prunable : [];
+}
+
+/**
+ * What the model sees instead of a masked output: a preview (shell: the `Output:` section's first and
+ * last 10 lines when longer than 20, status lines verbatim; other tools: the first and last 250
+ * characters when longer than 500) and how to read the full text back.
+ */
+export function maskedOutputText(candidate: Pick<MaskCandidate, 'toolName' | 'text' | 'tokens'>, ref: string): string {
+  const { toolName, text, tokens } = candidate;
+  const preview = toolName === SHELL_TOOL ? shellPreview(text) : simplePreview(text);
+  const lines = text.split('\n').length;
+  return (
+    `<${MASKED_TAG}>\n${preview}\n\n` +
+    `[This ${toolName} output (${text.length.toLocaleString('en-US')} characters, ${lines.toLocaleString('en-US')} lines, ` +
+    `about ${tokens.toLocaleString('en-US')} tokens) was masked to save context. The full output is stored as ${ref}; ` +
+    `read it with read_tool_output if you need more than this preview.]\n</${MASKED_TAG}>`
+  );
+}
+
+/**
+ * Masks the outputs `findMaskableOutputs` picks, keeping each full text through `keep`. A
+ * replacement is applied only if it is smaller than the original. Returns new contents (the input is
+ * not changed), how many outputs were masked and the tokens saved.
+ */
+export async function maskOldToolOutputs(
+  contents: readonly Content[],
+  keep: KeepFullText,
+  options: MaskingOptions = {},
+): Promise<{ contents: Content[]; masked: number; tokensSaved: number }> {
+  const result = contents.map((content) => ({ ...content, parts: [...(content.parts ?? [])] }));
+  let masked = 0;
+  let tokensSaved = 0;
+  for (const candidate of findMaskableOutputs(contents, options)) {
+    const original = result[candidate.message].parts[candidate.part];
+    const ref = await keep(candidate.text, candidate.toolName);
+    const replacement: Part = {
+      functionResponse: { ...original.functionResponse, response: { output: maskedOutputText(candidate, ref) } },
+    };
+    const saved = candidate.tokens - Math.floor(estimatePartTokens(replacement));
+    if (saved <= 0) continue;
+    result[candidate.message].parts[candidate.part] = replacement;
+    masked += 1;
+    tokensSaved += saved;
+  }
+  return { contents: masked > 0 ? result : [...contents], masked, tokensSaved };
+}
+
+function simplePreview(text: string): string {
+  if (text.length <= 2 * PREVIEW_CHARS) return text;
+  const cut = text.length - 2 * PREVIEW_CHARS;
+  return `${text.slice(0, PREVIEW_CHARS)}\n... [${cut.toLocaleString('en-US')} characters omitted] ...\n${text.slice(-PREVIEW_CHARS)}`;
+}
+
+/** Shell results read `Output: …` then status lines (`Exit Code: …`, `Signal: …`); see run_shell_command. */
+function shellPreview(text: string): string {
+  const lines = text.split('\n');
+  let end = lines.length;
+  while (end > 0 && SHELL_STATUS_LINE.test(lines[end - 1])) end--;
+  const start = lines.findIndex((line) => line.startsWith('Output:'));
+  if (start < 0 || start >= end) return simplePreview(text);
+  const output = lines.slice(start, end);
+  const kept =
+    output.length > 2 * SHELL_PREVIEW_LINES
+      ? [
+          ...output.slice(0, SHELL_PREVIEW_LINES),
+          `... [${output.length - 2 * SHELL_PREVIEW_LINES} lines omitted] ...`,
+          ...output.slice(-SHELL_PREVIEW_LINES),
+        ]
+      : output;
+  return [...lines.slice(0, start), ...kept, ...lines.slice(end)].join('\n');
+}
