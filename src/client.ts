@@ -6,7 +6,7 @@ import { KIND_ATTRIBUTE, SEARCH_ATTRIBUTE_NAMES, STATUS_ATTRIBUTE } from './core
 import type { agentPromptWorkflow } from './workflows';
 import { eventsQuery, statusQuery, toolConfirmationSignal, type PromptInput, type PromptResult, type PromptStats, type ToolConfirmation } from './workflows/messages';
 
-export type StatusName = 'running' | 'awaiting_approval' | 'loop_detected' | 'completed' | 'failed' | 'cancelled' | 'terminated';
+export type StatusName = 'running' | 'awaiting_approval' | 'loop_detected' | 'budget_exhausted' | 'completed' | 'failed' | 'cancelled' | 'terminated';
 
 /** The `status --json` contract (DESIGN.md). */
 export interface StatusReport {
@@ -111,7 +111,7 @@ export async function promptStatus(client: Client, workflowId: string): Promise<
         const waiting = description.typedSearchAttributes.get(STATUS_ATTRIBUTE) === 'awaiting_approval';
         return { ...base, status: waiting ? 'awaiting_approval' : 'running', error: { type: 'NoWorker', message: 'no worker answered; start one with `durable-agent server` or `durable-agent worker`' } };
       }
-      const status = s.phase === 'awaiting_approval' || s.phase === 'loop_detected' ? s.phase : 'running';
+      const status = s.phase === 'finished' ? 'running' : s.phase;
       return { ...base, status, turns: s.turns, pendingApprovals: s.pendingApprovals, stats: s.stats };
     }
     case 'COMPLETED': {

@@ -1,69 +1,25 @@
-import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { ApiError, type Content, type GenerateContentParameters, type GenerateContentResponse } from '@google/genai';
-import { ApplicationFailure } from '@temporalio/common';
-import { MockActivityEnvironment } from '@temporalio/testing';
-import { DefaultLogger } from '@temporalio/worker';
+import { ApiError, type Content } from '@google/genai';
 import type { StreamChunk } from '../core/assemble-turn';
 import { isBlobMarker } from '../core/blob-marker';
 import { MODEL_ERROR_TYPES } from '../core/model-error-types';
 import type { ModelTurn, NewPart } from '../core/types';
 import { FileTranscriptStore } from '../store/file-store';
+import { fakeModel, type RecordedRequest } from '../../test/fakes/fake-json-model';
+import { failureOf, quietActivityEnv, useTempStore } from '../../test/helpers/activity-harness';
 import { callModel, type CallModelInput, type ModelSeam } from './call-model';
-
-/** What the model was sent, as plain JSON (the abort signal left out). */
-interface RecordedRequest {
-  model: string;
-  contents: Content[];
-  systemInstruction: string;
-  declarationNames: string[];
-}
-
-/** A scripted model seam: one entry per call (stream chunks or an error), strict about extra calls. */
-function fakeModel(script: (StreamChunk[] | Error)[]) {
-  const requests: RecordedRequest[] = [];
-  const models: ModelSeam = {
-    async generateContent() {
-      throw new Error('callModel must stream');
-    },
-    async generateContentStream(req: GenerateContentParameters) {
-      const tools = (req.config?.tools ?? []) as { functionDeclarations?: { name: string }[] }[];
-      requests.push(
-        JSON.parse(
-          JSON.stringify({
-            model: req.model,
-            contents: req.contents,
-            systemInstruction: req.config?.systemInstruction,
-            declarationNames: tools.flatMap((t) => (t.functionDeclarations ?? []).map((d) => d.name)),
-          }),
-        ),
-      );
-      const next = script.shift();
-      if (next === undefined) throw new Error(`unexpected model call #${requests.length}`);
-      if (next instanceof Error) throw next;
-      return (async function* () {
-        for (const chunk of next) yield chunk as GenerateContentResponse;
-      })();
-    },
-  };
-  return { models, requests, leftover: () => script.length };
-}
 
 const text = (t: string, finishReason?: string): StreamChunk => ({ candidates: [{ content: { parts: [{ text: t }] }, finishReason }] });
 const call = (name: string, args: Record<string, unknown>): StreamChunk => ({
   candidates: [{ content: { parts: [{ functionCall: { name, args } }] }, finishReason: 'STOP' }],
 });
 
-let storeDir: string;
-let store: FileTranscriptStore;
+/** The names of the function declarations a request offered. */
+function declarationNames(req: RecordedRequest): string[] {
+  const tools = (req.config?.tools ?? []) as { functionDeclarations?: { name: string }[] }[];
+  return tools.flatMap((t) => (t.functionDeclarations ?? []).map((d) => d.name));
+}
 
-beforeEach(async () => {
-  storeDir = await fs.mkdtemp(path.join(os.tmpdir(), 'da-call-model-'));
-  store = new FileTranscriptStore(storeDir);
-});
-
-afterEach(() => fs.rm(storeDir, { recursive: true, force: true }));
+const tmp = useTempStore('da-call-model-');
 
 const input = (over: Partial<CallModelInput> = {}): CallModelInput => ({
   transcriptId: 'tx',
@@ -76,19 +32,8 @@ const input = (over: Partial<CallModelInput> = {}): CallModelInput => ({
   ...over,
 });
 
-/** The failures below are expected: the worker's "Activity failed" warning would only be noise. */
 function run(models: ModelSeam, callInput: CallModelInput): Promise<ModelTurn> {
-  const env = new MockActivityEnvironment(undefined, { logger: new DefaultLogger('ERROR') });
-  return env.run(callModel, { models, store }, callInput);
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<ApplicationFailure> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ApplicationFailure);
-  return err as ApplicationFailure;
+  return quietActivityEnv().run(callModel, { models, store: tmp.store }, callInput);
 }
 
 describe('callModel', () => {
@@ -97,8 +42,8 @@ describe('callModel', () => {
       { role: 'user', parts: [{ text: 'read a.txt' }] },
       { role: 'model', parts: [{ functionCall: { id: 'call_1_0', name: 'read_file', args: { file_path: 'a.txt' } } }] },
     ];
-    for (const [i, message] of earlier.entries()) await store.writeMessage('tx', i, message);
-    const responseRef = await store.putBlob(JSON.stringify({ output: 'body of a.txt' }));
+    await tmp.writeTranscript(earlier);
+    const responseRef = await tmp.store.putBlob(JSON.stringify({ output: 'body of a.txt' }));
     const append: NewPart[] = [
       { kind: 'functionResponse', callId: 'call_1_0', name: 'read_file', responseRef },
       { kind: 'functionResponse', callId: 'call_1_1', name: 'write_file', response: { error: 'denied' } },
@@ -118,17 +63,17 @@ describe('callModel', () => {
     expect(fake.requests).toHaveLength(1);
     expect(fake.requests[0]).toMatchObject({ model: 'gemini-test', contents: [...earlier, userMessage] });
     expect(turn).toMatchObject({ text: 'It says hi.', finishReason: 'STOP', model: 'gemini-test', transcriptLength: 4 });
-    const fresh = new FileTranscriptStore(storeDir);
+    const fresh = new FileTranscriptStore(tmp.dir);
     expect(await fresh.readMessages('tx', 4)).toEqual([...earlier, userMessage, { role: 'model', parts: [{ text: 'It says hi.' }] }]);
   });
 
   it('writes the model turn at baseLength when there is nothing to append', async () => {
-    await store.writeMessage('tx', 0, { role: 'user', parts: [{ text: 'hi' }] });
+    await tmp.store.writeMessage('tx', 0, { role: 'user', parts: [{ text: 'hi' }] });
     const fake = fakeModel([[text('again', 'STOP')]]);
     const turn = await run(fake.models, input({ baseLength: 1, append: [] }));
     expect(fake.requests[0].contents).toEqual([{ role: 'user', parts: [{ text: 'hi' }] }]);
     expect(turn.transcriptLength).toBe(2);
-    expect((await store.readMessages('tx', 2))[1]).toEqual({ role: 'model', parts: [{ text: 'again' }] });
+    expect((await tmp.store.readMessages('tx', 2))[1]).toEqual({ role: 'model', parts: [{ text: 'again' }] });
   });
 
   it('returns large function-call arguments as blob markers, keeping the full text in the store', async () => {
@@ -140,8 +85,8 @@ describe('callModel', () => {
     expect(isBlobMarker(fc.args.content)).toBe(true);
     expect(JSON.stringify(turn).length).toBeLessThan(2000);
     const marker = fc.args.content as { $blob: string };
-    expect(await new FileTranscriptStore(storeDir).getBlob(marker.$blob)).toBe(content);
-    const [, modelMessage] = await store.readMessages('tx', 2);
+    expect(await new FileTranscriptStore(tmp.dir).getBlob(marker.$blob)).toBe(content);
+    const [, modelMessage] = await tmp.store.readMessages('tx', 2);
     expect(modelMessage.parts?.[0].functionCall?.args).toEqual({ file_path: 'big.txt', content });
   });
 
@@ -158,7 +103,7 @@ describe('callModel', () => {
     expect(failure.type).toBe(MODEL_ERROR_TYPES.invalidStream);
     expect(failure.nonRetryable).toBe(true);
     expect(fake.requests).toHaveLength(4);
-    await expect(store.readMessages('tx', 2)).rejects.toThrow(/has no message 1/);
+    await expect(tmp.store.readMessages('tx', 2)).rejects.toThrow(/has no message 1/);
   }, 20_000);
 
   it('turns an API 400 into a non-retryable bad-request failure', async () => {
@@ -173,8 +118,8 @@ describe('callModel', () => {
     const fake = fakeModel([[text('ok', 'STOP')]]);
     await run(fake.models, input({ toolNames: ['read_file', 'glob', 'no_such_tool'] }));
     const [request] = fake.requests;
-    expect(request.systemInstruction).toContain('/work/space/project');
-    expect(request.declarationNames).toEqual(['read_file', 'glob']);
+    expect(request.config?.systemInstruction).toContain('/work/space/project');
+    expect(declarationNames(request)).toEqual(['read_file', 'glob']);
     expect(fake.leftover()).toBe(0);
   });
 });

@@ -2,6 +2,9 @@ import { Context } from '@temporalio/activity';
 import type { Content, GoogleGenAI, Part } from '@google/genai';
 import type { AssembledTurn } from '../core/assemble-turn';
 import { streamValidTurn } from './model-stream';
+import { estimateRequestFits } from './compress';
+import { maskOldToolOutputs } from '../core/masking';
+import type { ContextFit } from '../core/compression';
 import type { ModelTurn, NewPart } from '../core/types';
 import { externalizeLargeStrings } from '../store/blobs';
 import type { TranscriptStore } from '../store/types';
@@ -22,6 +25,8 @@ export interface CallModelInput {
   toolNames: string[];
   /** Model request number within the prompt, used for call ids. */
   turn: number;
+  /** `promptTokenCount` of the last response: the context-window overflow check starts from it. */
+  lastPromptTokens?: number;
 }
 
 export interface ModelDeps {
@@ -38,6 +43,8 @@ export interface ModelDeps {
  */
 export async function callModel(deps: ModelDeps, input: CallModelInput): Promise<ModelTurn> {
   const ctx = Context.current();
+  const fit = await estimateRequestFits(deps.store, { model: input.model, lastPromptTokens: input.lastPromptTokens ?? 0, append: input.append });
+  if (!fit.fits) return overflowTurn(input, fit);
   const contents = await deps.store.readMessages(input.transcriptId, input.baseLength);
   let length = input.baseLength;
   if (input.append.length > 0) {
@@ -46,7 +53,9 @@ export async function callModel(deps: ModelDeps, input: CallModelInput): Promise
     contents.push(userMessage);
     length += 1;
   }
-  const turn = await streamTurn(deps, input, contents, input.append.some((p) => p.kind === 'functionResponse'));
+  // Old bulky tool outputs are masked in the request only; the transcript keeps them whole.
+  const { contents: request } = await maskOldToolOutputs(contents, (text) => deps.store.putBlob(text));
+  const turn = await streamTurn(deps, input, request, input.append.some((p) => p.kind === 'functionResponse'));
   await deps.store.writeMessage(input.transcriptId, length, { role: 'model', parts: turn.historyParts as Part[] }, ctx.info.attempt);
   return {
     text: turn.text,
@@ -86,6 +95,13 @@ function declarations(toolNames: string[]) {
     const tool = findTool(name);
     return tool ? [toFunctionDeclaration(tool)] : [];
   });
+}
+
+/** Gemini CLI's step 6: a request that cannot fit is not sent; the workflow ends the prompt. */
+function overflowTurn(input: CallModelInput, fit: ContextFit): ModelTurn {
+  const empty = { input: 0, output: 0, cached: 0, thoughts: 0, total: 0 };
+  const overflow = { estimatedRequestTokens: fit.estimatedRequestTokens, remainingTokens: fit.remainingTokens };
+  return { text: '', thoughts: [], functionCalls: [], usage: empty, model: input.model, transcriptLength: input.baseLength, overflow };
 }
 
 /** Builds the user message parts, reading large function responses from the store. */

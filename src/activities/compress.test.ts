@@ -1,47 +1,21 @@
-import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { ApiError, GenerateContentResponse, type Content, type GenerateContentParameters } from '@google/genai';
+import { ApiError, type Content } from '@google/genai';
 import { ApplicationFailure } from '@temporalio/common';
-import { MockActivityEnvironment } from '@temporalio/testing';
-import { DefaultLogger } from '@temporalio/worker';
 import { COMPRESSION_STATUS } from '../core/compression';
 import { MODEL_ERROR_TYPES } from '../core/model-error-types';
-import { FileTranscriptStore } from '../store/file-store';
 import { TranscriptGapError } from '../store/types';
+import { fakeModel as scriptedModel, textResponse, type FakeModelSeam } from '../../test/fakes/fake-json-model';
+import { quietActivityEnv, useTempStore } from '../../test/helpers/activity-harness';
 import {
   SNAPSHOT_ACKNOWLEDGEMENT,
   compressTranscript,
   estimateRequestFits,
   snapshotOf,
-  type CompressDeps,
   type CompressTranscriptInput,
   type CompressTranscriptResult,
 } from './compress';
 
-/** What the model was sent, as plain JSON. */
-interface RecordedRequest {
-  model: string;
-  contents: Content[];
-  systemInstruction: string;
-}
-
-/** A scripted one-method model seam: one reply (text or error) per call, strict about extra calls. */
-function fakeModel(replies: (string | Error)[]) {
-  const requests: RecordedRequest[] = [];
-  const models: CompressDeps['models'] = {
-    async generateContent(req: GenerateContentParameters) {
-      const { model, contents, config } = req;
-      requests.push(JSON.parse(JSON.stringify({ model, contents, systemInstruction: config?.systemInstruction })));
-      const next = replies.shift();
-      if (next === undefined) throw new Error(`unexpected model call #${requests.length}`);
-      if (next instanceof Error) throw next;
-      const parts = [{ text: 'private reasoning', thought: true }, { text: next }];
-      return Object.assign(new GenerateContentResponse(), { candidates: [{ content: { role: 'model', parts } }] });
-    },
-  };
-  return { models, requests, leftover: () => replies.length };
-}
+/** One reply (text or error) per call; each text comes after a thought, which must never reach the snapshot. */
+const fakeModel = (replies: (string | Error)[]) => scriptedModel(replies.map((reply) => (typeof reply === 'string' ? textResponse(reply, 'private reasoning') : reply)));
 
 const user = (text: string): Content => ({ role: 'user', parts: [{ text }] });
 const model = (text: string): Content => ({ role: 'model', parts: [{ text }] });
@@ -66,19 +40,7 @@ const SESSION: Content[] = [
   model('Done: renamed.'),
 ];
 
-let storeDir: string;
-let store: FileTranscriptStore;
-
-beforeEach(async () => {
-  storeDir = await fs.mkdtemp(path.join(os.tmpdir(), 'da-compress-'));
-  store = new FileTranscriptStore(storeDir);
-});
-
-afterEach(() => fs.rm(storeDir, { recursive: true, force: true }));
-
-async function seed(contents: Content[], transcriptId = 'tx'): Promise<void> {
-  for (let i = 0; i < contents.length; i++) await store.writeMessage(transcriptId, i, contents[i]);
-}
+const tmp = useTempStore('da-compress-');
 
 const input = (over: Partial<CompressTranscriptInput> = {}): CompressTranscriptInput => ({
   transcriptId: 'tx',
@@ -91,15 +53,13 @@ const input = (over: Partial<CompressTranscriptInput> = {}): CompressTranscriptI
   ...over,
 });
 
-/** The failures below are expected: the worker's "Activity failed" warning would only be noise. */
-function run(models: CompressDeps['models'], activityInput: CompressTranscriptInput): Promise<CompressTranscriptResult> {
-  const env = new MockActivityEnvironment(undefined, { logger: new DefaultLogger('ERROR') });
-  return env.run(compressTranscript, { models, store }, activityInput);
+function run(models: FakeModelSeam, activityInput: CompressTranscriptInput): Promise<CompressTranscriptResult> {
+  return quietActivityEnv().run(compressTranscript, { models, store: tmp.store }, activityInput);
 }
 
 describe('compressTranscript', () => {
   it('summarises the older 70% with exactly two calls (summary, then verification) and writes the new transcript', async () => {
-    await seed(SESSION);
+    await tmp.writeTranscript(SESSION);
     const fake = fakeModel(['<scratchpad>notes</scratchpad>\n<state_snapshot>draft</state_snapshot>', 'Checked.\n<state_snapshot>final</state_snapshot>']);
     const result = await run(fake.models, input());
 
@@ -107,38 +67,38 @@ describe('compressTranscript', () => {
     expect(fake.leftover()).toBe(0);
     const [summary, probe] = fake.requests;
     expect(summary.model).toBe('gemini-2.5-pro');
-    expect(summary.systemInstruction).toContain('<state_snapshot>');
+    expect(summary.config?.systemInstruction).toContain('<state_snapshot>');
     expect(summary.contents.slice(0, 8)).toEqual(SESSION.slice(0, 8));
     expect(summary.contents[8].parts?.[0].text).toContain('Write the <state_snapshot> of the history above.');
     expect(probe.contents.slice(0, 8)).toEqual(SESSION.slice(0, 8));
     expect(probe.contents[8]).toEqual(model('<scratchpad>notes</scratchpad>\n<state_snapshot>draft</state_snapshot>'));
     expect(probe.contents[9].parts?.[0].text).toContain('Check the <state_snapshot> you just wrote');
 
-    const written = await store.readMessages('tx-compressed', 4);
+    const written = await tmp.store.readMessages('tx-compressed', 4);
     expect(written).toEqual([user('<state_snapshot>final</state_snapshot>'), model(SNAPSHOT_ACKNOWLEDGEMENT), SESSION[8], SESSION[9]]);
     expect(result).toMatchObject({ status: COMPRESSION_STATUS.compressed, originalTokens: 600_000, transcriptId: 'tx-compressed', newLength: 4 });
     expect(result.newTokens).toBeLessThan(400);
-    expect(await store.readMessages('tx', SESSION.length)).toEqual(SESSION);
+    expect(await tmp.store.readMessages('tx', SESSION.length)).toEqual(SESSION);
   });
 
   it('asks to merge an earlier snapshot, and keeps the first snapshot when the verification pass says nothing', async () => {
     const history = [user('<state_snapshot>earlier</state_snapshot>'), model(SNAPSHOT_ACKNOWLEDGEMENT), ...SESSION];
-    await seed(history);
+    await tmp.writeTranscript(history);
     const fake = fakeModel(['<state_snapshot>merged</state_snapshot>', '']);
     const result = await run(fake.models, input({ length: history.length }));
     expect(fake.requests[0].contents.at(-1)?.parts?.[0].text).toContain('starts from an earlier <state_snapshot>');
     expect(result.status).toBe(COMPRESSION_STATUS.compressed);
-    expect((await store.readMessages('tx-compressed', 1))[0]).toEqual(user('<state_snapshot>merged</state_snapshot>'));
+    expect((await tmp.store.readMessages('tx-compressed', 1))[0]).toEqual(user('<state_snapshot>merged</state_snapshot>'));
   });
 
   it('never splits between a function call and its response', async () => {
     const history = [user('go'), model('ok'), user('read it'), call('c1'), response('c1', 'x'.repeat(3000)), model('read'), user('next'), model('fine')];
-    await seed(history);
+    await tmp.writeTranscript(history);
     const fake = fakeModel(['<state_snapshot>s</state_snapshot>', '<state_snapshot>s</state_snapshot>']);
     const result = await run(fake.models, input({ length: history.length }));
     // The 70% mark falls inside the function response; the first plain user message after it is "next".
     expect(fake.requests[0].contents.slice(0, 6)).toEqual(history.slice(0, 6));
-    expect(await store.readMessages('tx-compressed', result.newLength)).toEqual([
+    expect(await tmp.store.readMessages('tx-compressed', result.newLength)).toEqual([
       user('<state_snapshot>s</state_snapshot>'),
       model(SNAPSHOT_ACKNOWLEDGEMENT),
       user('next'),
@@ -147,17 +107,17 @@ describe('compressTranscript', () => {
   });
 
   it('rejects a summary that would inflate the token count and leaves the transcript as it was', async () => {
-    await seed(SESSION);
+    await tmp.writeTranscript(SESSION);
     const fake = fakeModel(['<state_snapshot>long</state_snapshot>', `<state_snapshot>${'detail '.repeat(500)}</state_snapshot>`]);
     const result = await run(fake.models, input({ force: true, lastPromptTokens: 500 }));
     expect(fake.requests).toHaveLength(2);
     expect(result).toMatchObject({ status: COMPRESSION_STATUS.inflated, originalTokens: 500, transcriptId: 'tx', newLength: SESSION.length });
     expect(result.newTokens).toBeGreaterThan(500);
-    await expect(store.readMessages('tx-compressed', 1)).rejects.toBeInstanceOf(TranscriptGapError);
+    await expect(tmp.store.readMessages('tx-compressed', 1)).rejects.toBeInstanceOf(TranscriptGapError);
   });
 
   it('reports an empty summary and writes nothing', async () => {
-    await seed(SESSION);
+    await tmp.writeTranscript(SESSION);
     const fake = fakeModel(['   ', '']);
     const result = await run(fake.models, input());
     expect(fake.requests).toHaveLength(2);
@@ -165,7 +125,7 @@ describe('compressTranscript', () => {
   });
 
   it('does nothing, without a model call, below the threshold or on an empty transcript', async () => {
-    await seed(SESSION);
+    await tmp.writeTranscript(SESSION);
     const fake = fakeModel([]);
     expect(await run(fake.models, input({ lastPromptTokens: 524_287 }))).toMatchObject({
       status: COMPRESSION_STATUS.noop,
@@ -185,23 +145,23 @@ describe('compressTranscript', () => {
   it('after a failed attempt only shortens old tool outputs, with no model call, keeping their full text readable', async () => {
     const outputs = ['a', 'b', 'c', 'd'].map((c) => c.repeat(100_000)); // 25,000 tokens each
     const history = [user('start'), ...outputs.flatMap((o, i) => [call(`c${i}`), response(`c${i}`, o)]), model('done')];
-    await seed(history);
+    await tmp.writeTranscript(history);
     const fake = fakeModel([]);
     const result = await run(fake.models, input({ length: history.length, hasFailedBefore: true }));
     expect(fake.requests).toHaveLength(0);
     expect(result).toMatchObject({ status: COMPRESSION_STATUS.contentTruncated, transcriptId: 'tx-compressed', newLength: history.length, truncatedOutputs: 2 });
-    const written = await store.readMessages('tx-compressed', history.length);
+    const written = await tmp.store.readMessages('tx-compressed', history.length);
     expect(written.slice(5)).toEqual(history.slice(5));
     for (const i of [2, 4]) {
       const note = outputOf(written[i]);
       expect(note).toContain('60,000 of 100,000 characters were cut');
       const ref = /stored as (sha256:[0-9a-f]{64})/.exec(note)?.[1] ?? '';
-      expect(await store.getBlob(ref)).toBe(outputOf(history[i]));
+      expect(await tmp.store.getBlob(ref)).toBe(outputOf(history[i]));
     }
   });
 
   it('after a failed attempt does nothing when there is nothing to shorten', async () => {
-    await seed(SESSION);
+    await tmp.writeTranscript(SESSION);
     const fake = fakeModel([]);
     const result = await run(fake.models, input({ hasFailedBefore: true }));
     expect(result.status).toBe(COMPRESSION_STATUS.noop);
@@ -213,7 +173,7 @@ describe('compressTranscript', () => {
     const history = [user('start'), call('c1'), response('c1', big), model('read'), user('go on'), model('ok')];
 
     it('summarises the original output when it fits the model, and keeps the shortened history', async () => {
-      await seed(history);
+      await tmp.writeTranscript(history);
       const fake = fakeModel(['<state_snapshot>s</state_snapshot>', '<state_snapshot>s</state_snapshot>']);
       const result = await run(fake.models, input({ length: history.length }));
       expect(outputOf(fake.requests[0].contents[2])).toBe(big);
@@ -221,7 +181,7 @@ describe('compressTranscript', () => {
     });
 
     it('summarises the shortened output when the original does not fit the model', async () => {
-      await seed(history);
+      await tmp.writeTranscript(history);
       const fake = fakeModel(['<state_snapshot>s</state_snapshot>', '<state_snapshot>s</state_snapshot>']);
       await run(fake.models, input({ length: history.length, model: 'gemma-4-27b-it', lastPromptTokens: 200_000 }));
       expect(outputOf(fake.requests[0].contents[2])).toContain('1,160,000 of 1,200,000 characters were cut');
@@ -229,13 +189,13 @@ describe('compressTranscript', () => {
   });
 
   it('classifies API errors for Temporal and writes nothing', async () => {
-    await seed(SESSION);
+    await tmp.writeTranscript(SESSION);
     const fake = fakeModel([new ApiError({ message: 'bad request', status: 400 })]);
     const failure = await run(fake.models, input()).catch((err: unknown) => err);
     expect(failure).toBeInstanceOf(ApplicationFailure);
     expect(failure).toMatchObject({ type: MODEL_ERROR_TYPES.badRequest, nonRetryable: true });
     expect(fake.requests).toHaveLength(1);
-    await expect(store.readMessages('tx-compressed', 1)).rejects.toBeInstanceOf(TranscriptGapError);
+    await expect(tmp.store.readMessages('tx-compressed', 1)).rejects.toBeInstanceOf(TranscriptGapError);
   });
 });
 
@@ -249,12 +209,12 @@ describe('snapshotOf', () => {
 
 describe('estimateRequestFits', () => {
   it('estimates the next message, reading stored function responses, against what the last prompt left', async () => {
-    const responseRef = await store.putBlob(JSON.stringify({ output: 'z'.repeat(40_000) }));
+    const responseRef = await tmp.store.putBlob(JSON.stringify({ output: 'z'.repeat(40_000) }));
     const append = [{ kind: 'functionResponse' as const, callId: 'c1', name: 'read_file', responseRef }];
-    const fit = await estimateRequestFits(store, { model: 'gemini-2.5-pro', lastPromptTokens: 1_040_000, append });
+    const fit = await estimateRequestFits(tmp.store, { model: 'gemini-2.5-pro', lastPromptTokens: 1_040_000, append });
     expect(fit.remainingTokens).toBe(8576);
     expect(fit.estimatedRequestTokens).toBeGreaterThan(10_000);
     expect(fit.fits).toBe(false);
-    expect((await estimateRequestFits(store, { model: 'gemini-2.5-pro', lastPromptTokens: 1_000_000, append })).fits).toBe(true);
+    expect((await estimateRequestFits(tmp.store, { model: 'gemini-2.5-pro', lastPromptTokens: 1_000_000, append })).fits).toBe(true);
   });
 });

@@ -4,6 +4,7 @@ import type { TranscriptStore } from '../store/types';
 import { callModel, toParts, type CallModelInput, type ModelSeam } from './call-model';
 import { runTool, type RunToolInput } from './run-tool';
 import { checkForLoop, type LoopCheckInput } from './loop-check';
+import { compressTranscript, type CompressTranscriptInput } from './compress';
 import { routeModel, type RouteModelInput } from './route-model';
 import { checkNextSpeaker, type NextSpeakerInput } from './next-speaker';
 
@@ -37,6 +38,9 @@ export function createActivities(deps: ActivityDeps) {
     },
     async checkNextSpeaker(input: NextSpeakerInput) {
       return checkNextSpeaker({ models: deps.models, store: deps.store }, input);
+    },
+    async compressTranscript(input: CompressTranscriptInput) {
+      return compressTranscript({ models: deps.models, store: deps.store, heartbeatIntervalMs: deps.modelHeartbeatIntervalMs }, input);
     },
     async runTool(input: RunToolInput) {
       return runTool({ store: deps.store, heartbeatIntervalMs: deps.toolHeartbeatIntervalMs }, input);

@@ -1,63 +1,20 @@
-import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { ApiError, type Content, type GenerateContentParameters, type GenerateContentResponse } from '@google/genai';
-import { ApplicationFailure } from '@temporalio/common';
-import { MockActivityEnvironment } from '@temporalio/testing';
-import { DefaultLogger } from '@temporalio/worker';
+import { ApiError, type Content } from '@google/genai';
 import type { LoopCheckResult } from '../core/llm-loop-schedule';
 import { MODEL_ERROR_TYPES } from '../core/model-error-types';
-import { FileTranscriptStore } from '../store/file-store';
-import { checkForLoop, LOOP_CHECK_JSON_SCHEMA, type LoopCheckInput, type LoopCheckSeam } from './loop-check';
+import { fakeModel } from '../../test/fakes/fake-json-model';
+import { failureOf, quietActivityEnv, useTempStore } from '../../test/helpers/activity-harness';
+import type { JsonModelSeam } from './json-answer';
+import { checkForLoop, LOOP_CHECK_JSON_SCHEMA, type LoopCheckInput } from './loop-check';
 
-/** A scripted seam: one answer text (or error) per call; records each request as plain JSON. */
-function fakeModel(script: (string | Error)[]) {
-  const requests: GenerateContentParameters[] = [];
-  const models: LoopCheckSeam = {
-    async generateContent(req: GenerateContentParameters) {
-      requests.push(JSON.parse(JSON.stringify(req)) as GenerateContentParameters);
-      const next = script.shift();
-      if (next === undefined) throw new Error(`unexpected model call #${requests.length}`);
-      if (next instanceof Error) throw next;
-      return { candidates: [{ content: { role: 'model', parts: [{ text: next }] } }] } as GenerateContentResponse;
-    },
-  };
-  return { models, requests, leftover: () => script.length };
-}
-
-let storeDir: string;
-let store: FileTranscriptStore;
-
-beforeEach(async () => {
-  storeDir = await fs.mkdtemp(path.join(os.tmpdir(), 'da-loop-check-'));
-  store = new FileTranscriptStore(storeDir);
-});
-
-afterEach(() => fs.rm(storeDir, { recursive: true, force: true }));
+const tmp = useTempStore('da-loop-check-');
 
 const user = (text: string): Content => ({ role: 'user', parts: [{ text }] });
 const model = (text: string): Content => ({ role: 'model', parts: [{ text }] });
 const call = (name: string): Content => ({ role: 'model', parts: [{ functionCall: { id: name, name, args: {} } }] });
 const response = (name: string): Content => ({ role: 'user', parts: [{ functionResponse: { id: name, name, response: { output: 'ok' } } }] });
 
-async function writeTranscript(messages: Content[]): Promise<number> {
-  for (const [i, message] of messages.entries()) await store.writeMessage('tx', i, message);
-  return messages.length;
-}
-
-/** The failures below are expected: the worker's "Activity failed" warning would only be noise. */
-function run(models: LoopCheckSeam, input: Partial<LoopCheckInput> & { length: number }, attempt = 1): Promise<LoopCheckResult> {
-  const env = new MockActivityEnvironment({ attempt }, { logger: new DefaultLogger('ERROR') });
-  return env.run(checkForLoop, { models, store }, { transcriptId: 'tx', model: 'loop-flash', ...input });
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<ApplicationFailure> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ApplicationFailure);
-  return err as ApplicationFailure;
+function run(models: JsonModelSeam, input: Partial<LoopCheckInput> & { length: number }, attempt = 1): Promise<LoopCheckResult> {
+  return quietActivityEnv({ attempt }).run(checkForLoop, { models, store: tmp.store }, { transcriptId: 'tx', model: 'loop-flash', ...input });
 }
 
 const goodAnswer = JSON.stringify({ unproductive_state_analysis: 'The same read, five times.', unproductive_state_confidence: 0.95 });
@@ -65,7 +22,7 @@ const goodAnswer = JSON.stringify({ unproductive_state_analysis: 'The same read,
 describe('checkForLoop', () => {
   it('sends the last 20 messages, the JSON schema and the chosen model, and parses the answer', async () => {
     const history = Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? user(`question ${i}`) : model(`answer ${i}`)));
-    const length = await writeTranscript(history);
+    const length = await tmp.writeTranscript(history);
     const fake = fakeModel([goodAnswer]);
     const result = await run(fake.models, { length, model: 'loop-pro', prompt: 'fix the build' });
     expect(result).toEqual({ isLoop: true, confidence: 0.95, analysis: 'The same read, five times.', model: 'loop-pro', answered: true });
@@ -74,7 +31,7 @@ describe('checkForLoop', () => {
     expect(request.model).toBe('loop-pro');
     expect(request.config).toMatchObject({ responseMimeType: 'application/json', responseJsonSchema: LOOP_CHECK_JSON_SCHEMA });
     expect(String(request.config?.systemInstruction)).toMatch(/stuck/);
-    const contents = request.contents as Content[];
+    const contents = request.contents;
     expect(contents[0]).toEqual(user('<original_user_request>\nfix the build\n</original_user_request>'));
     expect(contents.slice(1, -1)).toEqual(history.slice(10));
     expect(contents[contents.length - 1].role).toBe('user');
@@ -82,17 +39,17 @@ describe('checkForLoop', () => {
 
   it('trims a trailing function call and leading function responses, as Gemini CLI does', async () => {
     const history = [user('start'), ...Array.from({ length: 10 }, (_, i) => [call(`c${i}`), response(`c${i}`)]).flat(), call('last')];
-    const length = await writeTranscript(history);
+    const length = await tmp.writeTranscript(history);
     const fake = fakeModel([goodAnswer]);
     await run(fake.models, { length });
-    const contents = fake.requests[0].contents as Content[];
+    const contents = fake.requests[0].contents;
     expect(contents[0]).toEqual(user('The most recent part of the conversation:'));
     // The last 20 are r0, c1, r1, …, c9, r9, last: `last` and then r0 go, and a call opens the rest.
     expect(contents.slice(1, -1)).toEqual(history.slice(3, -1));
   });
 
   it('a confidence below 0.9 is not a loop', async () => {
-    const length = await writeTranscript([user('hi'), model('hello')]);
+    const length = await tmp.writeTranscript([user('hi'), model('hello')]);
     const answer = JSON.stringify({ unproductive_state_analysis: 'Progressing.', unproductive_state_confidence: 0.4 });
     expect(await run(fakeModel([answer]).models, { length })).toMatchObject({ isLoop: false, confidence: 0.4, answered: true });
   });
@@ -103,20 +60,20 @@ describe('checkForLoop', () => {
     ['an array', '[0.99]'],
     ['null', 'null'],
   ])('valid JSON with %s is no answer and not a loop, without asking again', async (_, text) => {
-    const length = await writeTranscript([user('hi')]);
+    const length = await tmp.writeTranscript([user('hi')]);
     const fake = fakeModel([text]);
     expect(await run(fake.models, { length })).toEqual({ isLoop: false, confidence: 0, analysis: '', model: 'loop-flash', answered: false });
     expect(fake.requests).toHaveLength(1);
   });
 
   it('reads a fenced answer, and a missing analysis as empty', async () => {
-    const length = await writeTranscript([user('hi')]);
+    const length = await tmp.writeTranscript([user('hi')]);
     const fenced = '```json\n{"unproductive_state_confidence": 1}\n```';
     expect(await run(fakeModel([fenced]).models, { length })).toMatchObject({ isLoop: true, confidence: 1, analysis: '', answered: true });
   });
 
   it('an answer without JSON fails retryably while attempts remain, and is no answer on the last', async () => {
-    const length = await writeTranscript([user('hi')]);
+    const length = await tmp.writeTranscript([user('hi')]);
     const failure = await failureOf(run(fakeModel(['I think it loops.']).models, { length }));
     expect(failure.type).toBe(MODEL_ERROR_TYPES.invalidResponse);
     expect(failure.nonRetryable).toBeFalsy();
@@ -125,7 +82,7 @@ describe('checkForLoop', () => {
   });
 
   it('turns an API 400 into a non-retryable failure, and a 503 into a retryable one', async () => {
-    const length = await writeTranscript([user('hi')]);
+    const length = await tmp.writeTranscript([user('hi')]);
     const bad = await failureOf(run(fakeModel([new ApiError({ message: 'Invalid argument', status: 400 })]).models, { length }));
     expect(bad).toMatchObject({ type: MODEL_ERROR_TYPES.badRequest, nonRetryable: true });
     const busy = await failureOf(run(fakeModel([new ApiError({ message: 'overloaded', status: 503 })]).models, { length }));

@@ -1,17 +1,12 @@
 import { Context } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
-import type { Content, GenerateContentResponse, GoogleGenAI } from '@google/genai';
+import type { Content } from '@google/genai';
 import { z } from 'zod';
 import { LLM_CONFIDENCE_THRESHOLD, LLM_LOOP_CHECK_HISTORY_COUNT, LLM_LOOP_CHECK_MAX_ATTEMPTS, type LoopCheckResult } from '../core/llm-loop-schedule';
-import { MODEL_ERROR_TYPES } from '../core/model-error-types';
 import type { TranscriptStore } from '../store/types';
-import { classifyModelError } from './model-errors';
-
-/** The one-method model seam (STYLE rule 4) for a non-streaming JSON answer. */
-export type LoopCheckSeam = Pick<GoogleGenAI['models'], 'generateContent'>;
+import { hasAttemptsLeft, noJsonFailure, requestJson, type JsonModelSeam } from './json-answer';
 
 export interface LoopCheckDeps {
-  models: LoopCheckSeam;
+  models: JsonModelSeam;
   store: TranscriptStore;
 }
 
@@ -75,25 +70,12 @@ const TASK = 'Judge whether the conversation above shows the assistant stuck in 
  */
 export async function checkForLoop(deps: LoopCheckDeps, input: LoopCheckInput): Promise<LoopCheckResult> {
   const history = await deps.store.readMessages(input.transcriptId, input.length);
-  let response: GenerateContentResponse;
-  try {
-    response = await deps.models.generateContent({
-      model: input.model,
-      contents: loopCheckContents(history, input.prompt),
-      config: {
-        systemInstruction: SYSTEM_PROMPT,
-        temperature: 0,
-        responseMimeType: 'application/json',
-        responseJsonSchema: LOOP_CHECK_JSON_SCHEMA,
-      },
-    });
-  } catch (err) {
-    throw classifyModelError(err);
-  }
-  const json = parseJson(responseText(response));
-  if (json === undefined && Context.current().info.attempt < (input.maxAttempts ?? LLM_LOOP_CHECK_MAX_ATTEMPTS)) {
-    throw ApplicationFailure.create({ type: MODEL_ERROR_TYPES.invalidResponse, message: 'the loop-check model answered without JSON' });
-  }
+  const json = await requestJson(deps.models, {
+    model: input.model,
+    contents: loopCheckContents(history, input.prompt),
+    config: { systemInstruction: SYSTEM_PROMPT, temperature: 0, responseJsonSchema: LOOP_CHECK_JSON_SCHEMA, abortSignal: Context.current().cancellationSignal },
+  });
+  if (json === undefined && hasAttemptsLeft(input.maxAttempts ?? LLM_LOOP_CHECK_MAX_ATTEMPTS)) throw noJsonFailure('the loop-check model');
   const parsed = loopCheckAnswerSchema.safeParse(json);
   if (!parsed.success) return { isLoop: false, confidence: 0, analysis: '', model: input.model, answered: false };
   const confidence = Math.min(1, Math.max(0, parsed.data.unproductive_state_confidence));
@@ -130,25 +112,4 @@ function isFunctionResponseTurn(content: Content): boolean {
 
 function userText(text: string): Content {
   return { role: 'user', parts: [{ text }] };
-}
-
-/** The answer's text parts (thoughts left out); works for SDK responses and plain fakes alike. */
-function responseText(response: GenerateContentResponse): string {
-  const parts = response.candidates?.[0]?.content?.parts ?? [];
-  return parts
-    .filter((p) => !p.thought && typeof p.text === 'string')
-    .map((p) => p.text)
-    .join('')
-    .trim();
-}
-
-/** JSON from the answer, unwrapping a ```json fence some models add; undefined if there is none. */
-function parseJson(text: string): unknown {
-  const unfenced = /^```(?:json)?\s*([\s\S]*?)\s*```$/.exec(text)?.[1] ?? text;
-  if (unfenced === '') return undefined;
-  try {
-    return JSON.parse(unfenced) as unknown;
-  } catch {
-    return undefined;
-  }
 }

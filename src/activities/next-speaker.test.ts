@@ -1,54 +1,20 @@
-import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { ApiError, type Content, type GenerateContentParameters, type GenerateContentResponse } from '@google/genai';
+import { ApiError, type Content } from '@google/genai';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
-import { MockActivityEnvironment } from '@temporalio/testing';
-import { DefaultLogger } from '@temporalio/worker';
-import { FileTranscriptStore } from '../store/file-store';
-import { checkNextSpeaker, CONTINUE_TEXT, NEXT_SPEAKER_JSON_SCHEMA, type JsonModelSeam, type NextSpeakerInput } from './next-speaker';
+import { fakeModel } from '../../test/fakes/fake-json-model';
+import { quietActivityEnv, useTempStore } from '../../test/helpers/activity-harness';
+import type { JsonModelSeam } from './json-answer';
+import { checkNextSpeaker, CONTINUE_TEXT, NEXT_SPEAKER_JSON_SCHEMA, type NextSpeakerInput } from './next-speaker';
 
-/** A scripted seam: one answer text (or error) per call; records each request as plain JSON. */
-function fakeModel(script: (string | Error)[]) {
-  const requests: GenerateContentParameters[] = [];
-  const models: JsonModelSeam = {
-    async generateContent(req: GenerateContentParameters) {
-      requests.push(JSON.parse(JSON.stringify(req)) as GenerateContentParameters);
-      const next = script.shift();
-      if (next === undefined) throw new Error(`unexpected model call #${requests.length}`);
-      if (next instanceof Error) throw next;
-      return { candidates: [{ content: { role: 'model', parts: [{ text: next }] } }] } as GenerateContentResponse;
-    },
-  };
-  return { models, requests, leftover: () => script.length };
-}
-
-let storeDir: string;
-let store: FileTranscriptStore;
-
-beforeEach(async () => {
-  storeDir = await fs.mkdtemp(path.join(os.tmpdir(), 'da-next-speaker-'));
-  store = new FileTranscriptStore(storeDir);
-});
-
-afterEach(() => fs.rm(storeDir, { recursive: true, force: true }));
+const tmp = useTempStore('da-next-speaker-');
 
 const user = (text: string): Content => ({ role: 'user', parts: [{ text }] });
 const model = (text: string): Content => ({ role: 'model', parts: [{ text }] });
 const toolResult: Content = { role: 'user', parts: [{ functionResponse: { id: 'c1', name: 'ls', response: { output: 'a' } } }] };
 
-async function writeTranscript(messages: Content[]): Promise<number> {
-  for (const [i, message] of messages.entries()) await store.writeMessage('tx', i, message);
-  return messages.length;
-}
+const quietEnv = (attempt = 1) => quietActivityEnv({ attempt });
 
 function run(models: JsonModelSeam, input: Partial<NextSpeakerInput> & { length: number }, env = quietEnv()) {
-  return env.run(checkNextSpeaker, { models, store }, { transcriptId: 'tx', model: 'judge-flash', ...input });
-}
-
-/** Failures below are expected: the worker's warnings would only be noise. */
-function quietEnv(attempt = 1) {
-  return new MockActivityEnvironment({ attempt }, { logger: new DefaultLogger('ERROR') });
+  return env.run(checkNextSpeaker, { models, store: tmp.store }, { transcriptId: 'tx', model: 'judge-flash', ...input });
 }
 
 const answer = (next: string) => JSON.stringify({ reasoning: 'It said what it does next.', next_speaker: next });
@@ -65,7 +31,7 @@ describe('checkNextSpeaker', () => {
     ['a user message last', [user('go')], 'user'],
   ] as [string, Content[], string][])('decides %s without a model call', async (_name, history, next) => {
     const fake = fakeModel([]);
-    const result = await run(fake.models, { length: await writeTranscript(history) });
+    const result = await run(fake.models, { length: await tmp.writeTranscript(history) });
     expect(result).toMatchObject({ next, asked: false });
     expect(fake.requests).toHaveLength(0);
   });
@@ -73,20 +39,20 @@ describe('checkNextSpeaker', () => {
   it('otherwise asks the model once, with the curated history, the check and the JSON schema', async () => {
     const history = [user('fix it'), model('Next, I will run the tests.')];
     const fake = fakeModel([answer('model')]);
-    const result = await run(fake.models, { length: await writeTranscript(history) });
+    const result = await run(fake.models, { length: await tmp.writeTranscript(history) });
     expect(result).toEqual({ next: 'model', reasoning: 'It said what it does next.', asked: true });
     expect(fake.requests).toHaveLength(1);
     const [request] = fake.requests;
     expect(request.model).toBe('judge-flash');
     expect(request.config).toMatchObject({ temperature: 0, responseMimeType: 'application/json', responseJsonSchema: NEXT_SPEAKER_JSON_SCHEMA });
-    const contents = request.contents as Content[];
+    const contents = request.contents;
     expect(contents.slice(0, 2)).toEqual(history);
     expect(contents[2].role).toBe('user');
     expect(contents[2].parts?.[0].text).toMatch(/who should speak next/);
   });
 
   it('passes a "user" answer through, and unwraps a fenced answer', async () => {
-    const length = await writeTranscript([user('hi'), model('Anything else?')]);
+    const length = await tmp.writeTranscript([user('hi'), model('Anything else?')]);
     const fake = fakeModel(['```json\n' + answer('user') + '\n```']);
     expect(await run(fake.models, { length })).toMatchObject({ next: 'user', asked: true });
   });
@@ -97,7 +63,7 @@ describe('checkNextSpeaker', () => {
     ['a wrong next_speaker', answer('assistant')],
     ['a missing next_speaker', JSON.stringify({ reasoning: 'x' })],
   ])('treats %s as "user" after exactly 1 call', async (_name, text) => {
-    const length = await writeTranscript([user('hi'), model('Working on it')]);
+    const length = await tmp.writeTranscript([user('hi'), model('Working on it')]);
     const fake = fakeModel([text]);
     expect(await run(fake.models, { length })).toMatchObject({ next: 'user', asked: true });
     expect(fake.requests).toHaveLength(1);
@@ -108,14 +74,14 @@ describe('checkNextSpeaker', () => {
     ['a 400', new ApiError({ message: 'bad', status: 400 })],
     ['a network error', Object.assign(new Error('fetch failed'), { code: 'ECONNRESET' })],
   ])('treats %s as "user" and does not throw', async (_name, error) => {
-    const length = await writeTranscript([user('hi'), model('Working on it')]);
+    const length = await tmp.writeTranscript([user('hi'), model('Working on it')]);
     const fake = fakeModel([error]);
     expect(await run(fake.models, { length })).toMatchObject({ next: 'user' });
     expect(fake.requests).toHaveLength(1);
   });
 
   it('with attempts left (maxAttempts), fails retryably on a 429 or a JSON-less answer, as Gemini CLI retries', async () => {
-    const length = await writeTranscript([user('hi'), model('Working on it')]);
+    const length = await tmp.writeTranscript([user('hi'), model('Working on it')]);
     const err = await run(fakeModel([new ApiError({ message: 'quota', status: 429 })]).models, { length, maxAttempts: 3 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApplicationFailure);
     expect(err).toMatchObject({ type: 'ModelCall.RateLimit', nonRetryable: false });
@@ -125,7 +91,7 @@ describe('checkNextSpeaker', () => {
   });
 
   it('throws on cancellation', async () => {
-    const length = await writeTranscript([user('hi'), model('Working on it')]);
+    const length = await tmp.writeTranscript([user('hi'), model('Working on it')]);
     const env = quietEnv();
     const models: JsonModelSeam = {
       async generateContent() {

@@ -1,16 +1,11 @@
 import { Context } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
-import type { Content, GenerateContentParameters, GenerateContentResponse, GoogleGenAI } from '@google/genai';
+import type { Content } from '@google/genai';
 import { z } from 'zod';
-import { MODEL_ERROR_TYPES } from '../core/model-error-types';
 import { curatedHistory, nextSpeakerFastPath } from '../core/next-speaker';
 import type { TranscriptStore } from '../store/types';
-import { classifyModelError } from './model-errors';
+import { generateJsonAnswer, throwIfCancelledOrRetrying, type JsonModelSeam } from './json-answer';
 
 export { CONTINUE_TEXT } from '../core/next-speaker';
-
-/** The one-method model seam (STYLE rule 4) for a non-streaming JSON answer. */
-export type JsonModelSeam = Pick<GoogleGenAI['models'], 'generateContent'>;
 
 export interface NextSpeakerDeps {
   models: JsonModelSeam;
@@ -79,66 +74,6 @@ export async function checkNextSpeaker(deps: NextSpeakerDeps, input: NextSpeaker
     throwIfCancelledOrRetrying(err);
     Context.current().log.warn('next-speaker check failed; the user speaks next', { error: messageOf(err) });
     return { next: 'user', reasoning: `The check failed: ${messageOf(err)}`, asked };
-  }
-}
-
-/** Thrown to make Temporal try a JSON call again; never escapes the last attempt. */
-class RetryJsonCall extends Error {
-  constructor(readonly failure: Error) {
-    super(failure.message);
-  }
-}
-
-/**
- * One JSON-answer utility call, shared by the next-speaker check and the router: adds the JSON
- * response type and the activity's cancellation signal, and returns the parsed JSON (undefined if
- * the answer holds none). API errors are thrown classified. With attempts left
- * (`maxAttempts`), a retryable error or a JSON-less answer throws `RetryJsonCall` instead, which
- * `throwIfCancelledOrRetrying` lets out as a retryable failure.
- */
-export async function generateJsonAnswer(models: JsonModelSeam, request: GenerateContentParameters, maxAttempts = 1): Promise<unknown> {
-  const ctx = Context.current();
-  const attemptsLeft = ctx.info.attempt < maxAttempts;
-  let response: GenerateContentResponse;
-  try {
-    response = await models.generateContent({ ...request, config: { ...request.config, responseMimeType: 'application/json', abortSignal: ctx.cancellationSignal } });
-  } catch (err) {
-    const failure = classifyModelError(err);
-    if (attemptsLeft && failure instanceof ApplicationFailure && !failure.nonRetryable) throw new RetryJsonCall(failure);
-    throw failure;
-  }
-  const json = parseJson(answerText(response));
-  if (json === undefined && attemptsLeft) {
-    throw new RetryJsonCall(ApplicationFailure.create({ type: MODEL_ERROR_TYPES.invalidResponse, message: `${request.model} answered without JSON` }));
-  }
-  return json;
-}
-
-/** Lets cancellation and a requested retry out of a "never fails" activity; swallows the rest. */
-export function throwIfCancelledOrRetrying(err: unknown): void {
-  const signal = Context.current().cancellationSignal;
-  if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : err;
-  if (err instanceof RetryJsonCall) throw err.failure;
-}
-
-/** The answer's text parts (thoughts left out); works for SDK responses and plain fakes alike. */
-function answerText(response: GenerateContentResponse): string {
-  const parts = response.candidates?.[0]?.content?.parts ?? [];
-  return parts
-    .filter((p) => !p.thought && typeof p.text === 'string')
-    .map((p) => p.text)
-    .join('')
-    .trim();
-}
-
-/** JSON from the answer, unwrapping a ```json fence some models add; undefined if there is none. */
-function parseJson(text: string): unknown {
-  const unfenced = /^```(?:json)?\s*([\s\S]*?)\s*```$/.exec(text)?.[1] ?? text;
-  if (unfenced === '') return undefined;
-  try {
-    return JSON.parse(unfenced) as unknown;
-  } catch {
-    return undefined;
   }
 }
 

@@ -3,7 +3,7 @@ import type { Content } from '@google/genai';
 import { z } from 'zod';
 import { classifierHistory } from '../core/routing';
 import type { TranscriptStore } from '../store/types';
-import { generateJsonAnswer, throwIfCancelledOrRetrying, type JsonModelSeam } from './next-speaker';
+import { generateJsonAnswer, throwIfCancelledOrRetrying, type JsonModelSeam } from './json-answer';
 
 export interface RouteModelDeps {
   models: JsonModelSeam;

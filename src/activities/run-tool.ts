@@ -59,7 +59,7 @@ async function executeTool(deps: ToolActivityDeps, input: RunToolInput, ctx: Con
   }
   const timer = setInterval(() => ctx.heartbeat(), deps.heartbeatIntervalMs ?? 1000);
   try {
-    const toolDeps = await createToolDeps({ root: input.workspace, signal: ctx.cancellationSignal, shellTimeoutMs: input.shellTimeoutMs });
+    const toolDeps = await createToolDeps({ root: input.workspace, signal: ctx.cancellationSignal, shellTimeoutMs: input.shellTimeoutMs, readBlob: (ref) => deps.store.getBlob(ref) });
     return await parsed.tool.execute(parsed.args, toolDeps);
   } catch (err) {
     if (err instanceof ToolError) return { ok: false, error: { kind: err.kind, message: err.message } };

@@ -16,9 +16,10 @@ export async function createToolDeps(options: {
   signal: AbortSignal;
   shellTimeoutMs?: number;
   maxOutputChars?: number;
+  readBlob?: (ref: string) => Promise<string>;
 }): Promise<ToolDeps> {
   const limits: ToolLimits = { shellTimeoutMs: options.shellTimeoutMs, maxOutputChars: options.maxOutputChars };
-  return { workspace: await createWorkspace(options.root), exec: createExec(), signal: options.signal, limits };
+  return { workspace: await createWorkspace(options.root), exec: createExec(), signal: options.signal, limits, readBlob: options.readBlob };
 }
 
 /** The workspace rooted at the real path of `root`, which must be an existing directory. */

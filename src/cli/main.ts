@@ -1,4 +1,4 @@
-import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ConfigError, loadConfig, type Config } from '../config';
 import { APPROVAL_MODES, type ApprovalMode } from '../core/types';
@@ -9,7 +9,9 @@ import { DEFAULT_MAX_TURNS } from '../workflows/messages';
 import { demoCommand } from './demo';
 import { EXIT, InputError } from './exit-codes';
 import { cancelPromptCommand, withClient, withPrompt } from './connect';
-import { confirmCommand, listCommand, loopDecisionCommand, pendingCommand, statusCommand, watchCommand } from './inspect';
+import { confirmCommand, listCommand, pendingCommand, statusCommand, watchCommand } from './inspect';
+import { addSteering } from './steering';
+import { positiveInt, positiveNumber } from './arguments';
 import type { Io, OutputFormat } from './output';
 import { DEFAULT_MODEL, runCommand } from './run';
 import { serveCommand } from './serve';
@@ -38,6 +40,7 @@ function buildProgram(): Command {
   addRun(program);
   addInspection(program);
   addApprovals(program);
+  addSteering(program, setup, io);
   addServers(program);
   return program;
 }
@@ -59,6 +62,7 @@ function addRun(program: Command): void {
     .option('--fake-responses-non-strict <file>', 'answer model calls from a script (first line with the method)')
     .option('--policy <file...>', 'extra policy files (TOML), at the user tier')
     .option('--no-loop-detection', 'turn loop detection off for this prompt')
+    .option('--max-tokens <n>', 'token budget of the prompt; when spent it pauses for a top-up', positiveInt)
     .option('--next-speaker-check', 'after an answer, ask whether the model meant to go on (default with --detach)')
     .option('--no-next-speaker-check', 'never ask (default without --detach)')
     .action(runAction);
@@ -86,6 +90,7 @@ interface RunFlags {
   policy?: string[];
   loopDetection: boolean;
   nextSpeakerCheck?: boolean;
+  maxTokens?: number;
 }
 
 async function runAction(prompt: string | undefined, o: RunFlags): Promise<void> {
@@ -105,6 +110,7 @@ async function runAction(prompt: string | undefined, o: RunFlags): Promise<void>
     policyFiles: o.policy,
     loopDetection: o.loopDetection,
     nextSpeakerCheck: o.nextSpeakerCheck,
+    maxTokens: o.maxTokens,
   };
   process.exitCode = await runCommand(config, options, io, logger);
 }
@@ -124,14 +130,6 @@ function addInspection(program: Command): void {
   program.command('list').description('list prompts').action(async () => {
     process.exitCode = await withClient(setup(), (client) => listCommand(client, io));
   });
-  program
-    .command('loop')
-    .argument('<id>')
-    .addArgument(new Argument('<action>', 'go on, go on without loop detection, or stop').choices(['continue', 'disable', 'stop']))
-    .description('answer a prompt paused on a detected loop')
-    .action(async (id: string, action: string) => {
-      process.exitCode = await withClient(setup(), (client) => loopDecisionCommand(client, id, action, io));
-    });
   program.command('cancel').argument('<id>').description('cancel a prompt').action(async (id: string) => {
     process.exitCode = await withClient(setup(), (client) => cancelPromptCommand(client, id, io));
   });
@@ -199,18 +197,6 @@ function fakeOption(o: { fakeResponses?: string; fakeResponsesNonStrict?: string
   if (o.fakeResponses) return { path: o.fakeResponses, strict: true };
   if (o.fakeResponsesNonStrict) return { path: o.fakeResponsesNonStrict, strict: false };
   return undefined;
-}
-
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive whole number');
-  return n;
-}
-
-function positiveNumber(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number');
-  return n;
 }
 
 async function readStdin(): Promise<string> {

@@ -33,6 +33,10 @@ function textPrinter({ stdout, stderr }: Io, sessionId: string): Printer {
         stderr.write(`${e.ok ? '✓' : '✗'} ${e.name}: ${shorten(e.preview.split('\n')[0] ?? '', 120)}\n`);
       } else if (e.type === 'loop_detected') {
         stderr.write(e.final ? `[LOOP] ${e.detail}: the prompt is paused; answer with \`durable-agent loop ${sessionId} continue|disable|stop\`\n` : `[LOOP] ${e.detail}: asking the model to change course\n`);
+      } else if (e.type === 'chat_compressed') {
+        stderr.write(`[compression] ${e.status}: ${e.originalTokens} → ${e.newTokens} tokens\n`);
+      } else if (e.type === 'budget_exhausted') {
+        stderr.write(`[BUDGET] ${e.used} of ${e.budget} tokens used: paused; answer with \`durable-agent budget ${sessionId} --add N\` or \`--stop\`\n`);
       } else if (e.type === 'approval_mode') {
         stderr.write(`[approval mode: ${e.mode}]\n`);
       } else if (e.type === 'warning') {

@@ -33,6 +33,7 @@ export interface RunOptions {
   loopDetection?: boolean;
   /** Unset: on for detached runs (nobody is there to say "go on"), off for followed ones. */
   nextSpeakerCheck?: boolean;
+  maxTokens?: number;
 }
 
 export const DEFAULT_MODEL = 'gemini-2.5-pro';
@@ -107,6 +108,7 @@ function promptInput(options: RunOptions): PromptInput {
     approvalTimeoutMs: seconds(options.approvalTimeoutSeconds, '--approval-timeout'),
     loopDetection: options.loopDetection,
     nextSpeakerCheck: options.nextSpeakerCheck ?? options.detach,
+    maxTokens: options.maxTokens,
   };
 }
 

@@ -18,6 +18,9 @@ export type AgentEventBody =
   | { type: 'error'; errorType: string; message: string }
   | { type: 'approval_mode'; mode: ApprovalMode }
   | { type: 'loop_detected'; kind: string; detail: string; final: boolean }
+  | { type: 'chat_compressed'; status: string; originalTokens: number; newTokens: number }
+  | { type: 'context_window_will_overflow'; estimatedRequestTokens: number; remainingTokens: number }
+  | { type: 'budget_exhausted'; used: number; budget: number }
   | { type: 'warning'; message: string };
 
 export type AgentEvent = AgentEventBody & { seq: number; time: string };

@@ -85,3 +85,16 @@ describe('maskOldToolOutputs', () => {
     expect(result).toEqual({ contents, masked: 0, tokensSaved: 0 });
   });
 });
+
+describe('masking one very long line of shell output', () => {
+  it('cuts the preview by characters, so the masked text is much smaller', async () => {
+    const output = `Output: ${'z'.repeat(39_000)}`;
+    const response = (i: number): Content => ({ role: 'user', parts: [{ functionResponse: { id: `c${i}`, name: 'run_shell_command', response: { output } } }] });
+    const call = (i: number): Content => ({ role: 'model', parts: [{ functionCall: { id: `c${i}`, name: 'run_shell_command', args: {} } }] });
+    const contents: Content[] = [{ role: 'user', parts: [{ text: 'go' }] }];
+    for (let i = 0; i < 10; i++) contents.push(call(i), response(i));
+    const result = await maskOldToolOutputs(contents, async () => `sha256:${'a'.repeat(64)}`);
+    expect(result.masked).toBeGreaterThan(0);
+    expect(JSON.stringify(result.contents).length).toBeLessThan(JSON.stringify(contents).length - 100_000);
+  });
+});

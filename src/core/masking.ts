@@ -140,5 +140,8 @@ function shellPreview(text: string): string {
           ...output.slice(-SHELL_PREVIEW_LINES),
         ]
       : output;
-  return [...lines.slice(0, start), ...kept, ...lines.slice(end)].join('\n');
+  // Few but very long lines (one line of 40,000 characters) are cut by characters as well.
+  const body = kept.join('\n');
+  const shortened = body.length > 2 * PREVIEW_CHARS + SHELL_PREVIEW_LINES * 200 ? simplePreview(body) : body;
+  return [...lines.slice(0, start), shortened, ...lines.slice(end)].join('\n');
 }

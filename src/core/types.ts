@@ -50,6 +50,8 @@ export interface ModelTurn {
   model: string;
   /** Transcript length after the request and this response were appended. */
   transcriptLength: number;
+  /** Set when the request was not sent because it cannot fit the context window. */
+  overflow?: { estimatedRequestTokens: number; remainingTokens: number };
 }
 
 /** One part of the user message appended to the transcript before a model request. */
@@ -71,7 +73,7 @@ export interface ToolOutcome {
   errorKind?: string;
 }
 
-export type TerminateReason = 'completed' | 'max_turns' | 'loop_detected' | 'cancelled' | 'error';
+export type TerminateReason = 'completed' | 'stopped' | 'max_turns' | 'loop_detected' | 'context_overflow' | 'cancelled' | 'error';
 
 export type ToolCallStatus =
   | 'validating'

@@ -9,6 +9,7 @@ import { runShellCommandTool } from './run-shell-command';
 import type { ToolDefinition } from './types';
 import { writeFileTool } from './write-file';
 import { enterPlanModeTool, exitPlanModeTool } from './plan-mode';
+import { readToolOutputTool } from './read-tool-output';
 
 /** The tools offered to the model, under Gemini CLI's names and parameters. */
 export const TOOLS = [
@@ -21,6 +22,7 @@ export const TOOLS = [
   runShellCommandTool,
   enterPlanModeTool,
   exitPlanModeTool,
+  readToolOutputTool,
 ] as const;
 
 export const toolNames: readonly string[] = TOOLS.map((tool) => tool.name);

@@ -22,6 +22,7 @@ describe('tool list', () => {
       'run_shell_command',
       'enter_plan_mode',
       'exit_plan_mode',
+      'read_tool_output',
     ]);
     expect(TOOLS.map((tool) => tool.name)).toEqual(toolNames);
   });
@@ -34,7 +35,7 @@ describe('tool list', () => {
 
   it('marks reading and searching tools read-only and the rest mutating', () => {
     const readOnly = TOOLS.filter((tool) => isReadOnly(tool)).map((tool) => tool.name);
-    expect(readOnly.sort()).toEqual(['glob', 'grep_search', 'list_directory', 'read_file']);
+    expect(readOnly.sort()).toEqual(['glob', 'grep_search', 'list_directory', 'read_file', 'read_tool_output']);
   });
 });
 

@@ -31,6 +31,8 @@ export interface PromptInput {
   nextSpeakerModel?: string;
   /** For `model: 'auto'`: the routing classifier's model. */
   classifierModel?: string;
+  /** Token budget of the prompt (input + output); reaching it pauses for a top-up. */
+  maxTokens?: number;
   /** Loop detection (all three levels); on unless false. */
   loopDetection?: boolean;
   /** Models of the LLM loop check (default DEFAULT_LOOP_CHECK_MODELS). */
@@ -69,7 +71,7 @@ export interface ToolCallView {
 }
 
 export interface PromptStatus {
-  phase: 'running' | 'awaiting_approval' | 'loop_detected' | 'finished';
+  phase: 'running' | 'awaiting_approval' | 'loop_detected' | 'budget_exhausted' | 'finished';
   turns: number;
   approvalMode: ApprovalMode;
   pendingApprovals: { callId: string; name: string; args: unknown }[];

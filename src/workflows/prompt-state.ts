@@ -39,6 +39,15 @@ export interface PromptState {
   error?: { type: string; message: string };
   /** The mode `enter_plan_mode` left, restored by `exit_plan_mode` unless the approver picks one. */
   modeBeforePlan?: ApprovalMode;
+  /** `promptTokenCount` of the last response: drives compression and the overflow check. */
+  lastPromptTokens: number;
+  forceCompress: boolean;
+  compressionFailed: boolean;
+  compressions: number;
+  /** Tokens this prompt may use before it pauses for a top-up (`--max-tokens`). */
+  tokenBudget?: number;
+  budgetPaused?: boolean;
+  budgetAnswer?: number | 'stop';
   /** Loop detection state (small, plain data; see core/loop-detection). */
   loop: LoopState;
   /** A second loop detection paused the prompt until `loopDecision` arrives. */
@@ -60,6 +69,11 @@ export function createPromptState(input: PromptInput): PromptState {
     calls: new Map(),
     sessionRules: [...(input.sessionRules ?? [])],
     loop: createLoopState(input.loopDetection === false),
+    lastPromptTokens: 0,
+    forceCompress: false,
+    compressionFailed: false,
+    compressions: 0,
+    tokenBudget: input.maxTokens,
     response: '',
     stats: { usage: { ...EMPTY_USAGE }, models: {}, toolCalls: { total: 0, success: 0, failed: 0 } },
     publishedStatus: 'running',
@@ -82,6 +96,7 @@ export function publishStatus(state: PromptState): void {
 }
 
 export function recordUsage(state: PromptState, model: string, usage: TokenUsage): void {
+  if (usage.input > 0) state.lastPromptTokens = usage.input;
   state.stats.usage = addUsage(state.stats.usage, usage);
   state.stats.models[model] = addUsage(state.stats.models[model] ?? EMPTY_USAGE, usage);
 }
@@ -93,11 +108,18 @@ export function eventsPage(state: PromptState, cursor: number): EventsPage {
   return { events, next, done: state.finished && next >= state.events.length };
 }
 
+function phaseOf(state: PromptState, awaitingApproval: boolean): PromptStatus['phase'] {
+  if (state.finished) return 'finished';
+  if (state.loopPaused) return 'loop_detected';
+  if (state.budgetPaused) return 'budget_exhausted';
+  return awaitingApproval ? 'awaiting_approval' : 'running';
+}
+
 export function statusOf(state: PromptState): PromptStatus {
   const calls = [...state.calls.values()];
   const pending = calls.filter((c) => c.status === 'awaiting_approval');
   return {
-    phase: state.finished ? 'finished' : state.loopPaused ? 'loop_detected' : pending.length > 0 ? 'awaiting_approval' : 'running',
+    phase: phaseOf(state, pending.length > 0),
     turns: state.turns,
     approvalMode: state.mode,
     pendingApprovals: pending.map(({ callId, name, args }) => ({ callId, name, args })),

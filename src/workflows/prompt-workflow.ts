@@ -1,31 +1,23 @@
-import {
-  ActivityFailure,
-  ApplicationFailure,
-  CancellationScope,
-  isCancellation,
-  log,
-  proxyActivities,
-  setHandler,
-  TemporalFailure,
-  workflowInfo,
-} from '@temporalio/workflow';
-import type { Activities } from '../activities';
-import type { FunctionCall, NewPart } from '../core/types';
-import { toolNames } from '../tools';
-import { eventsQuery, statusQuery, type PromptInput, type PromptResult } from './messages';
-import { createPromptState, emit, eventsPage, recordUsage, statusOf, type PromptState } from './prompt-state';
-import { runToolCalls, settleCalls } from './tool-calls';
-import { registerApprovalHandlers } from './approvals';
-import { toolsForMode } from './workflow-tools';
-import { callWithFallback, chooseModel, continuation } from './model-choice';
-import { checkBeforeRequest, observeTurn, onDetection, registerLoopHandlers } from './loop-guard';
+import { ApplicationFailure, CancellationScope, isCancellation, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { LoopDetection } from '../core/loop-detection';
-import { LLM_LOOP_CHECK_MAX_ATTEMPTS } from '../core/llm-loop-schedule';
-import { NON_RETRYABLE_MODEL_ERRORS } from '../core/model-error-types';
+import type { FunctionCall, ModelTurn } from '../core/types';
+import { toolNames } from '../tools';
+import { activitiesFor, type PromptActivities } from './activity-options';
+import { registerApprovalHandlers } from './approvals';
+import { checkBudget, maybeCompress, registerContextHandlers } from './context';
+import { endWithRecord, failPrompt, finishPrompt, recordCancellation, type Cursor } from './endings';
+import { checkBeforeRequest, observeTurn, onDetection, registerLoopHandlers } from './loop-guard';
+import { eventsQuery, statusQuery, type PromptInput, type PromptResult } from './messages';
+import { callWithFallback, chooseModel, continuation } from './model-choice';
+import { createPromptState, emit, eventsPage, recordUsage, statusOf, type PromptState } from './prompt-state';
+import { runToolCalls } from './tool-calls';
+import { toolsForMode } from './workflow-tools';
+
+type OpenCalls = { calls: FunctionCall[] };
 
 /**
  * One user prompt, as Gemini CLI's loop: model turn; run its function calls; send their responses;
- * repeat until the model answers without calls, the turn budget is spent, or the prompt is cancelled.
+ * repeat until the model answers without calls, a limit is reached, or the prompt is cancelled.
  * The conversation lives in the transcript store; history carries references and small results.
  */
 export async function agentPromptWorkflow(input: PromptInput): Promise<PromptResult> {
@@ -34,46 +26,53 @@ export async function agentPromptWorkflow(input: PromptInput): Promise<PromptRes
   setHandler(eventsQuery, (cursor: number) => eventsPage(state, cursor));
   registerApprovalHandlers(state);
   registerLoopHandlers(state);
+  registerContextHandlers(state);
   const acts = activitiesFor(input);
-  const transcriptId = input.transcript?.id ?? workflowInfo().workflowId;
-  const cursor = { length: input.transcript?.length ?? 0, append: [{ kind: 'text', text: input.prompt }] as NewPart[] };
+  const cursor: Cursor = {
+    transcriptId: input.transcript?.id ?? workflowInfo().workflowId,
+    length: input.transcript?.length ?? 0,
+    append: [{ kind: 'text', text: input.prompt }],
+  };
   const open: OpenCalls = { calls: [] };
   emit(state, { type: 'user_prompt', text: input.prompt });
   try {
-    await chooseModel(state, acts, transcriptId, cursor.length);
+    await chooseModel(state, acts, cursor.transcriptId, cursor.length);
     for (;;) {
-      const result = await step(state, acts, transcriptId, cursor, open);
+      const result = await step(state, acts, cursor, open);
       if (result) return result;
     }
   } catch (err) {
     if (isCancellation(err)) {
-      await CancellationScope.nonCancellable(() => recordCancellation(state, acts, transcriptId, cursor, open.calls));
+      await CancellationScope.nonCancellable(() => recordCancellation(state, acts, cursor, open.calls));
       throw err;
     }
-    // A failure made by failPrompt (the turn limit) is final already; wrapping it again would repeat its event.
+    // A failure made by failPrompt (a limit) is final already; wrapping it again would repeat its event.
     if (state.finished && err instanceof ApplicationFailure) throw err;
     throw failPrompt(state, err);
   }
 }
 
-type Cursor = { length: number; append: NewPart[] };
-type OpenCalls = { calls: FunctionCall[] };
-type Acts = ReturnType<typeof activitiesFor>;
-
 /**
- * One model request and its tool calls. Returns the result when the prompt is done, undefined to
- * go on. `open` holds calls that have no response yet, for cancellation.
+ * One model request and its tool calls, in Gemini CLI's order: limits, compression, the LLM loop
+ * check, the request (the overflow check is its first step), loop heuristics, tools. Returns the
+ * result when the prompt is done, undefined to go on.
  */
-async function step(state: PromptState, acts: Acts, transcriptId: string, cursor: Cursor, open: OpenCalls): Promise<PromptResult | undefined> {
+async function step(state: PromptState, acts: PromptActivities, cursor: Cursor, open: OpenCalls): Promise<PromptResult | undefined> {
   const input = state.input;
-  if (state.turns >= input.maxTurns) return stopAtTurnLimit(state, acts, transcriptId, cursor);
-  const early = await checkBeforeRequest(state, (model) => acts.checkForLoop({ transcriptId, length: cursor.length, model, prompt: input.prompt }));
+  if (state.turns >= input.maxTurns) {
+    emit(state, { type: 'max_turns', maxTurns: input.maxTurns });
+    return endWithRecord(state, acts, cursor, 'max_turns', 'TurnLimit', `Reached the limit of ${input.maxTurns} model turns for this prompt.`);
+  }
+  if ((await checkBudget(state)) === 'stop') return stopOnBudget(state, acts, cursor);
+  await maybeCompress(state, acts, cursor);
+  const early = await checkBeforeRequest(state, (model) => acts.checkForLoop({ transcriptId: cursor.transcriptId, length: cursor.length, model, prompt: input.prompt }));
   if (early) return void (await handleLoop(state, early, cursor));
   state.turns += 1;
-  const sent: Cursor = { length: cursor.length, append: [...cursor.append] };
+  const sent: Cursor = { ...cursor, append: [...cursor.append] };
   const turn = await callWithFallback(state, (model) =>
-    acts.callModel({ transcriptId, baseLength: cursor.length, append: cursor.append, model, workspace: input.workspace, toolNames: toolsForMode(toolNames, state.mode), turn: state.turns }),
+    acts.callModel({ transcriptId: cursor.transcriptId, baseLength: cursor.length, append: cursor.append, model, workspace: input.workspace, toolNames: toolsForMode(toolNames, state.mode), turn: state.turns, lastPromptTokens: state.lastPromptTokens }),
   );
+  if (turn.overflow) return overflow(state, acts, cursor, turn.overflow);
   Object.assign(cursor, { length: turn.transcriptLength, append: [] });
   const detection = observeTurn(state, turn);
   if (detection) {
@@ -83,15 +82,15 @@ async function step(state: PromptState, acts: Acts, transcriptId: string, cursor
     return void (await handleLoop(state, detection, cursor));
   }
   reportTurn(state, turn);
-  if (turn.functionCalls.length === 0) {
-    const more = await continuation(state, acts, transcriptId, cursor.length);
-    if (!more) return finishPrompt(state, 'completed');
-    cursor.append = more;
+  if (turn.functionCalls.length > 0) {
+    open.calls = turn.functionCalls;
+    cursor.append = await runToolCalls(state, turn.functionCalls, acts.runTool);
+    open.calls = [];
     return undefined;
   }
-  open.calls = turn.functionCalls;
-  cursor.append = await runToolCalls(state, turn.functionCalls, acts.runTool);
-  open.calls = [];
+  const more = await continuation(state, acts, cursor.transcriptId, cursor.length);
+  if (!more) return finishPrompt(state, 'completed');
+  cursor.append = more;
   return undefined;
 }
 
@@ -105,40 +104,21 @@ async function handleLoop(state: PromptState, detection: LoopDetection, cursor: 
   }
 }
 
-function activitiesFor(input: PromptInput) {
-  const model = proxyActivities<Activities>({
-    startToCloseTimeout: '10 minutes',
-    heartbeatTimeout: '60 seconds',
-    retry: {
-      initialInterval: input.modelRetryInitialMs ?? 5000,
-      backoffCoefficient: 2,
-      maximumInterval: '30 seconds',
-      maximumAttempts: input.modelMaxAttempts ?? 10,
-      nonRetryableErrorTypes: NON_RETRYABLE_MODEL_ERRORS,
-    },
-  });
-  const tools = proxyActivities<Activities>({
-    startToCloseTimeout: (input.shellTimeoutMs ?? 300_000) + 60_000,
-    heartbeatTimeout: input.toolHeartbeatTimeoutMs ?? 30_000,
-    retry: { initialInterval: '1 second', maximumAttempts: 5 },
-  });
-  const loopCheck = proxyActivities<Activities>({
-    startToCloseTimeout: '2 minutes',
-    retry: { maximumAttempts: LLM_LOOP_CHECK_MAX_ATTEMPTS, initialInterval: input.modelRetryInitialMs ?? 5000, nonRetryableErrorTypes: NON_RETRYABLE_MODEL_ERRORS },
-  });
-  // Routing and next-speaker answers never fail for bad model output; a failed call means "default".
-  const utility = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: { maximumAttempts: 1 } });
-  return {
-    callModel: model.callModel,
-    runTool: tools.runTool,
-    recordMessage: tools.recordMessage,
-    checkForLoop: loopCheck.checkForLoop,
-    routeModel: utility.routeModel,
-    checkNextSpeaker: utility.checkNextSpeaker,
-  };
+/** Gemini CLI's step 6: even after compression the next request cannot fit, so it is not sent. */
+function overflow(state: PromptState, acts: PromptActivities, cursor: Cursor, fit: NonNullable<ModelTurn['overflow']>): Promise<never> {
+  state.turns -= 1;
+  emit(state, { type: 'context_window_will_overflow', ...fit });
+  const message = `The next request (about ${fit.estimatedRequestTokens} tokens) does not fit the ${fit.remainingTokens} tokens left in the model's context window.`;
+  return endWithRecord(state, acts, cursor, 'context_overflow', 'ContextWindowOverflow', message);
 }
 
-function reportTurn(state: PromptState, turn: Awaited<ReturnType<Activities['callModel']>>): void {
+/** A person answered an exhausted budget with "stop": the prompt ends as it stands. */
+async function stopOnBudget(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<PromptResult> {
+  if (cursor.append.length > 0) await acts.recordMessage({ transcriptId: cursor.transcriptId, index: cursor.length, append: cursor.append });
+  return finishPrompt(state, 'stopped');
+}
+
+function reportTurn(state: PromptState, turn: ModelTurn): void {
   for (const thought of turn.thoughts) emit(state, { type: 'thought', turn: state.turns, ...thought });
   if (turn.text) {
     emit(state, { type: 'content', turn: state.turns, text: turn.text });
@@ -149,45 +129,4 @@ function reportTurn(state: PromptState, turn: Awaited<ReturnType<Activities['cal
   }
   recordUsage(state, turn.model, turn.usage);
   emit(state, { type: 'finished', turn: state.turns, reason: turn.finishReason, usage: turn.usage });
-}
-
-function finishPrompt(state: PromptState, reason: 'completed'): PromptResult {
-  state.finished = true;
-  state.terminateReason = reason;
-  return { terminateReason: reason, response: state.response, turns: state.turns, stats: state.stats };
-}
-
-/** The budget is spent: record the pending responses so the transcript stays whole, then fail. */
-async function stopAtTurnLimit(state: PromptState, acts: Acts, transcriptId: string, cursor: Cursor): Promise<never> {
-  if (cursor.append.length > 0) await acts.recordMessage({ transcriptId, index: cursor.length, append: cursor.append });
-  emit(state, { type: 'max_turns', maxTurns: state.input.maxTurns });
-  const message = `Reached the limit of ${state.input.maxTurns} model turns for this prompt.`;
-  throw failPrompt(state, ApplicationFailure.create({ type: 'TurnLimit', message, nonRetryable: true }), 'max_turns');
-}
-
-async function recordCancellation(state: PromptState, acts: Acts, transcriptId: string, cursor: Cursor, openCalls: FunctionCall[]): Promise<void> {
-  const append = openCalls.length > 0 ? settleCalls(state, openCalls, 'The prompt was cancelled.') : cursor.append;
-  if (append.some((p) => p.kind === 'functionResponse')) {
-    await acts.recordMessage({ transcriptId, index: cursor.length, append }).catch((err) => log.warn('could not record cancelled calls', { err: String(err) }));
-  }
-  emit(state, { type: 'cancelled' });
-  state.finished = true;
-  state.terminateReason = 'cancelled';
-}
-
-/**
- * The one place workflow errors become failures (STYLE rule 7): a plain Error would fail the
- * workflow task and be retried forever, so everything leaves as a non-retryable ApplicationFailure
- * whose type and message say what went wrong.
- */
-function failPrompt(state: PromptState, err: unknown, reason: 'error' | 'max_turns' | 'loop_detected' = 'error'): TemporalFailure {
-  const cause = err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? err.cause : err;
-  const type = cause instanceof ApplicationFailure ? (cause.type ?? 'Error') : 'InternalError';
-  const message = cause instanceof Error ? cause.message : String(cause);
-  state.finished = true;
-  state.terminateReason = reason;
-  state.error = { type, message };
-  emit(state, { type: 'error', errorType: type, message });
-  const details = [{ turns: state.turns, stats: state.stats, response: state.response }];
-  return ApplicationFailure.create({ type, message, nonRetryable: true, details, cause: cause instanceof Error ? cause : undefined });
 }

@@ -1,0 +1,15 @@
+import { InvalidArgumentError } from 'commander';
+
+/** Argument parsers for commander: a bad value is a usage error (exit 42) with this message. */
+export function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive whole number');
+  return n;
+}
+
+export function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number');
+  return n;
+}
+

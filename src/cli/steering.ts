@@ -1,0 +1,48 @@
+import { Argument, type Command } from 'commander';
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { Config } from '../config';
+import type { Logger } from '../logger';
+import { compressSignal, topUpBudgetSignal } from '../workflows/context';
+import { withClient } from './connect';
+import { InputError } from './exit-codes';
+import { loopDecisionCommand } from './inspect';
+import { positiveInt } from './arguments';
+import type { Io } from './output';
+
+type Setup = () => { config: Config; logger: Logger };
+
+/** Commands that steer a running prompt: a flagged loop, compression, a spent token budget. */
+export function addSteering(program: Command, setup: Setup, io: Io): void {
+  program
+    .command('loop')
+    .argument('<id>')
+    .addArgument(new Argument('<action>', 'go on, go on without loop detection, or stop').choices(['continue', 'disable', 'stop']))
+    .description('answer a prompt paused on a detected loop')
+    .action(async (id: string, action: string) => {
+      process.exitCode = await withClient(setup(), (client) => loopDecisionCommand(client, id, action, io));
+    });
+  program
+    .command('compress')
+    .argument('<id>')
+    .description('compress the prompt’s conversation before its next model request')
+    .action(async (id: string) => {
+      process.exitCode = await withClient(setup(), (client) => sendSignal(client, id, (h) => h.signal(compressSignal), 'compression requested', io));
+    });
+  program
+    .command('budget')
+    .argument('<id>')
+    .option('--add <tokens>', 'raise the token budget by this many tokens', positiveInt)
+    .option('--stop', 'end the prompt as it stands')
+    .description('answer a prompt paused on a spent token budget')
+    .action(async (id: string, o: { add?: number; stop?: boolean }) => {
+      if (!o.add === !o.stop) throw new InputError('give exactly one of --add TOKENS and --stop');
+      const payload = o.stop ? 'stop' : { tokens: o.add };
+      process.exitCode = await withClient(setup(), (client) => sendSignal(client, id, (h) => h.signal(topUpBudgetSignal, payload), 'budget answer sent', io));
+    });
+}
+
+async function sendSignal(client: Client, workflowId: string, send: (handle: WorkflowHandle) => Promise<void>, what: string, io: Io): Promise<number> {
+  await send(client.workflow.getHandle(workflowId));
+  io.stdout.write(`${what}: ${workflowId}\n`);
+  return 0;
+}

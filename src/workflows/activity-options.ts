@@ -1,0 +1,37 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import { LLM_LOOP_CHECK_MAX_ATTEMPTS } from '../core/llm-loop-schedule';
+import { NON_RETRYABLE_MODEL_ERRORS } from '../core/model-error-types';
+import type { PromptInput } from './messages';
+
+/**
+ * The activities of a prompt, each with the options its kind needs. Temporal owns retries: model
+ * calls back off as Gemini CLI does (5 s doubling to 30 s, 10 attempts); tools heartbeat so a dead
+ * worker's call moves on quickly; utility answers (routing, next speaker) fall back to a default.
+ */
+export function activitiesFor(input: PromptInput) {
+  const modelRetry = { initialInterval: input.modelRetryInitialMs ?? 5000, backoffCoefficient: 2, maximumInterval: 30_000, nonRetryableErrorTypes: NON_RETRYABLE_MODEL_ERRORS };
+  const model = proxyActivities<Activities>({
+    startToCloseTimeout: '10 minutes',
+    heartbeatTimeout: '60 seconds',
+    retry: { ...modelRetry, maximumAttempts: input.modelMaxAttempts ?? 10 },
+  });
+  const tools = proxyActivities<Activities>({
+    startToCloseTimeout: (input.shellTimeoutMs ?? 300_000) + 60_000,
+    heartbeatTimeout: input.toolHeartbeatTimeoutMs ?? 30_000,
+    retry: { initialInterval: '1 second', maximumAttempts: 5 },
+  });
+  const loopCheck = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: { ...modelRetry, maximumAttempts: LLM_LOOP_CHECK_MAX_ATTEMPTS } });
+  const utility = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: { maximumAttempts: 1 } });
+  return {
+    callModel: model.callModel,
+    compressTranscript: model.compressTranscript,
+    runTool: tools.runTool,
+    recordMessage: tools.recordMessage,
+    checkForLoop: loopCheck.checkForLoop,
+    routeModel: utility.routeModel,
+    checkNextSpeaker: utility.checkNextSpeaker,
+  };
+}
+
+export type PromptActivities = ReturnType<typeof activitiesFor>;

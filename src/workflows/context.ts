@@ -1,0 +1,77 @@
+import { condition, defineSignal, setHandler, workflowInfo } from '@temporalio/workflow';
+import { z } from 'zod';
+import { describeIssues } from '../core/confirmation';
+import { failedAttemptAfter, shouldCompress } from '../core/compression';
+import type { PromptActivities } from './activity-options';
+import type { Cursor } from './endings';
+import { emit, type PromptState } from './prompt-state';
+
+/** Compress the conversation before the next model request, whatever its size. */
+export const compressSignal = defineSignal<[]>('compress');
+
+/** `{"tokens": N}` raises a paused prompt's token budget by N; `"stop"` (or `{"stop": true}`) ends it. */
+export const topUpBudgetSignal = defineSignal<[unknown]>('topUpBudget');
+
+const topUpSchema = z.union([
+  z.literal('stop'),
+  z.object({ stop: z.literal(true) }),
+  z.object({ tokens: z.number().int().positive('tokens must be a positive whole number') }),
+]);
+
+export function registerContextHandlers(state: PromptState): void {
+  setHandler(compressSignal, () => {
+    state.forceCompress = true;
+  });
+  setHandler(topUpBudgetSignal, (payload: unknown) => {
+    const parsed = topUpSchema.safeParse(payload);
+    if (!parsed.success) return emit(state, { type: 'warning', message: `topUpBudget ignored: ${describeIssues(parsed.error)}` });
+    if (!state.budgetPaused) return emit(state, { type: 'warning', message: 'topUpBudget ignored: the prompt is not waiting for a budget' });
+    state.budgetAnswer = typeof parsed.data === 'object' && 'tokens' in parsed.data ? parsed.data.tokens : 'stop';
+  });
+}
+
+/**
+ * Gemini CLI's compression step before a request: when the last prompt used half the model's
+ * window (or a person asked), the older 70% of the conversation becomes a state snapshot in a new
+ * transcript; after a failed attempt, old tool outputs are truncated instead.
+ */
+export async function maybeCompress(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<void> {
+  const force = state.forceCompress;
+  const action = shouldCompress({ lastPromptTokens: state.lastPromptTokens, model: state.model, force, hasFailedBefore: state.compressionFailed });
+  if (action === 'none') return;
+  state.forceCompress = false;
+  state.compressions += 1;
+  const result = await acts.compressTranscript({
+    transcriptId: cursor.transcriptId,
+    length: cursor.length,
+    newTranscriptId: `${workflowInfo().workflowId}/compressed-${state.compressions}`,
+    model: state.model,
+    force,
+    hasFailedBefore: state.compressionFailed,
+    lastPromptTokens: state.lastPromptTokens,
+  });
+  state.compressionFailed = failedAttemptAfter(state.compressionFailed, result.status, force);
+  if (result.transcriptId !== cursor.transcriptId) {
+    Object.assign(cursor, { transcriptId: result.transcriptId, length: result.newLength });
+    state.lastPromptTokens = result.newTokens;
+  }
+  emit(state, { type: 'chat_compressed', status: result.status, originalTokens: result.originalTokens, newTokens: result.newTokens });
+}
+
+/**
+ * The token budget (`--max-tokens`): once spent, the prompt pauses instead of failing and waits,
+ * durably, for a top-up or a stop.
+ */
+export async function checkBudget(state: PromptState): Promise<'go' | 'stop'> {
+  while (state.tokenBudget !== undefined && state.stats.usage.total >= state.tokenBudget) {
+    emit(state, { type: 'budget_exhausted', used: state.stats.usage.total, budget: state.tokenBudget });
+    state.budgetPaused = true;
+    state.budgetAnswer = undefined;
+    await condition(() => state.budgetAnswer !== undefined);
+    state.budgetPaused = false;
+    if (state.budgetAnswer === 'stop') return 'stop';
+    state.tokenBudget += state.budgetAnswer ?? 0;
+    emit(state, { type: 'warning', message: `token budget raised to ${state.tokenBudget}` });
+  }
+  return 'go';
+}

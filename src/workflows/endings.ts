@@ -1,0 +1,51 @@
+import { ActivityFailure, ApplicationFailure, log, type TemporalFailure } from '@temporalio/workflow';
+import type { FunctionCall, NewPart, TerminateReason } from '../core/types';
+import type { PromptActivities } from './activity-options';
+import type { PromptResult } from './messages';
+import { emit, type PromptState } from './prompt-state';
+import { settleCalls } from './tool-calls';
+
+/** Where the prompt stands in its transcript, and the user message the next request will carry. */
+export type Cursor = { transcriptId: string; length: number; append: NewPart[] };
+
+export function finishPrompt(state: PromptState, reason: 'completed' | 'stopped'): PromptResult {
+  state.finished = true;
+  state.terminateReason = reason;
+  return { terminateReason: reason, response: state.response, turns: state.turns, stats: state.stats };
+}
+
+/**
+ * Ends the prompt with `type`, after writing the pending function responses to the transcript so
+ * that every call keeps its one response (invariant 2).
+ */
+export async function endWithRecord(state: PromptState, acts: PromptActivities, cursor: Cursor, reason: TerminateReason, type: string, message: string): Promise<never> {
+  if (cursor.append.length > 0) await acts.recordMessage({ transcriptId: cursor.transcriptId, index: cursor.length, append: cursor.append });
+  throw failPrompt(state, ApplicationFailure.create({ type, message, nonRetryable: true }), reason);
+}
+
+export async function recordCancellation(state: PromptState, acts: PromptActivities, cursor: Cursor, openCalls: FunctionCall[]): Promise<void> {
+  const append = openCalls.length > 0 ? settleCalls(state, openCalls, 'The prompt was cancelled.') : cursor.append;
+  if (append.some((p) => p.kind === 'functionResponse')) {
+    await acts.recordMessage({ transcriptId: cursor.transcriptId, index: cursor.length, append }).catch((err) => log.warn('could not record cancelled calls', { err: String(err) }));
+  }
+  emit(state, { type: 'cancelled' });
+  state.finished = true;
+  state.terminateReason = 'cancelled';
+}
+
+/**
+ * The one place workflow errors become failures (STYLE rule 7): a plain Error would fail the
+ * workflow task and be retried forever, so everything leaves as a non-retryable ApplicationFailure
+ * whose type and message say what went wrong.
+ */
+export function failPrompt(state: PromptState, err: unknown, reason: TerminateReason = 'error'): TemporalFailure {
+  const cause = err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? err.cause : err;
+  const type = cause instanceof ApplicationFailure ? (cause.type ?? 'Error') : 'InternalError';
+  const message = cause instanceof Error ? cause.message : String(cause);
+  state.finished = true;
+  state.terminateReason = reason;
+  state.error = { type, message };
+  emit(state, { type: 'error', errorType: type, message });
+  const details = [{ turns: state.turns, stats: state.stats, response: state.response }];
+  return ApplicationFailure.create({ type, message, nonRetryable: true, details, cause: cause instanceof Error ? cause : undefined });
+}
