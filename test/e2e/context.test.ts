@@ -122,3 +122,40 @@ test('old bulky tool outputs are masked in requests, with a reference the model 
   expect(again.result?.response).toBe('read');
   expect(JSON.stringify(h.fake.requests[1].body)).toContain(full.slice(1000, 1500));
 });
+
+describe('compression outcomes without a summary call', () => {
+  test('nothing to do: over the threshold but no plain user message to split at, no model call', async () => {
+    const ws = h.workspace({ 'a.txt': 'A' });
+    const run = await h.run([callUsing(600_000, 'read_file', { file_path: 'a.txt' }), textResponse('fine')], { workspace: ws });
+    expect(run.result?.response).toBe('fine');
+    expect(h.fake.requests.map((r) => r.method)).toEqual(['generateContentStream', 'generateContentStream']);
+    expect(run.events.find((e) => e.type === 'chat_compressed')).toMatchObject({ status: 'noop' });
+  });
+
+  test('after a rejected summary, the next compression truncates old tool outputs instead: no model call', async () => {
+    const id = `conv-${Date.now()}`;
+    const length = await earlierConversation(id);
+    const bulky = 'y'.repeat(80_000);
+    for (let i = 0; i < 4; i++) {
+      await h.store.writeMessage(id, length + i * 2, { role: 'model', parts: [{ functionCall: { id: `old${i}`, name: 'read_file', args: { file_path: `f${i}` } } }] });
+      await h.store.writeMessage(id, length + i * 2 + 1, { role: 'user', parts: [{ functionResponse: { id: `old${i}`, name: 'read_file', response: { output: bulky } } }] });
+    }
+    // Larger than the 530,000 tokens it would replace: the unforced attempt is rejected as inflated.
+    const bloated = `<state_snapshot>${'far too long '.repeat(170_000)}</state_snapshot>`;
+    const script = [
+      callUsing(530_000, 'run_shell_command', { command: 'true' }),
+      json(bloated),
+      json(bloated),
+      callUsing(530_000, 'run_shell_command', { command: 'true' }),
+      textResponse('lighter now'),
+    ];
+    const run = await h.run(script, { transcript: { id, length: length + 8 } });
+    expect(run.result?.response).toBe('lighter now');
+    const statuses = run.events.filter((e) => e.type === 'chat_compressed').map((e) => (e as { status: string }).status);
+    expect(statuses).toEqual(['compression_failed_inflated_token_count', 'content_truncated']);
+    expect(h.fake.requests.map((r) => r.method)).toEqual(['generateContentStream', 'generateContent', 'generateContent', 'generateContentStream', 'generateContentStream']);
+    const ys = (i: number) => (JSON.stringify(h.fake.requests[i].body).match(/y/g) ?? []).length;
+    // The newest outputs within the 50,000-token budget stay whole; the older two shrink to 40,000 characters.
+    expect(ys(4)).toBeLessThan(260_000);
+  });
+});
