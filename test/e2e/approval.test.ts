@@ -104,7 +104,17 @@ test('an approval timeout denies the call with a message to the model', async ()
   expect(run.result?.response).toBe('ok, skipped');
 });
 
-test('plan mode refuses mutating tools; yolo runs them', async () => {
+test('with an approval timeout, an approval that arrives in time still runs the call', async () => {
+  const ws = h.workspace();
+  const handle = await h.start([functionCallResponse(write('in-time.txt')), textResponse('written in time')], { workspace: ws, approvalMode: 'default', approvalTimeoutMs: 60_000 });
+  const status = await waitForPending(handle);
+  await handle.signal(toolConfirmationSignal, { callId: status.pendingApprovals[0].callId, outcome: 'proceed_once' });
+  const run = await h.finish(handle);
+  expect(run.result?.response).toBe('written in time');
+  expect(fs.readFileSync(path.join(ws, 'in-time.txt'), 'utf8')).toBe('x');
+});
+
+test('plan mode refuses mutating tools without asking', async () => {
   const ws = h.workspace();
   const run = await h.run([functionCallResponse(write('p.txt')), textResponse('planned')], { workspace: ws, approvalMode: 'plan' });
   expect(run.result?.response).toBe('planned');
