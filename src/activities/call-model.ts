@@ -8,7 +8,7 @@ import type { ContextFit } from '../core/compression';
 import type { ModelTurn, NewPart } from '../core/types';
 import { externalizeLargeStrings } from '../store/blobs';
 import type { TranscriptStore } from '../store/types';
-import { findTool, toFunctionDeclaration } from '../tools';
+import { findTool, toFunctionDeclaration, type FunctionDeclaration } from '../tools';
 import { buildSystemPrompt } from './system-prompt';
 
 /** The one-method model seam (STYLE rule 4): the real `new GoogleGenAI(...).models` fits it. */
@@ -27,6 +27,12 @@ export interface CallModelInput {
   turn: number;
   /** `promptTokenCount` of the last response: the context-window overflow check starts from it. */
   lastPromptTokens?: number;
+  /** Put before call ids this activity makes up (a sub-agent's, so they never equal its parent's). */
+  callIdPrefix?: string;
+  /** A sub-agent's own system prompt (the environment section is still added). */
+  systemPrompt?: string;
+  /** Declarations the workflow builds itself (`invoke_agent` listing agents, `complete_task` from an output schema); they replace registry ones of the same name. */
+  extraDeclarations?: FunctionDeclaration[];
 }
 
 export interface ModelDeps {
@@ -56,6 +62,7 @@ export async function callModel(deps: ModelDeps, input: CallModelInput): Promise
   // Old bulky tool outputs are masked in the request only; the transcript keeps them whole.
   const { contents: request } = await maskOldToolOutputs(contents, (text) => deps.store.putBlob(text));
   const turn = await streamTurn(deps, input, request, input.append.some((p) => p.kind === 'functionResponse'));
+  if (input.callIdPrefix) prefixMadeUpIds(turn, input.callIdPrefix);
   await deps.store.writeMessage(input.transcriptId, length, { role: 'model', parts: turn.historyParts as Part[] }, ctx.info.attempt);
   return {
     text: turn.text,
@@ -77,11 +84,11 @@ async function streamTurn(deps: ModelDeps, input: CallModelInput, contents: Cont
   const ctx = Context.current();
   const timer = setInterval(() => ctx.heartbeat(), deps.heartbeatIntervalMs ?? 5000);
   try {
-    const systemInstruction = buildSystemPrompt({ workspace: input.workspace, platform: process.platform, date: new Date().toDateString(), toolNames: input.toolNames });
+    const systemInstruction = buildSystemPrompt({ workspace: input.workspace, platform: process.platform, date: new Date().toDateString(), toolNames: input.toolNames, preamble: input.systemPrompt });
     const request = {
       model: input.model,
       contents,
-      config: { systemInstruction, tools: [{ functionDeclarations: declarations(input.toolNames) }], abortSignal: ctx.cancellationSignal },
+      config: { systemInstruction, tools: [{ functionDeclarations: declarations(input.toolNames, input.extraDeclarations ?? []) }], abortSignal: ctx.cancellationSignal },
     };
     const streamDeps = { models: deps.models, sleep: (ms: number) => ctx.sleep(ms), heartbeat: () => ctx.heartbeat() };
     return await streamValidTurn(streamDeps, request, input.turn, afterToolResults);
@@ -90,11 +97,23 @@ async function streamTurn(deps: ModelDeps, input: CallModelInput, contents: Cont
   }
 }
 
-function declarations(toolNames: string[]) {
-  return toolNames.flatMap((name) => {
-    const tool = findTool(name);
+function declarations(toolNames: string[], extra: FunctionDeclaration[]): FunctionDeclaration[] {
+  const own = new Set(extra.map((d) => d.name));
+  const registry = toolNames.flatMap((name) => {
+    const tool = own.has(name) ? undefined : findTool(name);
     return tool ? [toFunctionDeclaration(tool)] : [];
   });
+  return [...registry, ...extra];
+}
+
+/** Ids `assembleTurn` made up (`call_<turn>_<n>`) get the prefix, in the calls and in the history parts. */
+function prefixMadeUpIds(turn: AssembledTurn, prefix: string): void {
+  const made = (id: string) => /^call_\d+_\d+$/.test(id);
+  for (const call of turn.functionCalls) if (made(call.id)) call.id = `${prefix}${call.id}`;
+  for (const part of turn.historyParts) {
+    const fc = part.functionCall;
+    if (fc?.id && made(fc.id)) fc.id = `${prefix}${fc.id}`;
+  }
 }
 
 /** Gemini CLI's step 6: a request that cannot fit is not sent; the workflow ends the prompt. */

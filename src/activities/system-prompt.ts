@@ -7,6 +7,8 @@ export interface SystemPromptContext {
   platform: string;
   date: string;
   toolNames: string[];
+  /** Replaces the main agent's preamble, mandates and workflows (a sub-agent's own prompt). */
+  preamble?: string;
 }
 
 const PREAMBLE = `You are durable-agent, a software engineering agent working in a user's project through tools.
@@ -43,5 +45,6 @@ export function buildSystemPrompt(ctx: SystemPromptContext): string {
 - Platform: ${ctx.platform}
 - Date: ${ctx.date}
 - Tools available: ${ctx.toolNames.join(', ')}`;
+  if (ctx.preamble) return [ctx.preamble, environment].join('\n\n');
   return [PREAMBLE, MANDATES, WORKFLOWS, GUIDELINES, environment].join('\n\n');
 }

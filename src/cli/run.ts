@@ -5,6 +5,7 @@ import { followEvents, promptStatus, startPrompt, cancelPrompt } from '../client
 import type { Config } from '../config';
 import { createGenAI } from '../genai';
 import { loadRunPolicies } from './policies';
+import { loadRunAgents } from './agents';
 import type { ApprovalMode } from '../core/types';
 import type { Logger } from '../logger';
 import type { PromptInput } from '../workflows/messages';
@@ -42,6 +43,7 @@ export const DEFAULT_MODEL = 'gemini-2.5-pro';
 export async function runCommand(config: Config, options: RunOptions, io: Io, logger: Logger): Promise<number> {
   const input = promptInput(options);
   input.policyRules = await loadRunPolicies(config, input.workspace, options.policyFiles ?? [], io);
+  input.agents = await loadRunAgents(config, input.workspace, io);
   if (!options.fakeResponses) createGenAI(config);
   const workflowId = newPromptId();
   if (options.detach) return runDetached(config, options, input, workflowId, io, logger);

@@ -10,6 +10,8 @@ import type { ToolDefinition } from './types';
 import { writeFileTool } from './write-file';
 import { enterPlanModeTool, exitPlanModeTool } from './plan-mode';
 import { readToolOutputTool } from './read-tool-output';
+import { completeTaskTool } from './complete-task';
+import { invokeAgentTool } from './invoke-agent';
 
 /** The tools offered to the model, under Gemini CLI's names and parameters. */
 export const TOOLS = [
@@ -23,6 +25,8 @@ export const TOOLS = [
   enterPlanModeTool,
   exitPlanModeTool,
   readToolOutputTool,
+  invokeAgentTool,
+  completeTaskTool,
 ] as const;
 
 export const toolNames: readonly string[] = TOOLS.map((tool) => tool.name);

@@ -23,6 +23,8 @@ describe('tool list', () => {
       'enter_plan_mode',
       'exit_plan_mode',
       'read_tool_output',
+      'invoke_agent',
+      'complete_task',
     ]);
     expect(TOOLS.map((tool) => tool.name)).toEqual(toolNames);
   });

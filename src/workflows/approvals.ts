@@ -1,9 +1,9 @@
-import { log, setHandler } from '@temporalio/workflow';
+import { getExternalWorkflowHandle, log, setHandler } from '@temporalio/workflow';
 import { approvalModeSchema, describeIssues, toolConfirmationSchema } from '../core/confirmation';
 import type { ApprovalMode } from '../core/types';
 import { parseToolArgs } from '../tools';
-import { confirmToolCallUpdate, setApprovalModeSignal, toolConfirmationSignal, type ToolConfirmation } from './messages';
-import { emit, type PromptState } from './prompt-state';
+import { childApprovalSignal, confirmToolCallUpdate, setApprovalModeSignal, toolConfirmationSignal, type ChildApprovalNotice, type ToolConfirmation } from './messages';
+import { emit, publishStatus, type PromptState } from './prompt-state';
 import { setMode } from './workflow-tools';
 
 /**
@@ -16,6 +16,7 @@ export function checkConfirmation(state: PromptState, payload: unknown): { ok: t
   if (!parsed.success) return { ok: false, reason: `malformed toolConfirmation: ${describeIssues(parsed.error)}` };
   const value = parsed.data as ToolConfirmation;
   if (state.finished) return { ok: false, reason: `the prompt has finished; call ${value.callId} can no longer be decided` };
+  if (!state.calls.has(value.callId) && state.childApprovals.has(value.callId)) return { ok: true, value };
   const call = state.calls.get(value.callId);
   if (!call) {
     const pending = [...state.calls.values()].filter((c) => c.status === 'awaiting_approval' && !c.decision).map((c) => c.callId);
@@ -39,12 +40,12 @@ export function registerApprovalHandlers(state: PromptState): void {
       emit(state, { type: 'warning', message: `toolConfirmation ignored: ${check.reason}` });
       return;
     }
-    applyConfirmation(state, check.value);
+    return applyConfirmation(state, check.value);
   });
   setHandler(
     confirmToolCallUpdate,
-    (confirmation: ToolConfirmation) => {
-      applyConfirmation(state, confirmation);
+    async (confirmation: ToolConfirmation) => {
+      await applyConfirmation(state, confirmation);
       return `${confirmation.outcome} recorded for ${confirmation.callId}`;
     },
     {
@@ -54,6 +55,11 @@ export function registerApprovalHandlers(state: PromptState): void {
       },
     },
   );
+  setHandler(childApprovalSignal, (notice: ChildApprovalNotice) => {
+    if (notice.pending) state.childApprovals.set(notice.callId, notice);
+    else state.childApprovals.delete(notice.callId);
+    publishStatus(state);
+  });
   setHandler(setApprovalModeSignal, (payload: unknown) => {
     const parsed = approvalModeSchema.safeParse(payload);
     if (!parsed.success) {
@@ -64,7 +70,19 @@ export function registerApprovalHandlers(state: PromptState): void {
   });
 }
 
-function applyConfirmation(state: PromptState, confirmation: ToolConfirmation): void {
+/**
+ * Records a decision, or relays it to the sub-agent whose call it is: the child checks it against
+ * its own state (a bad `modify` there becomes a warning event in the child).
+ */
+async function applyConfirmation(state: PromptState, confirmation: ToolConfirmation): Promise<void> {
   const call = state.calls.get(confirmation.callId);
-  if (call) call.decision = confirmation;
+  if (call) {
+    call.decision = confirmation;
+    return;
+  }
+  const child = state.childApprovals.get(confirmation.callId);
+  if (!child) return;
+  state.childApprovals.delete(confirmation.callId);
+  publishStatus(state);
+  await getExternalWorkflowHandle(child.childWorkflowId).signal(toolConfirmationSignal, confirmation);
 }

@@ -1,2 +1,3 @@
 /** The worker's `workflowsPath` target: every workflow type the task queue serves. */
 export { agentPromptWorkflow } from './prompt-workflow';
+export { subagentWorkflow } from './subagent-workflow';

@@ -1,6 +1,8 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AgentEvent } from '../core/events';
 import type { PolicyRule } from '../core/policy/types';
+import type { AgentDefinition } from '../core/agents/definition';
+import type { SubagentTerminateReason } from '../core/agents/recovery';
 import type { ApprovalMode, TerminateReason, TokenUsage, ToolCallStatus } from '../core/types';
 
 /** Shared by workflows and the client: the whole message surface of a prompt (STYLE rule 12). */
@@ -45,6 +47,10 @@ export interface PromptInput {
   sessionRules?: PolicyRule[];
   /** The cluster has the DurableAgent* search attributes registered (see core/search-attributes). */
   searchAttributes?: boolean;
+  /** Agents `invoke_agent` may start (built-ins and the user's, read at the CLI edge). */
+  agents?: AgentDefinition[];
+  /** Set in a sub-agent: the prompt that started it, which relays its approvals. */
+  parent?: { workflowId: string; callId: string };
   /** Continue an existing transcript (a session) instead of starting one named after the workflow. */
   transcript?: { id: string; length: number };
 }
@@ -63,6 +69,24 @@ export interface PromptStats {
   toolCalls: { total: number; success: number; failed: number };
 }
 
+/** A sub-agent's run: the result object its `complete_task` produced, or why there is none. */
+export interface SubagentResult {
+  terminateReason: SubagentTerminateReason;
+  output?: Record<string, unknown>;
+  turns: number;
+  stats: PromptStats;
+  error?: { type: string; message: string };
+}
+
+/** A child's call awaiting approval (`pending: true`) or no longer (`false`), relayed to its parent. */
+export interface ChildApprovalNotice {
+  childWorkflowId: string;
+  callId: string;
+  name: string;
+  args: unknown;
+  pending: boolean;
+}
+
 export interface ToolCallView {
   callId: string;
   name: string;
@@ -74,7 +98,8 @@ export interface PromptStatus {
   phase: 'running' | 'awaiting_approval' | 'loop_detected' | 'budget_exhausted' | 'finished';
   turns: number;
   approvalMode: ApprovalMode;
-  pendingApprovals: { callId: string; name: string; args: unknown }[];
+  /** Includes sub-agents' calls (with `childWorkflowId`), which `approve` answers through this prompt. */
+  pendingApprovals: { callId: string; name: string; args: unknown; childWorkflowId?: string }[];
   toolCalls: ToolCallView[];
   response?: string;
   terminateReason?: TerminateReason;
@@ -103,5 +128,6 @@ export interface EventsPage {
 export const toolConfirmationSignal = defineSignal<[unknown]>('toolConfirmation');
 export const setApprovalModeSignal = defineSignal<[unknown]>('setApprovalMode');
 export const confirmToolCallUpdate = defineUpdate<string, [ToolConfirmation]>('confirmToolCall');
+export const childApprovalSignal = defineSignal<[ChildApprovalNotice]>('childApproval');
 export const statusQuery = defineQuery<PromptStatus>('status');
 export const eventsQuery = defineQuery<EventsPage, [number]>('events');

@@ -1,10 +1,11 @@
 import { upsertSearchAttributes } from '@temporalio/workflow';
 import type { AgentEvent, AgentEventBody } from '../core/events';
 import type { PolicyRule } from '../core/policy/types';
+import type { AgentDefinition } from '../core/agents/definition';
 import { createLoopState, type LoopState } from '../core/loop-detection';
 import { STATUS_ATTRIBUTE, type AgentStatusValue } from '../core/search-attributes';
 import { addUsage, EMPTY_USAGE, type ApprovalMode, type TerminateReason, type TokenUsage, type ToolCallStatus, type ToolOutcome } from '../core/types';
-import type { EventsPage, PromptInput, PromptStats, PromptStatus, ToolConfirmation } from './messages';
+import type { ChildApprovalNotice, EventsPage, PromptInput, PromptStats, PromptStatus, ToolConfirmation } from './messages';
 
 const EVENTS_PAGE_SIZE = 500;
 
@@ -31,6 +32,14 @@ export interface PromptState {
   finished: boolean;
   events: AgentEvent[];
   calls: Map<string, CallRecord>;
+  /** Set in a sub-agent: its definition (tools, output schema, limits). */
+  agent?: AgentDefinition;
+  /** A sub-agent's allowed tools (complete_task aside). */
+  agentTools?: string[];
+  /** A sub-agent's accepted complete_task output. */
+  completion?: Record<string, unknown>;
+  /** Sub-agents' calls awaiting approval, relayed by their child workflows, by call id. */
+  childApprovals: Map<string, ChildApprovalNotice>;
   /** Allow rules added by `proceed_always`, for the rest of the prompt (and what it hands on). */
   sessionRules: PolicyRule[];
   response: string;
@@ -67,6 +76,7 @@ export function createPromptState(input: PromptInput): PromptState {
     finished: false,
     events: [],
     calls: new Map(),
+    childApprovals: new Map(),
     sessionRules: [...(input.sessionRules ?? [])],
     loop: createLoopState(input.loopDetection === false),
     lastPromptTokens: 0,
@@ -88,7 +98,7 @@ export function emit(state: PromptState, body: AgentEventBody): void {
 /** Mirrors "a call awaits approval" into the status search attribute, when the cluster has it. */
 export function publishStatus(state: PromptState): void {
   if (!state.input.searchAttributes) return;
-  const waiting = [...state.calls.values()].some((c) => c.status === 'awaiting_approval');
+  const waiting = state.childApprovals.size > 0 || [...state.calls.values()].some((c) => c.status === 'awaiting_approval');
   const value: AgentStatusValue = waiting ? 'awaiting_approval' : 'running';
   if (state.publishedStatus === value) return;
   state.publishedStatus = value;
@@ -119,10 +129,13 @@ export function statusOf(state: PromptState): PromptStatus {
   const calls = [...state.calls.values()];
   const pending = calls.filter((c) => c.status === 'awaiting_approval');
   return {
-    phase: phaseOf(state, pending.length > 0),
+    phase: phaseOf(state, pending.length + state.childApprovals.size > 0),
     turns: state.turns,
     approvalMode: state.mode,
-    pendingApprovals: pending.map(({ callId, name, args }) => ({ callId, name, args })),
+    pendingApprovals: [
+      ...pending.map(({ callId, name, args }) => ({ callId, name, args })),
+      ...[...state.childApprovals.values()].map(({ callId, name, args, childWorkflowId }) => ({ callId, name, args, childWorkflowId })),
+    ],
     toolCalls: calls.map(({ callId, name, args, status }) => ({ callId, name, args, status })),
     response: state.finished ? state.response : undefined,
     terminateReason: state.terminateReason,

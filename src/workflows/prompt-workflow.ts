@@ -12,6 +12,7 @@ import { callWithFallback, chooseModel, continuation } from './model-choice';
 import { createPromptState, emit, eventsPage, recordUsage, statusOf, type PromptState } from './prompt-state';
 import { runToolCalls } from './tool-calls';
 import { toolsForMode } from './workflow-tools';
+import { invokeAgentDeclaration } from './agent-calls';
 
 type OpenCalls = { calls: FunctionCall[] };
 
@@ -70,7 +71,17 @@ async function step(state: PromptState, acts: PromptActivities, cursor: Cursor, 
   state.turns += 1;
   const sent: Cursor = { ...cursor, append: [...cursor.append] };
   const turn = await callWithFallback(state, (model) =>
-    acts.callModel({ transcriptId: cursor.transcriptId, baseLength: cursor.length, append: cursor.append, model, workspace: input.workspace, toolNames: toolsForMode(toolNames, state.mode), turn: state.turns, lastPromptTokens: state.lastPromptTokens }),
+    acts.callModel({
+      transcriptId: cursor.transcriptId,
+      baseLength: cursor.length,
+      append: cursor.append,
+      model,
+      workspace: input.workspace,
+      toolNames: toolsForMode(toolNames, state.mode).filter((name) => name !== 'complete_task'),
+      extraDeclarations: [invokeAgentDeclaration(state)],
+      turn: state.turns,
+      lastPromptTokens: state.lastPromptTokens,
+    }),
   );
   if (turn.overflow) return overflow(state, acts, cursor, turn.overflow);
   Object.assign(cursor, { length: turn.transcriptLength, append: [] });

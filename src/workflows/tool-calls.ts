@@ -1,10 +1,12 @@
-import { condition } from '@temporalio/workflow';
+import { condition, getExternalWorkflowHandle, log, workflowInfo } from '@temporalio/workflow';
+import { childApprovalSignal } from './messages';
 import type { FunctionCall, NewPart, ToolOutcome } from '../core/types';
 import { planWaves } from '../core/waves';
 import { previewMarkers } from '../core/blob-marker';
 import { defaultPolicy, EDIT_TOOLS, evaluatePolicy, sessionAllowRule } from '../core/policy/index';
 import { PLANS_DIR } from '../tools/plan-mode';
-import { runWorkflowTool, setMode } from './workflow-tools';
+import { runWorkflowTool, setMode, type WorkflowToolResult } from './workflow-tools';
+import { unauthorizedToolMessage } from '../core/agents/recovery';
 import { findTool, parseToolArgs } from '../tools';
 import { isReadOnly, type ToolErrorKind } from '../tools/types';
 import type { RunToolInput } from '../activities/run-tool';
@@ -46,6 +48,8 @@ export function settleCalls(state: PromptState, calls: FunctionCall[], reason: s
 
 async function processCall(state: PromptState, call: FunctionCall, runTool: RunToolActivity): Promise<ToolOutcome> {
   const record = track(state, call);
+  const unauthorized = authorize(state, call.name);
+  if (unauthorized) return finishInline(state, record, 'policy_violation', unauthorized);
   const parsed = parseToolArgs(call.name, call.args);
   if (!parsed.ok) return finishInline(state, record, parsed.error.kind, parsed.error.message);
   const verdict = decide(state, record);
@@ -54,7 +58,7 @@ async function processCall(state: PromptState, call: FunctionCall, runTool: RunT
     const refusal = (await awaitApproval(state, record)) ?? recheckAfterApproval(state, record);
     if (refusal) return finishInline(state, record, refusal.kind, refusal.message);
   }
-  if (parsed.tool.runsIn === 'workflow') return finishWorkflowTool(state, record, runWorkflowTool(state, record));
+  if (parsed.tool.runsIn === 'workflow') return finishWorkflowTool(state, record, await runWorkflowTool(state, record));
   record.status = 'executing';
   const outcome = await runTool({
     callId: record.callId,
@@ -71,10 +75,12 @@ async function awaitApproval(state: PromptState, record: CallRecord): Promise<{ 
   record.status = 'awaiting_approval';
   publishStatus(state);
   emit(state, { type: 'tool_call_awaiting_approval', callId: record.callId, name: record.name, args: record.args });
+  await tellParent(state, record, true);
   const timeout = state.input.approvalTimeoutMs;
   const decided = timeout === undefined ? (await condition(() => record.decision !== undefined), true) : await condition(() => record.decision !== undefined, timeout);
   record.status = 'scheduled';
   publishStatus(state);
+  await tellParent(state, record, false);
   if (!decided || !record.decision) {
     return { kind: 'policy_violation', message: `No approval arrived within ${timeout} ms, so the call was not run.` };
   }
@@ -107,8 +113,26 @@ function recheckAfterApproval(state: PromptState, record: CallRecord): { kind: T
   return { kind: 'policy_violation', message: `${verdict.message ?? 'Tool execution denied by policy.'} An approval cannot override a policy deny.` };
 }
 
-function finishWorkflowTool(state: PromptState, record: CallRecord, output: string): ToolOutcome {
-  return finish(state, record, { callId: record.callId, name: record.name, ok: true, response: { output }, preview: output.slice(0, 300) });
+function finishWorkflowTool(state: PromptState, record: CallRecord, result: WorkflowToolResult): ToolOutcome {
+  if (!result.ok) return finishInline(state, record, 'execution_failed', result.text);
+  return finish(state, record, { callId: record.callId, name: record.name, ok: true, response: { output: result.text }, preview: result.text.slice(0, 300) });
+}
+
+/** A sub-agent may call only its own tools and complete_task; anything else is answered, not run. */
+function authorize(state: PromptState, name: string): string | undefined {
+  const agent = state.agent;
+  if (!agent || name === 'complete_task' || (state.agentTools ?? []).includes(name)) return undefined;
+  return unauthorizedToolMessage(name, agent.name, state.agentTools ?? []);
+}
+
+/** A sub-agent relays its approvals to the prompt that started it, where `pending` and `approve` find them. */
+async function tellParent(state: PromptState, record: CallRecord, pending: boolean): Promise<void> {
+  const parent = state.input.parent;
+  if (!parent) return;
+  const notice = { childWorkflowId: workflowInfo().workflowId, callId: record.callId, name: record.name, args: record.args, pending };
+  await getExternalWorkflowHandle(parent.workflowId)
+    .signal(childApprovalSignal, notice)
+    .catch((err) => log.warn('could not tell the parent about an approval', { err: String(err) }));
 }
 
 function track(state: PromptState, call: FunctionCall): CallRecord {

@@ -1,23 +1,59 @@
+import { previewMarkers } from '../core/blob-marker';
 import type { ApprovalMode } from '../core/types';
+import { checkCompleteTask, COMPLETE_TASK_ACCEPTED } from '../tools/complete-task';
 import { PLANS_DIR } from '../tools/plan-mode';
+import { invokeAgent } from './agent-calls';
 import { emit, type CallRecord, type PromptState } from './prompt-state';
 
+/** What a workflow-run tool answers: text for the model, ok or not. */
+export interface WorkflowToolResult {
+  ok: boolean;
+  text: string;
+}
+
 /**
- * Tools the workflow carries out itself because they change the prompt, not the world: entering
- * and leaving plan mode. They run after the policy (and, if asked, a person) allowed them.
+ * Tools the workflow carries out itself because they change the prompt, not the world: plan mode,
+ * `complete_task` (a sub-agent's result) and `invoke_agent` (a child workflow). They run after the
+ * policy (and, if asked, a person) allowed them.
  */
-export function runWorkflowTool(state: PromptState, record: CallRecord): string {
-  if (record.name === 'enter_plan_mode') {
-    state.modeBeforePlan = state.mode;
-    setMode(state, 'plan');
-    return (
-      `Plan mode is on. Only read-only tools run now, and write_file/replace may only write Markdown files under ${PLANS_DIR}/. ` +
-      'Investigate, write the plan there, then call exit_plan_mode with its file name.'
-    );
+export async function runWorkflowTool(state: PromptState, record: CallRecord): Promise<WorkflowToolResult> {
+  switch (record.name) {
+    case 'enter_plan_mode':
+      return { ok: true, text: enterPlanMode(state) };
+    case 'exit_plan_mode':
+      return { ok: true, text: exitPlanMode(state, record) };
+    case 'complete_task':
+      return completeTask(state, record);
+    case 'invoke_agent':
+      return invokeAgent(state, record);
+    default:
+      return { ok: false, text: `${record.name} cannot run here.` };
   }
+}
+
+function enterPlanMode(state: PromptState): string {
+  state.modeBeforePlan = state.mode;
+  setMode(state, 'plan');
+  return (
+    `Plan mode is on. Only read-only tools run now, and write_file/replace may only write Markdown files under ${PLANS_DIR}/. ` +
+    'Investigate, write the plan there, then call exit_plan_mode with its file name.'
+  );
+}
+
+function exitPlanMode(state: PromptState, record: CallRecord): string {
   const next: ApprovalMode = record.decision?.mode ?? (state.modeBeforePlan && state.modeBeforePlan !== 'plan' ? state.modeBeforePlan : 'default');
   setMode(state, next);
   return `The plan in ${String(record.args.plan_filename)} was approved. The approval mode is now ${next}: carry out the plan.`;
+}
+
+/** Only a sub-agent has an output schema; an accepted output ends its run with `goal`. */
+function completeTask(state: PromptState, record: CallRecord): WorkflowToolResult {
+  const agent = state.agent;
+  if (!agent) return { ok: false, text: 'complete_task is only for sub-agents.' };
+  const check = checkCompleteTask(previewMarkers(record.args), agent.outputSchema);
+  if (!check.ok) return { ok: false, text: check.message };
+  state.completion = record.args;
+  return { ok: true, text: COMPLETE_TASK_ACCEPTED };
 }
 
 export function setMode(state: PromptState, mode: ApprovalMode): void {

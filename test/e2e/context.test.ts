@@ -55,6 +55,8 @@ test('a forced compression whose summary would inflate the history is rejected a
   const length = await earlierConversation(id);
   const bloated = `<state_snapshot>${'far too long '.repeat(20_000)}</state_snapshot>`;
   const handle = await h.start([functionCallResponse({ name: 'run_shell_command', args: { command: 'sleep 1' } }), json(bloated), json(bloated), textResponse('kept going')], { transcript: { id, length } });
+  // Asked for while the shell command runs, so that it applies before the second request.
+  for (let i = 0; i < 200 && !(await handle.query(statusQuery)).toolCalls.some((c) => c.status === 'executing'); i++) await new Promise((r) => setTimeout(r, 25));
   await handle.signal(compressSignal);
   const run = await h.finish(handle);
   expect(run.result?.response).toBe('kept going');

@@ -53,6 +53,43 @@ test('a prompt survives its worker being SIGKILLed mid-tool and completes on a n
   }
 }, 90_000);
 
+test('a sub-agent survives its worker being SIGKILLed mid-run and finishes on a new worker', async () => {
+  const env = await getTestEnv();
+  const home = fs.mkdtempSync(path.join(env.tmpDir, 'kill-child-home-'));
+  const workspace = fs.realpathSync(fs.mkdtempSync(path.join(env.tmpDir, 'kill-child-ws-')));
+  const command = 'echo started >> marker.txt; sleep 3; echo finished >> marker.txt';
+  await fake.close();
+  fake = await FakeGeminiServer.start({
+    script: [
+      functionCallResponse({ name: 'invoke_agent', args: { agent_name: 'generalist', prompt: 'run the slow thing' } }),
+      functionCallResponse({ name: 'run_shell_command', args: { command } }),
+      functionCallResponse({ name: 'complete_task', args: { result: 'handled' } }),
+      textResponse('The sub-agent handled it.'),
+    ],
+  });
+  const taskQueue = env.uniqueTaskQueue('kill-child');
+  const workerEnv = { TEMPORAL_ADDRESS: env.address, DURABLE_AGENT_TASK_QUEUE: taskQueue, GOOGLE_GEMINI_BASE_URL: fake.url, DURABLE_AGENT_HOME: home };
+  const first = spawnWorker(workerEnv);
+  const handle = await env.client.workflow.start('agentPromptWorkflow', {
+    taskQueue,
+    workflowId: `kill-child-${Date.now()}`,
+    args: [{ prompt: 'delegate', workspace, model: 'gemini-test', approvalMode: 'yolo', maxTurns: 10, toolHeartbeatTimeoutMs: 2000, modelRetryInitialMs: 100 }],
+  });
+  await waitFor(async () => fs.existsSync(path.join(workspace, 'marker.txt')), 30_000, first.output);
+  first.kill('SIGKILL');
+  await exited(first);
+  const second = spawnWorker(workerEnv);
+  try {
+    const result = (await handle.result()) as PromptResult;
+    expect(result.response).toBe('The sub-agent handled it.');
+    expect(JSON.stringify(fake.requests[2].body)).toContain('Outcome unknown');
+    expect(fake.requests).toHaveLength(4);
+  } finally {
+    second.kill('SIGTERM');
+    await exited(second);
+  }
+}, 90_000);
+
 async function waitFor(check: () => Promise<boolean>, timeoutMs: number, output: () => string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {

@@ -121,6 +121,7 @@ export async function maybeRecordHistory(h: Pick<Harness, 'env'>, workflowId: st
   fs.mkdirSync(dir, { recursive: true });
   // Stack traces and worker identities name this machine; replay needs neither.
   const root = path.resolve(__dirname, '..', '..');
-  const text = historyToJSON(history).split(root).join('<root>').split(`@${os.hostname()}`).join('@test-host');
+  // The workflow id becomes the file's name, under which the replay test replays it (child ids derive from it).
+  const text = historyToJSON(history).split(root).join('<root>').split(`@${os.hostname()}`).join('@test-host').split(workflowId).join(name);
   fs.writeFileSync(path.join(dir, `${name}.json`), text);
 }

@@ -50,6 +50,8 @@ function generalRules(): Record<string, RuleFields> {
       denyMessage: 'Plan mode is not available in yolo mode.',
     },
     enter_plan_mode: { toolName: 'enter_plan_mode', decision: 'ask_user', priority: 50 },
+    // A sub-agent's own calls are decided by the policy inside its child workflow.
+    invoke_agent: { toolName: 'invoke_agent', decision: 'allow', priority: 50, modes: ['default', 'auto_edit', 'yolo'] },
     'exit_plan_mode outside plan mode': {
       toolName: 'exit_plan_mode',
       decision: 'deny',
@@ -73,6 +75,7 @@ function planModeRules(folder: string): Record<string, RuleFields> {
         `and only Markdown plan files under ${folder}/ may be written.`,
     },
     'plan mode web_fetch': { ...plan, toolName: 'web_fetch', decision: 'ask_user', priority: 50 },
+    'plan mode investigator': { ...plan, toolName: 'invoke_agent', argsPattern: '"agent_name":"codebase_investigator"', decision: 'allow', priority: 50 },
     'plan files': { ...plan, toolName: EDIT_TOOLS, decision: 'allow', priority: 70, planFilesOnly: true },
     'plan mode edits': {
       ...plan,

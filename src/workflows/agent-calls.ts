@@ -1,0 +1,72 @@
+import { executeChild, isCancellation, workflowInfo } from '@temporalio/workflow';
+import { BUILTIN_AGENTS } from '../core/agents/builtins';
+import type { AgentDefinition } from '../core/agents/definition';
+import { addUsage, EMPTY_USAGE } from '../core/types';
+import { completeTaskOutputText } from '../tools/complete-task';
+import { findAgent, invokeAgentDescription, invokeAgentTool, subagentResultText, unknownAgentMessage } from '../tools/invoke-agent';
+import { toFunctionDeclaration, type FunctionDeclaration } from '../tools';
+import type { SubagentInput, subagentWorkflow } from './subagent-workflow';
+import type { SubagentResult } from './messages';
+import type { CallRecord, PromptState } from './prompt-state';
+
+/** `invoke_agent` as the main model sees it: the tool, described with the agents it can start. */
+export function invokeAgentDeclaration(state: PromptState): FunctionDeclaration {
+  return { ...toFunctionDeclaration(invokeAgentTool), description: invokeAgentDescription(agentsOf(state)) };
+}
+
+/** The agents this prompt may start: the input's (built-ins and the user's), or the built-ins. */
+export function agentsOf(state: PromptState): readonly AgentDefinition[] {
+  return state.input.agents ?? BUILTIN_AGENTS;
+}
+
+/**
+ * `invoke_agent`: runs the agent as a child workflow (durable, with its own limits and history) and
+ * answers with its structured result. Cancelling this prompt cancels the child; its token usage is
+ * added to this prompt's totals and budget.
+ */
+export async function invokeAgent(state: PromptState, record: CallRecord): Promise<{ ok: boolean; text: string }> {
+  const name = String(record.args.agent_name ?? '');
+  const agent = findAgent(agentsOf(state), name);
+  if (!agent) return { ok: false, text: unknownAgentMessage(name, agentsOf(state)) };
+  try {
+    const result = await executeChild<typeof subagentWorkflow>('subagentWorkflow', {
+      workflowId: `${workflowInfo().workflowId}--${record.callId}`,
+      args: [childInput(state, agent, record)],
+    });
+    addChildUsage(state, result);
+    const text = result.terminateReason === 'goal' && result.output ? completeTaskOutputText(result.output) : (result.error?.message ?? result.terminateReason);
+    return { ok: result.terminateReason === 'goal', text: subagentResultText(name, result.terminateReason, text) };
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    const cause = (err as { cause?: { message?: string } }).cause;
+    const message = cause?.message ?? (err instanceof Error ? err.message : String(err));
+    return { ok: false, text: subagentResultText(name, 'error', message) };
+  }
+}
+
+function childInput(state: PromptState, agent: AgentDefinition, record: CallRecord): SubagentInput {
+  const input = state.input;
+  return {
+    agent,
+    prompt: String(record.args.prompt ?? ''),
+    parent: { workflowId: workflowInfo().workflowId, callId: record.callId },
+    workspace: input.workspace,
+    model: agent.model ?? state.model,
+    approvalMode: state.mode,
+    policyRules: input.policyRules,
+    sessionRules: state.sessionRules,
+    shellTimeoutMs: input.shellTimeoutMs,
+    toolHeartbeatTimeoutMs: input.toolHeartbeatTimeoutMs,
+    approvalTimeoutMs: input.approvalTimeoutMs,
+    modelRetryInitialMs: input.modelRetryInitialMs,
+    modelMaxAttempts: input.modelMaxAttempts,
+    searchAttributes: input.searchAttributes,
+  };
+}
+
+function addChildUsage(state: PromptState, result: SubagentResult): void {
+  state.stats.usage = addUsage(state.stats.usage, result.stats.usage);
+  for (const [model, usage] of Object.entries(result.stats.models)) {
+    state.stats.models[model] = addUsage(state.stats.models[model] ?? EMPTY_USAGE, usage);
+  }
+}
