@@ -355,3 +355,31 @@ describe('fake-gemini', () => {
     expect(result.stderr).toMatch(/leftover: .*two/);
   });
 });
+
+describe('agent files', () => {
+  test('a workspace agent file is offered to the model and runs as a sub-agent', async () => {
+    const box = sandbox('agent-file', sharedAddress());
+    const dir = path.join(box.workspace, '.durable-agent', 'agents');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'counter.md'), '---\nname: counter\ndescription: Counts the files in the workspace.\ntools: [list_directory]\n---\nCount files and report the number.\n');
+    const script = box.script([
+      functionCallResponse({ name: 'invoke_agent', args: { agent_name: 'counter', prompt: 'count' } }),
+      functionCallResponse({ name: 'list_directory', args: { dir_path: '.' } }),
+      functionCallResponse({ name: 'complete_task', args: { result: 'one directory' } }),
+      textResponse('The counter agent says: one directory.'),
+    ]);
+    const result = await box.run(['run', 'count files', '--fake-responses', script, '--approval-mode', 'yolo', '-w', box.workspace]);
+    expectExit(result, 0);
+    expect(result.stdout).toContain('The counter agent says: one directory.');
+  });
+
+  test('a bad agent file exits 52 and names the file', async () => {
+    const box = sandbox('agent-bad', sharedAddress());
+    const dir = path.join(box.workspace, '.durable-agent', 'agents');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'broken.md'), '---\nname: Broken-Name\ndescription: x\n---\nbody\n');
+    const result = await box.run(['run', 'hi', '--fake-responses', box.script([textResponse('never')]), '-w', box.workspace]);
+    expectExit(result, 52);
+    expect(result.stderr).toMatch(/broken\.md/);
+  });
+});
