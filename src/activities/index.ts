@@ -3,6 +3,8 @@ import type { NewPart } from '../core/types';
 import type { TranscriptStore } from '../store/types';
 import { callModel, toParts, type CallModelInput, type ModelSeam } from './call-model';
 import { runTool, type RunToolInput } from './run-tool';
+import { meterModels, type ModelUsage } from './usage-meter';
+import type { JsonModelSeam } from './json-answer';
 import { checkForLoop, type LoopCheckInput } from './loop-check';
 import { compressTranscript, type CompressTranscriptInput } from './compress';
 import { routeModel, type RouteModelInput } from './route-model';
@@ -31,16 +33,16 @@ export function createActivities(deps: ActivityDeps) {
       return callModel({ models: deps.models, store: deps.store, heartbeatIntervalMs: deps.modelHeartbeatIntervalMs }, input);
     },
     async checkForLoop(input: LoopCheckInput) {
-      return checkForLoop({ models: deps.models, store: deps.store }, input);
+      return metered(deps, (models) => checkForLoop({ models, store: deps.store }, input));
     },
     async routeModel(input: RouteModelInput) {
-      return routeModel({ models: deps.models, store: deps.store }, input);
+      return metered(deps, (models) => routeModel({ models, store: deps.store }, input));
     },
     async checkNextSpeaker(input: NextSpeakerInput) {
-      return checkNextSpeaker({ models: deps.models, store: deps.store }, input);
+      return metered(deps, (models) => checkNextSpeaker({ models, store: deps.store }, input));
     },
     async compressTranscript(input: CompressTranscriptInput) {
-      return compressTranscript({ models: deps.models, store: deps.store, heartbeatIntervalMs: deps.modelHeartbeatIntervalMs }, input);
+      return metered(deps, (models) => compressTranscript({ models, store: deps.store, heartbeatIntervalMs: deps.modelHeartbeatIntervalMs }, input));
     },
     async runTool(input: RunToolInput) {
       return runTool({ store: deps.store, heartbeatIntervalMs: deps.toolHeartbeatIntervalMs }, input);
@@ -52,6 +54,13 @@ export function createActivities(deps: ActivityDeps) {
       return input.index + 1;
     },
   };
+}
+
+/** A utility call's result with the tokens its model calls used, per model (for the prompt's stats). */
+async function metered<R extends object>(deps: ActivityDeps, run: (models: JsonModelSeam) => Promise<R>): Promise<R & { usage: ModelUsage }> {
+  const meter = meterModels(deps.models);
+  const result = await run(meter.models);
+  return { ...result, usage: meter.usage() };
 }
 
 export type Activities = ReturnType<typeof createActivities>;

@@ -4,7 +4,7 @@ import { describeIssues } from '../core/confirmation';
 import { failedAttemptAfter, shouldCompress } from '../core/compression';
 import type { PromptActivities } from './activity-options';
 import type { Cursor } from './endings';
-import { emit, type PromptState } from './prompt-state';
+import { emit, recordUtilityUsage, type PromptState } from './prompt-state';
 
 /** Compress the conversation before the next model request, whatever its size. */
 export const compressSignal = defineSignal<[]>('compress');
@@ -50,6 +50,7 @@ export async function maybeCompress(state: PromptState, acts: PromptActivities, 
     hasFailedBefore: state.compressionFailed,
     lastPromptTokens: state.lastPromptTokens,
   });
+  recordUtilityUsage(state, result.usage);
   state.compressionFailed = failedAttemptAfter(state.compressionFailed, result.status, force);
   if (result.transcriptId !== cursor.transcriptId) {
     Object.assign(cursor, { transcriptId: result.transcriptId, length: result.newLength });

@@ -3,7 +3,7 @@ import { CONTINUE_TEXT } from '../core/next-speaker';
 import { autoRoutingModels, DEFAULT_CLASSIFIER_MODEL, DEFAULT_FAST_MODEL, fallbackModelFor, isQuotaFailure } from '../core/routing';
 import type { ModelTurn, NewPart } from '../core/types';
 import type { Activities } from '../activities';
-import { emit, type PromptState } from './prompt-state';
+import { emit, recordUtilityUsage, type PromptState } from './prompt-state';
 
 type UtilityActs = Pick<Activities, 'routeModel' | 'checkNextSpeaker'>;
 
@@ -22,6 +22,7 @@ export async function chooseModel(state: PromptState, acts: UtilityActs, transcr
       strongModel: pair.strong,
       classifierModel: state.input.classifierModel ?? DEFAULT_CLASSIFIER_MODEL,
     });
+    recordUtilityUsage(state, routed.usage);
     state.model = routed.model;
   }
   emit(state, { type: 'model_info', model: state.model });
@@ -53,5 +54,6 @@ export async function callWithFallback(state: PromptState, call: (model: string)
 export async function continuation(state: PromptState, acts: UtilityActs, transcriptId: string, length: number): Promise<NewPart[] | undefined> {
   if (!state.input.nextSpeakerCheck) return undefined;
   const verdict = await acts.checkNextSpeaker({ transcriptId, length, model: state.input.nextSpeakerModel ?? DEFAULT_FAST_MODEL });
+  recordUtilityUsage(state, verdict.usage);
   return verdict.next === 'model' ? [{ kind: 'text', text: CONTINUE_TEXT }] : undefined;
 }

@@ -105,6 +105,14 @@ export function publishStatus(state: PromptState): void {
   upsertSearchAttributes([{ key: STATUS_ATTRIBUTE, value }]);
 }
 
+/** Tokens of utility calls (routing, loop checks, next speaker, compression), per model. */
+export function recordUtilityUsage(state: PromptState, usage: Record<string, TokenUsage> | undefined): void {
+  for (const [model, u] of Object.entries(usage ?? {})) {
+    state.stats.usage = addUsage(state.stats.usage, u);
+    state.stats.models[model] = addUsage(state.stats.models[model] ?? EMPTY_USAGE, u);
+  }
+}
+
 export function recordUsage(state: PromptState, model: string, usage: TokenUsage): void {
   if (usage.input > 0) state.lastPromptTokens = usage.input;
   state.stats.usage = addUsage(state.stats.usage, usage);

@@ -9,7 +9,7 @@ import { endWithRecord, failPrompt, finishPrompt, recordCancellation, type Curso
 import { checkBeforeRequest, observeTurn, onDetection, registerLoopHandlers } from './loop-guard';
 import { eventsQuery, statusQuery, type PromptInput, type PromptResult } from './messages';
 import { callWithFallback, chooseModel, continuation } from './model-choice';
-import { createPromptState, emit, eventsPage, recordUsage, statusOf, type PromptState } from './prompt-state';
+import { createPromptState, emit, eventsPage, recordUsage, recordUtilityUsage, statusOf, type PromptState } from './prompt-state';
 import { runToolCalls } from './tool-calls';
 import { toolsForMode } from './workflow-tools';
 import { invokeAgentDeclaration } from './agent-calls';
@@ -66,7 +66,7 @@ async function step(state: PromptState, acts: PromptActivities, cursor: Cursor, 
   }
   if ((await checkBudget(state)) === 'stop') return stopOnBudget(state, acts, cursor);
   await maybeCompress(state, acts, cursor);
-  const early = await checkBeforeRequest(state, (model) => acts.checkForLoop({ transcriptId: cursor.transcriptId, length: cursor.length, model, prompt: input.prompt }));
+  const early = await checkBeforeRequest(state, askLoopJudge(state, acts, cursor));
   if (early) return void (await handleLoop(state, early, cursor));
   state.turns += 1;
   const sent: Cursor = { ...cursor, append: [...cursor.append] };
@@ -103,6 +103,15 @@ async function step(state: PromptState, acts: PromptActivities, cursor: Cursor, 
   if (!more) return finishPrompt(state, 'completed');
   cursor.append = more;
   return undefined;
+}
+
+/** The LLM loop check's question to one judge model, its tokens counted in the prompt's stats. */
+function askLoopJudge(state: PromptState, acts: PromptActivities, cursor: Cursor) {
+  return async (model: string) => {
+    const verdict = await acts.checkForLoop({ transcriptId: cursor.transcriptId, length: cursor.length, model, prompt: state.input.prompt });
+    recordUtilityUsage(state, verdict.usage);
+    return verdict;
+  };
 }
 
 /** A first detection adds the recovery message to the next request; a final one ends the prompt. */

@@ -15,7 +15,10 @@ afterAll(async () => {
 /** A non-streamed JSON answer, as the classifier and the next-speaker check receive it. */
 const json = (value: unknown): ScriptLine => ({
   method: 'generateContent',
-  response: { candidates: [{ content: { role: 'model', parts: [{ text: typeof value === 'string' ? value : JSON.stringify(value) }] }, finishReason: 'STOP' }] },
+  response: {
+    candidates: [{ content: { role: 'model', parts: [{ text: typeof value === 'string' ? value : JSON.stringify(value) }] }, finishReason: 'STOP' }],
+    usageMetadata: { promptTokenCount: 40, candidatesTokenCount: 7, totalTokenCount: 47 },
+  },
 });
 const models = () => h.fake.requests.map((r) => `${r.method}:${r.model}`);
 
@@ -27,6 +30,8 @@ describe('routing with -m auto', () => {
     expect(run.result?.response).toBe('A');
     expect(models()).toEqual(['generateContent:gemini-2.5-flash-lite', 'generateContentStream:gemini-2.5-flash', 'generateContentStream:gemini-2.5-flash']);
     expect(run.events.find((e) => e.type === 'model_info')).toMatchObject({ model: 'gemini-2.5-flash' });
+    // The classifier's tokens count in the prompt's stats, under its own model.
+    expect(run.status.stats?.models['gemini-2.5-flash-lite']).toMatchObject({ input: 40, output: 7, total: 47 });
   });
 
   test('an explicit model makes no classifier call', async () => {
@@ -57,6 +62,7 @@ describe('next-speaker check', () => {
     expect(h.fake.requests).toHaveLength(4);
     const third = h.fake.requests[2].body as { contents: { parts: { text?: string }[] }[] };
     expect(third.contents.at(-1)!.parts[0].text).toBe('Please continue.');
+    expect(run.status.stats?.models['gemini-2.5-flash']).toMatchObject({ total: 94 });
   });
 
   test('a malformed answer means "user": the prompt ends after 2 calls', async () => {
