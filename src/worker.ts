@@ -5,6 +5,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from './activities';
 import type { ModelSeam } from './activities/call-model';
 import type { TranscriptStore } from './store/types';
+import type { ToolJournal } from './store/journal';
 
 export interface AgentWorkerOptions {
   connection: NativeConnection;
@@ -12,6 +13,7 @@ export interface AgentWorkerOptions {
   taskQueue: string;
   models: ModelSeam;
   store: TranscriptStore;
+  journal?: ToolJournal;
   /** A prebuilt workflow bundle; defaults to the one `npm run build` writes, else bundling from source. */
   workflowBundlePath?: string;
   shutdownGraceTime?: Duration;
@@ -23,7 +25,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    activities: createActivities({ models: options.models, store: options.store }),
+    activities: createActivities({ models: options.models, store: options.store, journal: options.journal }),
     ...workflowSource(options.workflowBundlePath),
     shutdownGraceTime: options.shutdownGraceTime ?? '5 seconds',
     shutdownForceTime: '20 seconds',

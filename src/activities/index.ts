@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { NewPart } from '../core/types';
 import type { TranscriptStore } from '../store/types';
+import type { ToolJournal } from '../store/journal';
 import { callModel, toParts, type CallModelInput, type ModelSeam } from './call-model';
 import { runTool, type RunToolInput } from './run-tool';
 import { meterModels, type ModelUsage } from './usage-meter';
@@ -13,6 +14,7 @@ import { checkNextSpeaker, type NextSpeakerInput } from './next-speaker';
 export interface ActivityDeps {
   models: ModelSeam;
   store: TranscriptStore;
+  journal?: ToolJournal;
   modelHeartbeatIntervalMs?: number;
   toolHeartbeatIntervalMs?: number;
 }
@@ -45,7 +47,7 @@ export function createActivities(deps: ActivityDeps) {
       return metered(deps, (models) => compressTranscript({ models, store: deps.store, heartbeatIntervalMs: deps.modelHeartbeatIntervalMs }, input));
     },
     async runTool(input: RunToolInput) {
-      return runTool({ store: deps.store, heartbeatIntervalMs: deps.toolHeartbeatIntervalMs }, input);
+      return runTool({ store: deps.store, journal: deps.journal, heartbeatIntervalMs: deps.toolHeartbeatIntervalMs }, input);
     },
     /** Records a user message without a model call: the last function responses of a stopped prompt. */
     async recordMessage(input: RecordMessageInput): Promise<number> {

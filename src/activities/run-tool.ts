@@ -2,7 +2,9 @@ import { Context } from '@temporalio/activity';
 import type { ToolOutcome } from '../core/types';
 import { resolveBlobMarkers } from '../store/blobs';
 import type { TranscriptStore } from '../store/types';
-import { parseToolArgs } from '../tools';
+import { findTool, parseToolArgs } from '../tools';
+import type { ToolJournal } from '../store/journal';
+import { resumeInterrupted } from './interrupted';
 import { truncateOutput } from '../tools/truncate';
 import { ToolError, isReadOnly, type ToolResult } from '../tools/types';
 import { createToolDeps } from './tool-deps';
@@ -17,6 +19,8 @@ export interface RunToolInput {
 
 export interface ToolActivityDeps {
   store: TranscriptStore;
+  /** The side-effect journal; without it, a retry attempt counts as an interruption. */
+  journal?: ToolJournal;
   /** Heartbeat period while a tool runs; the workflow sets the heartbeat timeout. */
   heartbeatIntervalMs?: number;
 }
@@ -25,12 +29,25 @@ const PREVIEW_CHARS = 300;
 
 /**
  * Executes one tool call (phase 3 of parse → decide → execute). Tool failures become results the
- * model sees; only infrastructure failures throw. A mutating call on a retry attempt is never
- * re-run blindly (invariant 7): its first attempt may have had effects, so the model is told.
+ * model sees; only infrastructure failures throw. A mutating call is journaled under its
+ * idempotency key (workflow id + call id): a finished call returns its recorded outcome, and one
+ * whose earlier attempt was interrupted is never re-run blindly (invariant 7).
  */
 export async function runTool(deps: ToolActivityDeps, input: RunToolInput): Promise<ToolOutcome> {
   const ctx = Context.current();
-  const result = await executeTool(deps, input, ctx);
+  const tool = findTool(input.name);
+  const mutating = !!tool && !isReadOnly(tool) && tool.runsIn !== 'workflow';
+  const key = `${ctx.info.workflowExecution?.workflowId ?? ctx.info.workflowType}/${input.callId}`;
+  const entry = mutating ? await deps.journal?.get(key) : undefined;
+  if (entry?.state === 'completed') return entry.outcome;
+  const interrupted = mutating && (entry?.state === 'started' || ctx.info.attempt > 1);
+  if (mutating) await deps.journal?.put(key, { state: 'started', attempt: ctx.info.attempt });
+  const outcome = await toOutcome(deps, input, await executeTool(deps, input, ctx, interrupted));
+  if (mutating) await deps.journal?.put(key, { state: 'completed', outcome });
+  return outcome;
+}
+
+async function toOutcome(deps: ToolActivityDeps, input: RunToolInput, result: ToolResult): Promise<ToolOutcome> {
   const response = result.ok ? { output: truncateOutput(result.output) } : { error: result.error.message };
   const text = result.ok ? result.output : result.error.message;
   return {
@@ -43,20 +60,12 @@ export async function runTool(deps: ToolActivityDeps, input: RunToolInput): Prom
   };
 }
 
-async function executeTool(deps: ToolActivityDeps, input: RunToolInput, ctx: Context): Promise<ToolResult> {
+async function executeTool(deps: ToolActivityDeps, input: RunToolInput, ctx: Context, interrupted: boolean): Promise<ToolResult> {
   const args = await resolveBlobMarkers(input.args, deps.store);
   const parsed = parseToolArgs(input.name, args);
   if (!parsed.ok) return { ok: false, error: parsed.error };
-  if (ctx.info.attempt > 1 && input.name === 'run_shell_command') {
-    return {
-      ok: false,
-      error: {
-        kind: 'outcome_unknown',
-        message: 'Outcome unknown: the previous attempt was interrupted (the worker stopped while the command ran). ' +
-          'It was not run again. Check its effects before deciding whether to run it again.',
-      },
-    };
-  }
+  const resumed = interrupted ? await resumeInterrupted(input.name, parsed.args as Record<string, unknown>, input.workspace) : undefined;
+  if (resumed) return resumed;
   const timer = setInterval(() => ctx.heartbeat(), deps.heartbeatIntervalMs ?? 1000);
   try {
     const toolDeps = await createToolDeps({ root: input.workspace, signal: ctx.cancellationSignal, shellTimeoutMs: input.shellTimeoutMs, readBlob: (ref) => deps.store.getBlob(ref) });

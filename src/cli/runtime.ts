@@ -9,6 +9,7 @@ import type { Logger } from '../logger';
 import { isServerReachable, startDevServer, type DevServer } from '../server/dev-server';
 import { ensureTemporalCli, projectRoot } from '../server/temporal-cli';
 import { FileTranscriptStore } from '../store/file-store';
+import { FileToolJournal } from '../store/journal';
 import { connectWorker, createAgentWorker } from '../worker';
 
 export interface FakeResponses {
@@ -96,6 +97,7 @@ export async function startWorker(config: Config, taskQueue: string, fakeUrl?: s
     taskQueue,
     models: createGenAI(config, fakeUrl).models,
     store: new FileTranscriptStore(path.join(config.home, 'store')),
+    journal: new FileToolJournal(path.join(config.home, 'journal')),
   });
   const running = worker.run();
   return {

@@ -8,6 +8,7 @@ import type { AgentEvent } from '../../src/core/events';
 import { FakeGeminiServer, type ScriptLine } from '../../src/fake-gemini';
 import { createGenAI } from '../../src/genai';
 import { FileTranscriptStore } from '../../src/store/file-store';
+import { FileToolJournal } from '../../src/store/journal';
 import { createAgentWorker } from '../../src/worker';
 import { eventsQuery, type PromptInput, type PromptResult } from '../../src/workflows/messages';
 import { getTestEnv, type TestEnv } from './temporal-env';
@@ -54,6 +55,7 @@ export async function createHarness(name: string): Promise<Harness> {
     taskQueue,
     models: createGenAI({ geminiApiKey: TEST_API_KEY }, fake.url).models,
     store,
+    journal: new FileToolJournal(path.join(root, 'journal')),
     workflowBundlePath: env.workflowBundle.codePath,
     shutdownGraceTime: '1 second',
   });

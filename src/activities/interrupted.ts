@@ -1,0 +1,37 @@
+import type { ToolResult } from '../tools/types';
+import { createWorkspace } from './tool-deps';
+
+const SHELL_UNKNOWN =
+  'Outcome unknown: the previous attempt was interrupted (the worker stopped while the command ran). ' +
+  'It was not run again. Check its effects before deciding whether to run it again.';
+
+/**
+ * What to answer for a mutating call whose earlier attempt started but never finished, instead of
+ * running it again blindly (invariant 7). A shell command's effects cannot be checked, so the model
+ * is told the outcome is unknown; `write_file` and `replace` check whether their result is already
+ * in place. Undefined means: not in place, safe to run.
+ */
+export async function resumeInterrupted(name: string, args: Record<string, unknown>, workspaceRoot: string): Promise<ToolResult | undefined> {
+  if (name === 'run_shell_command') return { ok: false, error: { kind: 'outcome_unknown', message: SHELL_UNKNOWN } };
+  if (name !== 'write_file' && name !== 'replace') return undefined;
+  const current = await currentText(workspaceRoot, String(args.file_path ?? ''));
+  if (current === undefined) return undefined;
+  if (name === 'write_file' && current === args.content) {
+    return { ok: true, output: `${args.file_path} already holds this content: an interrupted earlier attempt had written it.` };
+  }
+  const { old_string: oldText, new_string: newText } = args as { old_string?: string; new_string?: string };
+  if (name === 'replace' && typeof newText === 'string' && newText !== '' && current.includes(newText) && (!oldText || !current.includes(oldText))) {
+    return { ok: true, output: `The replacement in ${args.file_path} is already in place: an interrupted earlier attempt had made it.` };
+  }
+  return undefined;
+}
+
+async function currentText(root: string, filePath: string): Promise<string | undefined> {
+  try {
+    const workspace = await createWorkspace(root);
+    const file = await workspace.resolve(filePath);
+    return (await workspace.readFile(file)).toString('utf8').replace(/\r\n/g, '\n');
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,79 @@
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { FileTranscriptStore } from '../store/file-store';
+import { FileToolJournal } from '../store/journal';
+import type { ToolOutcome } from '../core/types';
+import { runTool, type RunToolInput } from './run-tool';
+
+/** Invariant 7 at the activity edge: the journal decides whether a mutating call may run again. */
+let root: string;
+let workspace: string;
+let store: FileTranscriptStore;
+let journal: FileToolJournal;
+
+beforeEach(async () => {
+  root = await fs.mkdtemp(path.join(os.tmpdir(), 'da-journal-'));
+  workspace = path.join(root, 'ws');
+  await fs.mkdir(workspace);
+  workspace = await fs.realpath(workspace);
+  store = new FileTranscriptStore(path.join(root, 'store'));
+  journal = new FileToolJournal(path.join(root, 'journal'));
+});
+afterEach(() => fs.rm(root, { recursive: true, force: true }));
+
+const quiet = () => new MockActivityEnvironment({}, { logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } });
+const input = (name: string, args: Record<string, unknown>): RunToolInput => ({ callId: 'c1', name, args, workspace, shellTimeoutMs: 10_000 });
+const run = (name: string, args: Record<string, unknown>, env = quiet()): Promise<ToolOutcome> => env.run(runTool, { store, journal }, input(name, args));
+const key = (env: MockActivityEnvironment) => `${env.context.info.workflowExecution?.workflowId ?? env.context.info.workflowType}/c1`;
+
+test('a finished call returns its recorded outcome and is not run again', async () => {
+  const first = await run('write_file', { file_path: 'a.txt', content: 'one' });
+  await fs.writeFile(path.join(workspace, 'a.txt'), 'changed since');
+  const again = await run('write_file', { file_path: 'a.txt', content: 'one' });
+  expect(again).toEqual(first);
+  expect(await fs.readFile(path.join(workspace, 'a.txt'), 'utf8')).toBe('changed since');
+});
+
+test('an interrupted write whose content is already in place is not written again', async () => {
+  const env = quiet();
+  await journal.put(key(env), { state: 'started', attempt: 1 });
+  await fs.writeFile(path.join(workspace, 'a.txt'), 'one');
+  const outcome = await run('write_file', { file_path: 'a.txt', content: 'one' }, env);
+  expect(outcome.ok).toBe(true);
+  expect(outcome.preview).toMatch(/already holds this content/);
+});
+
+test('an interrupted replace that already happened reports success instead of "no occurrence"', async () => {
+  const env = quiet();
+  await journal.put(key(env), { state: 'started', attempt: 1 });
+  await fs.writeFile(path.join(workspace, 'b.txt'), 'value = 2\n');
+  const outcome = await run('replace', { file_path: 'b.txt', old_string: 'value = 1', new_string: 'value = 2' }, env);
+  expect(outcome.ok).toBe(true);
+  expect(outcome.preview).toMatch(/already in place/);
+});
+
+test('an interrupted replace that did not happen runs', async () => {
+  const env = quiet();
+  await journal.put(key(env), { state: 'started', attempt: 1 });
+  await fs.writeFile(path.join(workspace, 'b.txt'), 'value = 1\n');
+  const outcome = await run('replace', { file_path: 'b.txt', old_string: 'value = 1', new_string: 'value = 2' }, env);
+  expect(outcome.ok).toBe(true);
+  expect(await fs.readFile(path.join(workspace, 'b.txt'), 'utf8')).toBe('value = 2\n');
+});
+
+test('an interrupted shell command is reported as outcome unknown, not run', async () => {
+  const env = quiet();
+  await journal.put(key(env), { state: 'started', attempt: 1 });
+  const outcome = await run('run_shell_command', { command: 'echo ran >> marker.txt' }, env);
+  expect(outcome).toMatchObject({ ok: false, errorKind: 'outcome_unknown' });
+  await expect(fs.access(path.join(workspace, 'marker.txt'))).rejects.toThrow();
+});
+
+test('read-only calls are not journaled', async () => {
+  await fs.writeFile(path.join(workspace, 'r.txt'), 'r');
+  const env = quiet();
+  await run('read_file', { file_path: 'r.txt' }, env);
+  expect(await journal.get(key(env))).toBeUndefined();
+});
