@@ -87,12 +87,16 @@ describe('loadConfig', () => {
     expect(empty).toEqual(load());
   });
 
-  // Known bug: config.ts blanks empty values for its own schema but hands the raw environment to
-  // loadClientConnectConfig, whose '' address and namespace then win over the defaults. Turn this
-  // into a plain `it` once config.ts passes the blanked environment on.
+  // config.ts hands the blanked environment to loadClientConnectConfig too, so '' never wins over a default.
   it('treats empty TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE as unset', () => {
     const empty = load({ TEMPORAL_ADDRESS: '', TEMPORAL_NAMESPACE: '' });
     expect(empty.temporalAddress).toBe('127.0.0.1:7233');
     expect(empty.temporalNamespace).toBe('default');
+  });
+
+  it('takes DURABLE_AGENT_STORE as "file" or a postgres:// URL, and names it when it is neither', () => {
+    expect(load({ DURABLE_AGENT_STORE: 'file' }).storeUrl).toBeUndefined();
+    expect(load({ DURABLE_AGENT_STORE: 'postgres://u:p@db:5432/agent' }).storeUrl).toBe('postgres://u:p@db:5432/agent');
+    expect(() => load({ DURABLE_AGENT_STORE: 'mysql://db' })).toThrow(/DURABLE_AGENT_STORE/);
   });
 });

@@ -18,6 +18,8 @@ export interface Config {
   taskQueue: string;
   home: string;
   temporalCliPath?: string;
+  /** `postgres://…` to keep transcripts and the journal in PostgreSQL; unset: files under `home`. */
+  storeUrl?: string;
   /** Admin-tier policy directory (highest tier). */
   adminPolicyDir: string;
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -35,6 +37,10 @@ const envSchema = z.object({
   DURABLE_AGENT_LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'silent']).optional(),
   TEMPORAL_CLI_PATH: z.string().min(1).optional(),
   DURABLE_AGENT_ADMIN_POLICIES: z.string().min(1).optional(),
+  DURABLE_AGENT_STORE: z
+    .string()
+    .regex(/^(file|postgres(ql)?:\/\/.+)$/, { message: 'DURABLE_AGENT_STORE must be "file" or a postgres:// URL' })
+    .optional(),
   PATH: z.string().optional(),
 });
 
@@ -60,6 +66,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     taskQueue: e.DURABLE_AGENT_TASK_QUEUE ?? DEFAULT_TASK_QUEUE,
     home: path.resolve(e.DURABLE_AGENT_HOME ?? path.join(os.homedir(), '.durable-agent')),
     temporalCliPath: e.TEMPORAL_CLI_PATH,
+    storeUrl: e.DURABLE_AGENT_STORE && e.DURABLE_AGENT_STORE !== 'file' ? e.DURABLE_AGENT_STORE : undefined,
     adminPolicyDir: path.resolve(e.DURABLE_AGENT_ADMIN_POLICIES ?? '/etc/durable-agent/policies'),
     logLevel: e.DURABLE_AGENT_LOG_LEVEL ?? 'warn',
     searchPath: e.PATH ?? '',

@@ -8,8 +8,7 @@ import { createGenAI } from '../genai';
 import type { Logger } from '../logger';
 import { isServerReachable, startDevServer, type DevServer } from '../server/dev-server';
 import { ensureTemporalCli, projectRoot } from '../server/temporal-cli';
-import { FileTranscriptStore } from '../store/file-store';
-import { FileToolJournal } from '../store/journal';
+import { openStores } from '../store/open';
 import { connectWorker, createAgentWorker } from '../worker';
 
 export interface FakeResponses {
@@ -90,14 +89,15 @@ async function ensureServer(config: Config, options: RuntimeOptions): Promise<De
 
 /** A worker running in this process until `stop`. */
 export async function startWorker(config: Config, taskQueue: string, fakeUrl?: string): Promise<{ worker: Worker; stop: () => Promise<void> }> {
+  const stores = await openStores(config);
   const connection = await connectWorker(config.temporalAddress, config.temporalConnection);
   const worker = await createAgentWorker({
     connection,
     namespace: config.temporalNamespace,
     taskQueue,
     models: createGenAI(config, fakeUrl).models,
-    store: new FileTranscriptStore(path.join(config.home, 'store')),
-    journal: new FileToolJournal(path.join(config.home, 'journal')),
+    store: stores.store,
+    journal: stores.journal,
   });
   const running = worker.run();
   return {
@@ -106,6 +106,7 @@ export async function startWorker(config: Config, taskQueue: string, fakeUrl?: s
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;
       await connection.close();
+      await stores.close();
     },
   };
 }

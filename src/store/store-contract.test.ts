@@ -7,6 +7,8 @@ import { inspect, promisify } from 'node:util';
 import { Pool } from 'pg';
 import { FileTranscriptStore } from './file-store';
 import { PostgresTranscriptStore } from './postgres-store';
+import { PostgresToolJournal } from './postgres-journal';
+import { openStores } from './open';
 import { describeTranscriptStore } from './store-contract';
 import type { TranscriptStore } from './types';
 
@@ -89,6 +91,34 @@ function describePostgresSpecifics(url: () => string): void {
         expect((await pool.query('SELECT count(*)::int AS n FROM blobs WHERE ref = $1', [ref])).rows[0].n).toBe(1);
       } finally {
         await pool.end();
+      }
+    });
+
+    it('keeps the side-effect journal: started, then completed with the outcome', async () => {
+      const pool = new Pool({ connectionString: url() });
+      try {
+        const journal = new PostgresToolJournal(pool);
+        await journal.migrate();
+        await journal.migrate();
+        expect(await journal.get('wf/c1')).toBeUndefined();
+        await journal.put('wf/c1', { state: 'started', attempt: 1 });
+        expect(await journal.get('wf/c1')).toEqual({ state: 'started', attempt: 1 });
+        const outcome = { callId: 'c1', name: 'write_file', ok: true, preview: 'done', responseRef: `sha256:${'a'.repeat(64)}` };
+        await journal.put('wf/c1', { state: 'completed', outcome });
+        expect(await new PostgresToolJournal(pool).get('wf/c1')).toEqual({ state: 'completed', outcome });
+      } finally {
+        await pool.end();
+      }
+    });
+
+    it('is chosen by configuration: a postgres:// DURABLE_AGENT_STORE gives the PostgreSQL store and journal', async () => {
+      const stores = await openStores({ home: os.tmpdir(), storeUrl: url() });
+      try {
+        expect(stores.store).toBeInstanceOf(PostgresTranscriptStore);
+        expect(stores.journal).toBeInstanceOf(PostgresToolJournal);
+        expect(await stores.store.getBlob(await stores.store.putBlob('configured'))).toBe('configured');
+      } finally {
+        await stores.close();
       }
     });
 

@@ -1,0 +1,40 @@
+import * as path from 'node:path';
+import { Pool } from 'pg';
+import { FileTranscriptStore } from './file-store';
+import { FileToolJournal, type ToolJournal } from './journal';
+import { PostgresToolJournal } from './postgres-journal';
+import { PostgresTranscriptStore } from './postgres-store';
+import type { TranscriptStore } from './types';
+
+export interface Stores {
+  store: TranscriptStore;
+  journal: ToolJournal;
+  close(): Promise<void>;
+}
+
+/**
+ * The transcript store and side-effect journal a worker uses: files under the agent's home by
+ * default (one machine, or a shared volume), or PostgreSQL when `DURABLE_AGENT_STORE` is a
+ * `postgres://` URL (workers on several machines). The URL may hold a password: it is never logged.
+ */
+export async function openStores(config: { home: string; storeUrl?: string }): Promise<Stores> {
+  if (!config.storeUrl) {
+    return {
+      store: new FileTranscriptStore(path.join(config.home, 'store')),
+      journal: new FileToolJournal(path.join(config.home, 'journal')),
+      close: async () => undefined,
+    };
+  }
+  const pool = new Pool({ connectionString: config.storeUrl, max: 10 });
+  pool.on('error', () => undefined);
+  try {
+    const store = new PostgresTranscriptStore({ pool });
+    const journal = new PostgresToolJournal(pool);
+    await store.migrate();
+    await journal.migrate();
+    return { store, journal, close: () => pool.end() };
+  } catch (err) {
+    await pool.end();
+    throw err;
+  }
+}
