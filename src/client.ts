@@ -4,7 +4,7 @@ import { ApplicationFailure, CancelledFailure, TerminatedFailure } from '@tempor
 import type { AgentEvent } from './core/events';
 import { KIND_ATTRIBUTE, SEARCH_ATTRIBUTE_NAMES, STATUS_ATTRIBUTE } from './core/search-attributes';
 import type { agentPromptWorkflow } from './workflows';
-import { eventsQuery, statusQuery, toolConfirmationSignal, type PromptInput, type PromptResult, type PromptStats, type ToolConfirmation } from './workflows/messages';
+import { eventsQuery, statusQuery, type PromptInput, type PromptResult, type PromptStats } from './workflows/messages';
 
 export type StatusName = 'running' | 'awaiting_approval' | 'loop_detected' | 'budget_exhausted' | 'completed' | 'failed' | 'cancelled' | 'terminated';
 
@@ -139,10 +139,6 @@ async function closedWithoutResult(client: Client, handle: WorkflowHandle, base:
     return { ...base, ...extra, status: 'failed', error: { type: 'Error', message: (cause as Error).message } };
   }
   return { ...base, status: 'failed' };
-}
-
-export async function sendConfirmation(client: Client, workflowId: string, confirmation: ToolConfirmation): Promise<void> {
-  await client.workflow.getHandle(workflowId).signal(toolConfirmationSignal, confirmation);
 }
 
 export async function cancelPrompt(client: Client, workflowId: string): Promise<void> {

@@ -24,5 +24,3 @@ export type AgentEventBody =
   | { type: 'warning'; message: string };
 
 export type AgentEvent = AgentEventBody & { seq: number; time: string };
-
-export type AgentEventType = AgentEventBody['type'];

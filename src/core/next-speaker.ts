@@ -3,9 +3,6 @@ import type { Content, Part } from '@google/genai';
 /** The user message the workflow sends when the model should go on (Gemini CLI's text). */
 export const CONTINUE_TEXT = 'Please continue.';
 
-/** Gemini CLI's default model for the check (temperature 0). */
-export const NEXT_SPEAKER_MODEL = 'gemini-3-flash-preview';
-
 /** `ask`: the fast paths cannot tell, so the model is asked. */
 export type FastPathAnswer = 'user' | 'model' | 'ask';
 
