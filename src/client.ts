@@ -1,9 +1,10 @@
-import { Client, Connection, WorkflowFailedError, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import { Client, Connection, WithStartWorkflowOperation, WorkflowFailedError, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import type { QueryDefinition } from '@temporalio/common';
 import { ApplicationFailure, CancelledFailure, TerminatedFailure } from '@temporalio/common';
 import type { AgentEvent } from './core/events';
 import { KIND_ATTRIBUTE, SEARCH_ATTRIBUTE_NAMES, STATUS_ATTRIBUTE } from './core/search-attributes';
-import type { agentPromptWorkflow } from './workflows';
+import type { agentPromptWorkflow, agentSessionWorkflow } from './workflows';
+import { sendMessageUpdate, type SessionInput } from './workflows/session-workflow';
 import { eventsQuery, statusQuery, type PromptInput, type PromptResult, type PromptStats } from './workflows/messages';
 
 export type StatusName = 'running' | 'awaiting_approval' | 'loop_detected' | 'budget_exhausted' | 'completed' | 'failed' | 'cancelled' | 'terminated';
@@ -64,6 +65,21 @@ export function hasAgentSearchAttributes(client: Client): Promise<boolean> {
   return known;
 }
 
+/**
+ * Adds a message to a session, starting the session if it does not exist yet (update-with-start),
+ * and returns the id of the prompt that will run it.
+ */
+export async function sendToSession(client: Client, sessionId: string, text: string, options: { taskQueue: string; defaults?: SessionInput['defaults'] }): Promise<string> {
+  if (!options.defaults) return client.workflow.getHandle(sessionId).executeUpdate(sendMessageUpdate, { args: [{ text }] });
+  const start = new WithStartWorkflowOperation<typeof agentSessionWorkflow>('agentSessionWorkflow', {
+    workflowId: sessionId,
+    taskQueue: options.taskQueue,
+    args: [{ defaults: options.defaults }],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+  });
+  return client.workflow.executeUpdateWithStart(sendMessageUpdate, { args: [{ text }], startWorkflowOperation: start });
+}
+
 /** Ids of running prompts with a call awaiting approval (all running prompts without the attributes). */
 export async function promptsAwaitingApproval(client: Client, limit = 200): Promise<string[]> {
   const query = (await hasAgentSearchAttributes(client))
@@ -91,8 +107,12 @@ export async function followEvents(client: Client, workflowId: string, onEvent: 
       cursor = page.next;
       if (page.done) return;
     }
-    const description = await handle.describe();
-    if (description.status.name !== 'RUNNING' && (!page || page.events.length === 0)) return;
+    // A session's queued message has no prompt workflow until its turn comes: wait for it.
+    const description = await handle.describe().catch((err) => {
+      if (err instanceof WorkflowNotFoundError) return undefined;
+      throw err;
+    });
+    if (description && description.status.name !== 'RUNNING' && (!page || page.events.length === 0)) return;
     if (options.signal?.aborted) return;
     await new Promise((r) => setTimeout(r, page && page.events.length > 0 ? 0 : (options.pollMs ?? 150)));
   }
@@ -154,7 +174,7 @@ export interface ListedPrompt {
 
 export async function listPrompts(client: Client, limit = 50): Promise<ListedPrompt[]> {
   const out: ListedPrompt[] = [];
-  for await (const wf of client.workflow.list({ query: "WorkflowType = 'agentPromptWorkflow'" })) {
+  for await (const wf of client.workflow.list({ query: "WorkflowType IN ('agentPromptWorkflow', 'agentSessionWorkflow')" })) {
     out.push({ workflowId: wf.workflowId, type: wf.type, status: wf.status.name, startTime: wf.startTime.toISOString() });
     if (out.length >= limit) break;
   }

@@ -24,7 +24,10 @@ export async function watchCommand(client: Client, workflowId: string, format: O
 export async function listCommand(client: Client, io: Io): Promise<number> {
   const prompts = await listPrompts(client);
   if (prompts.length === 0) io.stdout.write('no prompts yet\n');
-  for (const p of prompts) io.stdout.write(`${p.workflowId}  ${p.status.toLowerCase().padEnd(10)}  ${p.startTime}\n`);
+  for (const p of prompts) {
+    const kind = p.type === 'agentSessionWorkflow' ? 'session' : 'prompt';
+    io.stdout.write(`${p.workflowId}  ${kind.padEnd(7)}  ${p.status.toLowerCase().padEnd(10)}  ${p.startTime}\n`);
+  }
   return 0;
 }
 

@@ -63,6 +63,7 @@ function addRun(program: Command): void {
     .option('--policy <file...>', 'extra policy files (TOML), at the user tier')
     .option('--no-loop-detection', 'turn loop detection off for this prompt')
     .option('--max-tokens <n>', 'token budget of the prompt; when spent it pauses for a top-up', positiveInt)
+    .option('--session <id>', 'run as the next message of this conversation (started on first use)')
     .option('--next-speaker-check', 'after an answer, ask whether the model meant to go on (default with --detach)')
     .option('--no-next-speaker-check', 'never ask (default without --detach)')
     .action(runAction);
@@ -91,6 +92,7 @@ interface RunFlags {
   loopDetection: boolean;
   nextSpeakerCheck?: boolean;
   maxTokens?: number;
+  session?: string;
 }
 
 async function runAction(prompt: string | undefined, o: RunFlags): Promise<void> {
@@ -111,6 +113,7 @@ async function runAction(prompt: string | undefined, o: RunFlags): Promise<void>
     loopDetection: o.loopDetection,
     nextSpeakerCheck: o.nextSpeakerCheck,
     maxTokens: o.maxTokens,
+    session: o.session,
   };
   process.exitCode = await runCommand(config, options, io, logger);
 }

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { followEvents, promptStatus, startPrompt, cancelPrompt } from '../client';
+import type { Client } from '@temporalio/client';
+import { cancelPrompt, followEvents, hasAgentSearchAttributes, promptStatus, sendToSession, startPrompt } from '../client';
 import type { Config } from '../config';
 import { createGenAI } from '../genai';
 import { loadRunPolicies } from './policies';
@@ -35,6 +36,8 @@ export interface RunOptions {
   /** Unset: on for detached runs (nobody is there to say "go on"), off for followed ones. */
   nextSpeakerCheck?: boolean;
   maxTokens?: number;
+  /** Run the prompt as the next message of this session (created on first use). */
+  session?: string;
 }
 
 export const DEFAULT_MODEL = 'gemini-2.5-pro';
@@ -45,7 +48,7 @@ export async function runCommand(config: Config, options: RunOptions, io: Io, lo
   input.policyRules = await loadRunPolicies(config, input.workspace, options.policyFiles ?? [], io);
   input.agents = await loadRunAgents(config, input.workspace, io);
   if (!options.fakeResponses) createGenAI(config);
-  const workflowId = newPromptId();
+  let workflowId = newPromptId();
   if (options.detach) return runDetached(config, options, input, workflowId, io, logger);
   const runtime = await openRuntime(config, { fakeResponses: options.fakeResponses, worker: 'auto', privateQueueForFake: true, logger });
   const controller = new AbortController();
@@ -58,7 +61,7 @@ export async function runCommand(config: Config, options: RunOptions, io: Io, lo
   process.once('SIGINT', onSigint);
   let approvals: ApprovalHandler | undefined;
   try {
-    await startPrompt(runtime.client, input, { taskQueue: runtime.taskQueue, workflowId });
+    workflowId = await launch(runtime.client, input, options.session, { taskQueue: runtime.taskQueue, workflowId });
     if (options.output === 'text') io.stderr.write(`prompt ${workflowId} started\n`);
     const printer = createPrinter(options.output, io, workflowId, options.model);
     // On a terminal, calls awaiting approval are asked about in place; otherwise `run` says how to answer them.
@@ -87,12 +90,21 @@ async function runDetached(config: Config, options: RunOptions, input: PromptInp
   await startBackgroundServer(config, options.fakeResponses, logger);
   const runtime = await openRuntime(config, { worker: 'never', embed: false, logger });
   try {
-    await startPrompt(runtime.client, input, { taskQueue: config.taskQueue, workflowId });
-    io.stdout.write(`${workflowId}\n`);
+    io.stdout.write(`${await launch(runtime.client, input, options.session, { taskQueue: config.taskQueue, workflowId })}\n`);
     return EXIT.ok;
   } finally {
     await runtime.stop();
   }
+}
+
+/**
+ * Starts the prompt, or adds it to a session (which runs it as a child prompt when its turn comes);
+ * returns the prompt's workflow id.
+ */
+async function launch(client: Client, input: PromptInput, session: string | undefined, options: { taskQueue: string; workflowId: string }): Promise<string> {
+  if (!session) return (await startPrompt(client, input, options)).workflowId;
+  const { prompt, ...defaults } = input;
+  return sendToSession(client, session, prompt, { taskQueue: options.taskQueue, defaults: { ...defaults, searchAttributes: await hasAgentSearchAttributes(client) } });
 }
 
 function promptInput(options: RunOptions): PromptInput {

@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { compressSignal, topUpBudgetSignal } from '../workflows/context';
 import { withClient } from './connect';
+import { sendToSession } from '../client';
 import { InputError } from './exit-codes';
 import { loopDecisionCommand } from './inspect';
 import { positiveInt } from './arguments';
@@ -13,6 +14,19 @@ type Setup = () => { config: Config; logger: Logger };
 
 /** Commands that steer a running prompt: a flagged loop, compression, a spent token budget. */
 export function addSteering(program: Command, setup: Setup, io: Io): void {
+  program
+    .command('send')
+    .argument('<sessionId>')
+    .argument('<message>')
+    .description('add a message to a session; it runs as the session’s next prompt (prints its id)')
+    .action(async (sessionId: string, message: string) => {
+      if (!message.trim()) throw new InputError('the message is empty');
+      const ctx = setup();
+      process.exitCode = await withClient(ctx, async (client) => {
+        io.stdout.write(`${await sendToSession(client, sessionId, message, { taskQueue: ctx.config.taskQueue })}\n`);
+        return 0;
+      });
+    });
   program
     .command('loop')
     .argument('<id>')

@@ -11,7 +11,13 @@ export type Cursor = { transcriptId: string; length: number; append: NewPart[] }
 export function finishPrompt(state: PromptState, reason: 'completed' | 'stopped'): PromptResult {
   state.finished = true;
   state.terminateReason = reason;
-  return { terminateReason: reason, response: state.response, turns: state.turns, stats: state.stats };
+  return { terminateReason: reason, response: state.response, turns: state.turns, stats: state.stats, ...continuation(state) };
+}
+
+/** What a session needs to go on after this prompt: the transcript's end and the granted rules. */
+function continuation(state: PromptState): Pick<PromptResult, 'transcript' | 'sessionRules'> {
+  const cursor = state.cursor;
+  return { transcript: cursor ? { id: cursor.transcriptId, length: cursor.length } : undefined, sessionRules: state.sessionRules };
 }
 
 /**
@@ -19,7 +25,10 @@ export function finishPrompt(state: PromptState, reason: 'completed' | 'stopped'
  * that every call keeps its one response (invariant 2).
  */
 export async function endWithRecord(state: PromptState, acts: PromptActivities, cursor: Cursor, reason: TerminateReason, type: string, message: string): Promise<never> {
-  if (cursor.append.length > 0) await acts.recordMessage({ transcriptId: cursor.transcriptId, index: cursor.length, append: cursor.append });
+  if (cursor.append.length > 0) {
+    cursor.length = await acts.recordMessage({ transcriptId: cursor.transcriptId, index: cursor.length, append: cursor.append });
+    cursor.append = [];
+  }
   throw failPrompt(state, ApplicationFailure.create({ type, message, nonRetryable: true }), reason);
 }
 
@@ -46,6 +55,6 @@ export function failPrompt(state: PromptState, err: unknown, reason: TerminateRe
   state.terminateReason = reason;
   state.error = { type, message };
   emit(state, { type: 'error', errorType: type, message });
-  const details = [{ turns: state.turns, stats: state.stats, response: state.response }];
+  const details = [{ turns: state.turns, stats: state.stats, response: state.response, ...continuation(state) }];
   return ApplicationFailure.create({ type, message, nonRetryable: true, details, cause: cause instanceof Error ? cause : undefined });
 }

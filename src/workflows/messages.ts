@@ -61,6 +61,10 @@ export interface PromptResult {
   turns: number;
   stats: PromptStats;
   error?: { type: string; message: string };
+  /** Where the conversation stands afterwards (a session's next prompt continues from here). */
+  transcript?: { id: string; length: number };
+  /** `proceed_always` rules granted so far (a session keeps them for its next prompts). */
+  sessionRules?: PolicyRule[];
 }
 
 export interface PromptStats {

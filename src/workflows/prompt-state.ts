@@ -32,6 +32,8 @@ export interface PromptState {
   finished: boolean;
   events: AgentEvent[];
   calls: Map<string, CallRecord>;
+  /** The live transcript position of the prompt (set by the workflow; read when it ends). */
+  cursor?: { transcriptId: string; length: number };
   /** Set in a sub-agent: its definition (tools, output schema, limits). */
   agent?: AgentDefinition;
   /** A sub-agent's allowed tools (complete_task aside). */

@@ -34,6 +34,7 @@ export async function agentPromptWorkflow(input: PromptInput): Promise<PromptRes
     length: input.transcript?.length ?? 0,
     append: [{ kind: 'text', text: input.prompt }],
   };
+  state.cursor = cursor;
   const open: OpenCalls = { calls: [] };
   emit(state, { type: 'user_prompt', text: input.prompt });
   try {
@@ -134,7 +135,10 @@ function overflow(state: PromptState, acts: PromptActivities, cursor: Cursor, fi
 
 /** A person answered an exhausted budget with "stop": the prompt ends as it stands. */
 async function stopOnBudget(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<PromptResult> {
-  if (cursor.append.length > 0) await acts.recordMessage({ transcriptId: cursor.transcriptId, index: cursor.length, append: cursor.append });
+  if (cursor.append.length > 0) {
+    cursor.length = await acts.recordMessage({ transcriptId: cursor.transcriptId, index: cursor.length, append: cursor.append });
+    cursor.append = [];
+  }
   return finishPrompt(state, 'stopped');
 }
 

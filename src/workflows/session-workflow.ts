@@ -1,0 +1,107 @@
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  ChildWorkflowFailure,
+  condition,
+  continueAsNew,
+  defineQuery,
+  defineSignal,
+  defineUpdate,
+  executeChild,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { PolicyRule } from '../core/policy/types';
+import type { agentPromptWorkflow } from './prompt-workflow';
+import type { PromptInput, PromptResult } from './messages';
+
+/** Everything a session's prompts share, and where its conversation stands. */
+export interface SessionInput {
+  /** Settings of every prompt of the session (its `prompt` and `transcript` are set per message). */
+  defaults: Omit<PromptInput, 'prompt' | 'transcript'>;
+  transcript?: { id: string; length: number };
+  sessionRules?: PolicyRule[];
+  /** Messages not yet run, carried across continue-as-new. */
+  queue?: QueuedMessage[];
+  promptCount?: number;
+}
+
+export interface QueuedMessage {
+  promptId: string;
+  text: string;
+}
+
+export interface SessionStatus {
+  current?: string;
+  queued: QueuedMessage[];
+  prompts: number;
+  transcriptLength: number;
+  closed: boolean;
+}
+
+/** Adds a message: it runs as the session's next prompt, after those before it. Returns that prompt's id. */
+export const sendMessageUpdate = defineUpdate<string, [{ text: string }]>('sendMessage');
+export const closeSessionSignal = defineSignal('closeSession');
+export const sessionStatusQuery = defineQuery<SessionStatus>('sessionStatus');
+
+/**
+ * One conversation: each message runs as a child `agentPromptWorkflow` that continues the shared
+ * transcript, one at a time, in order; `proceed_always` rules carry from prompt to prompt. When
+ * Temporal suggests it, the session continues as new between prompts, carrying its state.
+ */
+export async function agentSessionWorkflow(input: SessionInput): Promise<void> {
+  const id = workflowInfo().workflowId;
+  const state = {
+    transcript: input.transcript ?? { id: `session/${id}`, length: 0 },
+    sessionRules: input.sessionRules ?? [],
+    queue: [...(input.queue ?? [])],
+    count: input.promptCount ?? 0,
+    current: undefined as string | undefined,
+    closed: false,
+  };
+  setHandler(
+    sendMessageUpdate,
+    ({ text }) => {
+      const promptId = `${id}-p${state.count + state.queue.length + (state.current ? 1 : 0) + 1}`;
+      state.queue.push({ promptId, text });
+      return promptId;
+    },
+    { validator: (message) => validateMessage(message, state.closed) },
+  );
+  setHandler(closeSessionSignal, () => void (state.closed = true));
+  setHandler(sessionStatusQuery, () => ({ current: state.current, queued: state.queue, prompts: state.count, transcriptLength: state.transcript.length, closed: state.closed }));
+  for (;;) {
+    await condition(() => state.queue.length > 0 || state.closed);
+    const next = state.queue.shift();
+    if (!next) return;
+    state.current = next.promptId;
+    const result = await runPrompt(input, state, next);
+    state.count += 1;
+    state.current = undefined;
+    state.transcript = result.transcript ?? state.transcript;
+    state.sessionRules = result.sessionRules ?? state.sessionRules;
+    if (workflowInfo().continueAsNewSuggested) {
+      await condition(allHandlersFinished);
+      await continueAsNew<typeof agentSessionWorkflow>({ ...input, transcript: state.transcript, sessionRules: state.sessionRules, queue: state.queue, promptCount: state.count });
+    }
+  }
+}
+
+async function runPrompt(input: SessionInput, state: { transcript: { id: string; length: number }; sessionRules: PolicyRule[] }, message: QueuedMessage): Promise<Partial<PromptResult>> {
+  try {
+    return await executeChild<typeof agentPromptWorkflow>('agentPromptWorkflow', {
+      workflowId: message.promptId,
+      args: [{ ...input.defaults, prompt: message.text, transcript: state.transcript, sessionRules: state.sessionRules }],
+    });
+  } catch (err) {
+    // A failed prompt (turn limit, model error) still moved the conversation: go on from where it stopped.
+    const cause = err instanceof ChildWorkflowFailure ? err.cause : undefined;
+    if (cause instanceof ApplicationFailure) return (cause.details?.[0] ?? {}) as Partial<PromptResult>;
+    throw err;
+  }
+}
+
+function validateMessage(message: { text: string } | undefined, closed: boolean): void {
+  if (closed) throw new Error('the session is closed');
+  if (!message || typeof message.text !== 'string' || !message.text.trim()) throw new Error('a message needs non-empty text');
+}

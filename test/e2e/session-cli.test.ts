@@ -1,0 +1,39 @@
+import { textResponse } from '../../src/fake-gemini';
+import type { PromptResult } from '../../src/workflows/messages';
+import { createSandbox } from '../helpers/cli';
+import { TEST_ENV_VARS, closeTestEnv } from '../helpers/temporal-env';
+import { createHarness, type Harness } from '../helpers/agent-harness';
+
+type Sent = { contents: { role: string; parts: { text?: string }[] }[] };
+
+/** `run --session` and `send` through the binary, served by this file's worker (its fake model). */
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness('session-cli');
+});
+afterAll(async () => {
+  await h?.close();
+  await closeTestEnv();
+});
+
+test('run --session continues one conversation across runs, and send queues the next prompt', async () => {
+  const box = createSandbox('session-cli', process.env[TEST_ENV_VARS.address]);
+  const env = { DURABLE_AGENT_TASK_QUEUE: h.taskQueue, GOOGLE_GEMINI_BASE_URL: h.fake.url };
+  h.fake.load([textResponse('First answer.'), textResponse('Second answer.'), textResponse('Third answer.')]);
+  const session = `chat-${Date.now()}`;
+  const first = await box.run(['run', '--session', session, 'first question', '--approval-mode', 'yolo', '-w', box.workspace], { env });
+  expect(first.code).toBe(0);
+  expect(first.stdout.trim()).toBe('First answer.');
+  const second = await box.run(['run', '--session', session, 'second question', '--approval-mode', 'yolo', '-w', box.workspace], { env });
+  expect(second.stdout.trim()).toBe('Second answer.');
+  const sent = (h.fake.requests[1].body as Sent).contents.map((c) => `${c.role}:${c.parts[0].text}`);
+  expect(sent).toEqual(['user:first question', 'model:First answer.', 'user:second question']);
+  const queued = await box.run(['send', session, 'third question'], { env });
+  expect(queued.stdout.trim()).toBe(`${session}-p3`);
+  const handle = h.env.client.workflow.getHandle(`${session}-p3`);
+  for (let i = 0; i < 200 && !(await handle.describe().then(() => true, () => false)); i++) await new Promise((r) => setTimeout(r, 50));
+  expect(((await handle.result()) as PromptResult).response).toBe('Third answer.');
+  const empty = await box.run(['send', session, '  '], { env });
+  expect(empty.code).toBe(42);
+  await h.env.client.workflow.getHandle(session).terminate('test over');
+});

@@ -1,0 +1,84 @@
+import { functionCallResponse, textResponse } from '../../src/fake-gemini';
+import { agentSessionWorkflow, closeSessionSignal, sendMessageUpdate, sessionStatusQuery, type SessionInput } from '../../src/workflows/session-workflow';
+import { statusQuery, toolConfirmationSignal, type PromptResult } from '../../src/workflows/messages';
+import { closeTestEnv } from '../helpers/temporal-env';
+import { createHarness, type Harness } from '../helpers/agent-harness';
+
+type Sent = { contents: { role: string; parts: { text?: string }[] }[] };
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness('session');
+});
+afterAll(async () => {
+  await h?.close();
+  await closeTestEnv();
+});
+
+function defaults(over: Partial<SessionInput['defaults']> = {}): SessionInput['defaults'] {
+  return { workspace: h.workspace({ 'a.txt': 'A' }), model: 'gemini-test-model', approvalMode: 'yolo', maxTurns: 20, modelRetryInitialMs: 50, ...over };
+}
+
+/** A queued message's prompt starts only when its turn comes: wait for it to exist, then for its result. */
+async function resultOf(promptId: string): Promise<PromptResult> {
+  const handle = h.env.client.workflow.getHandle(promptId);
+  for (let i = 0; i < 400; i++) {
+    if (await handle.describe().then(() => true, () => false)) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return (await handle.result()) as PromptResult;
+}
+
+async function startSession(over: Partial<SessionInput['defaults']> = {}) {
+  const id = `session-${Date.now()}-${Math.random().toString(16).slice(2, 6)}`;
+  return h.env.client.workflow.start(agentSessionWorkflow, { taskQueue: h.taskQueue, workflowId: id, args: [{ defaults: defaults(over) }] });
+}
+
+test('messages run in order as child prompts that continue one conversation', async () => {
+  h.fake.load([textResponse('First answer.'), textResponse('Second answer.')]);
+  const session = await startSession();
+  const first = await session.executeUpdate(sendMessageUpdate, { args: [{ text: 'first question' }] });
+  const second = await session.executeUpdate(sendMessageUpdate, { args: [{ text: 'second question' }] });
+  expect([first, second]).toEqual([`${session.workflowId}-p1`, `${session.workflowId}-p2`]);
+  const r1 = await resultOf(first);
+  const r2 = await resultOf(second);
+  expect([r1.response, r2.response]).toEqual(['First answer.', 'Second answer.']);
+  const sent = (h.fake.requests[1].body as Sent).contents.map((c) => `${c.role}:${c.parts[0].text}`);
+  expect(sent).toEqual(['user:first question', 'model:First answer.', 'user:second question']);
+  expect(r2.transcript).toEqual({ id: `session/${session.workflowId}`, length: 4 });
+  await session.signal(closeSessionSignal);
+  await session.result();
+});
+
+test('proceed_always granted in one prompt holds for the session’s next prompts', async () => {
+  h.fake.load([
+    functionCallResponse({ name: 'run_shell_command', args: { command: 'echo one' } }),
+    textResponse('ran one'),
+    functionCallResponse({ name: 'run_shell_command', args: { command: 'echo two' } }),
+    textResponse('ran two'),
+  ]);
+  const session = await startSession({ approvalMode: 'default' });
+  const first = await session.executeUpdate(sendMessageUpdate, { args: [{ text: 'run one' }] });
+  const prompt = h.env.client.workflow.getHandle(first);
+  let pending: string | undefined;
+  for (let i = 0; i < 200 && !pending; i++) {
+    pending = (await prompt.query(statusQuery).catch(() => undefined))?.pendingApprovals[0]?.callId;
+    if (!pending) await new Promise((r) => setTimeout(r, 50));
+  }
+  await prompt.signal(toolConfirmationSignal, { callId: pending!, outcome: 'proceed_always' });
+  await prompt.result();
+  const second = await session.executeUpdate(sendMessageUpdate, { args: [{ text: 'run two' }] });
+  const r2 = await resultOf(second);
+  expect(r2.response).toBe('ran two');
+  expect((await session.query(sessionStatusQuery)).prompts).toBe(2);
+  await session.signal(closeSessionSignal);
+});
+
+test('an empty message is refused at once and the session goes on', async () => {
+  h.fake.load([textResponse('fine')]);
+  const session = await startSession();
+  await expect(session.executeUpdate(sendMessageUpdate, { args: [{ text: '  ' }] })).rejects.toThrow();
+  const id = await session.executeUpdate(sendMessageUpdate, { args: [{ text: 'real' }] });
+  expect((await resultOf(id)).response).toBe('fine');
+  await session.signal(closeSessionSignal);
+});
