@@ -69,8 +69,8 @@ export function hasAgentSearchAttributes(client: Client): Promise<boolean> {
  * Adds a message to a session, starting the session if it does not exist yet (update-with-start),
  * and returns the id of the prompt that will run it.
  */
-export async function sendToSession(client: Client, sessionId: string, text: string, options: { taskQueue: string; defaults?: SessionInput['defaults'] }): Promise<string> {
-  if (!options.defaults) return client.workflow.getHandle(sessionId).executeUpdate(sendMessageUpdate, { args: [{ text }] });
+export async function sendToSession(client: Client, sessionId: string, text: string, options: { taskQueue: string; defaults?: SessionInput['defaults']; steer?: boolean }): Promise<string> {
+  if (!options.defaults) return client.workflow.getHandle(sessionId).executeUpdate(sendMessageUpdate, { args: [{ text, steer: options.steer }] });
   const start = new WithStartWorkflowOperation<typeof agentSessionWorkflow>('agentSessionWorkflow', {
     workflowId: sessionId,
     taskQueue: options.taskQueue,

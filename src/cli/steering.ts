@@ -18,12 +18,13 @@ export function addSteering(program: Command, setup: Setup, io: Io): void {
     .command('send')
     .argument('<sessionId>')
     .argument('<message>')
+    .option('--steer', 'deliver it to the running prompt, with its next model request, instead of queueing it')
     .description('add a message to a session; it runs as the session’s next prompt (prints its id)')
-    .action(async (sessionId: string, message: string) => {
+    .action(async (sessionId: string, message: string, o: { steer?: boolean }) => {
       if (!message.trim()) throw new InputError('the message is empty');
       const ctx = setup();
       process.exitCode = await withClient(ctx, async (client) => {
-        io.stdout.write(`${await sendToSession(client, sessionId, message, { taskQueue: ctx.config.taskQueue })}\n`);
+        io.stdout.write(`${await sendToSession(client, sessionId, message, { taskQueue: ctx.config.taskQueue, steer: o.steer })}\n`);
         return 0;
       });
     });

@@ -6,6 +6,7 @@ import type { ApprovalMode, TokenUsage } from './types';
  */
 export type AgentEventBody =
   | { type: 'user_prompt'; text: string }
+  | { type: 'user_steering'; text: string }
   | { type: 'model_info'; model: string }
   | { type: 'content'; turn: number; text: string }
   | { type: 'thought'; turn: number; subject: string; description: string }

@@ -6,6 +6,11 @@ import type { PromptActivities } from './activity-options';
 import type { Cursor } from './endings';
 import { emit, recordUtilityUsage, type PromptState } from './prompt-state';
 
+/** A message from the user while the prompt works: delivered with the next model request. */
+export const steerSignal = defineSignal<[unknown]>('steer');
+
+const steerSchema = z.object({ text: z.string().trim().min(1, 'text must not be empty') });
+
 /** Compress the conversation before the next model request, whatever its size. */
 export const compressSignal = defineSignal<[]>('compress');
 
@@ -19,6 +24,11 @@ const topUpSchema = z.union([
 ]);
 
 export function registerContextHandlers(state: PromptState): void {
+  setHandler(steerSignal, (payload: unknown) => {
+    const parsed = steerSchema.safeParse(payload);
+    if (!parsed.success) return emit(state, { type: 'warning', message: `steer ignored: ${describeIssues(parsed.error)}` });
+    state.steering.push(parsed.data.text);
+  });
   setHandler(compressSignal, () => {
     state.forceCompress = true;
   });
@@ -28,6 +38,23 @@ export function registerContextHandlers(state: PromptState): void {
     if (!state.budgetPaused) return emit(state, { type: 'warning', message: 'topUpBudget ignored: the prompt is not waiting for a budget' });
     state.budgetAnswer = typeof parsed.data === 'object' && 'tokens' in parsed.data ? parsed.data.tokens : 'stop';
   });
+}
+
+/** The context steps before each model request: compression, then any steering messages. */
+export async function beforeRequest(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<void> {
+  await maybeCompress(state, acts, cursor);
+  deliverSteering(state, cursor);
+}
+
+/**
+ * Steering arrives at a safe boundary: after the current tool results, with the next model request,
+ * never between a function call and its response.
+ */
+export function deliverSteering(state: PromptState, cursor: Cursor): void {
+  for (const text of state.steering.splice(0)) {
+    emit(state, { type: 'user_steering', text });
+    cursor.append = [...cursor.append, { kind: 'text', text: `[The user adds, while you work:] ${text}` }];
+  }
 }
 
 /**

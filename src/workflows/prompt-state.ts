@@ -50,6 +50,8 @@ export interface PromptState {
   error?: { type: string; message: string };
   /** The mode `enter_plan_mode` left, restored by `exit_plan_mode` unless the approver picks one. */
   modeBeforePlan?: ApprovalMode;
+  /** Messages sent while the prompt works, for the next model request. */
+  steering: string[];
   /** `promptTokenCount` of the last response: drives compression and the overflow check. */
   lastPromptTokens: number;
   forceCompress: boolean;
@@ -81,6 +83,7 @@ export function createPromptState(input: PromptInput): PromptState {
     childApprovals: new Map(),
     sessionRules: [...(input.sessionRules ?? [])],
     loop: createLoopState(input.loopDetection === false),
+    steering: [],
     lastPromptTokens: 0,
     forceCompress: false,
     compressionFailed: false,

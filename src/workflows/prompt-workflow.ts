@@ -4,7 +4,7 @@ import type { FunctionCall, ModelTurn } from '../core/types';
 import { toolNames } from '../tools';
 import { activitiesFor, type PromptActivities } from './activity-options';
 import { registerApprovalHandlers } from './approvals';
-import { checkBudget, maybeCompress, registerContextHandlers } from './context';
+import { beforeRequest, checkBudget, registerContextHandlers } from './context';
 import { endWithRecord, failPrompt, finishPrompt, recordCancellation, type Cursor } from './endings';
 import { checkBeforeRequest, observeTurn, onDetection, registerLoopHandlers } from './loop-guard';
 import { eventsQuery, statusQuery, type PromptInput, type PromptResult } from './messages';
@@ -66,7 +66,7 @@ async function step(state: PromptState, acts: PromptActivities, cursor: Cursor, 
     return endWithRecord(state, acts, cursor, 'max_turns', 'TurnLimit', `Reached the limit of ${input.maxTurns} model turns for this prompt.`);
   }
   if ((await checkBudget(state)) === 'stop') return stopOnBudget(state, acts, cursor);
-  await maybeCompress(state, acts, cursor);
+  await beforeRequest(state, acts, cursor);
   const early = await checkBeforeRequest(state, askLoopJudge(state, acts, cursor));
   if (early) return void (await handleLoop(state, early, cursor));
   state.turns += 1;

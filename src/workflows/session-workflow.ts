@@ -8,11 +8,13 @@ import {
   defineSignal,
   defineUpdate,
   executeChild,
+  getExternalWorkflowHandle,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { PolicyRule } from '../core/policy/types';
 import type { agentPromptWorkflow } from './prompt-workflow';
+import { steerSignal } from './context';
 import type { PromptInput, PromptResult } from './messages';
 
 /** Everything a session's prompts share, and where its conversation stands. */
@@ -40,7 +42,7 @@ export interface SessionStatus {
 }
 
 /** Adds a message: it runs as the session's next prompt, after those before it. Returns that prompt's id. */
-export const sendMessageUpdate = defineUpdate<string, [{ text: string }]>('sendMessage');
+export const sendMessageUpdate = defineUpdate<string, [{ text: string; steer?: boolean }]>('sendMessage');
 export const closeSessionSignal = defineSignal('closeSession');
 export const sessionStatusQuery = defineQuery<SessionStatus>('sessionStatus');
 
@@ -61,7 +63,12 @@ export async function agentSessionWorkflow(input: SessionInput): Promise<void> {
   };
   setHandler(
     sendMessageUpdate,
-    ({ text }) => {
+    async ({ text, steer }) => {
+      // Steering goes to the running prompt, at its next safe boundary; otherwise the message queues.
+      if (steer && state.current) {
+        await getExternalWorkflowHandle(state.current).signal(steerSignal, { text });
+        return state.current;
+      }
       const promptId = `${id}-p${state.count + state.queue.length + (state.current ? 1 : 0) + 1}`;
       state.queue.push({ promptId, text });
       return promptId;

@@ -82,3 +82,22 @@ test('an empty message is refused at once and the session goes on', async () => 
   expect((await resultOf(id)).response).toBe('fine');
   await session.signal(closeSessionSignal);
 });
+
+test('a steering message reaches the running prompt after its current tool results, before the next model call', async () => {
+  h.fake.load([functionCallResponse({ name: 'run_shell_command', args: { command: 'sleep 1; echo slow' } }), textResponse('adjusted')]);
+  const session = await startSession();
+  const id = await session.executeUpdate(sendMessageUpdate, { args: [{ text: 'do the slow thing' }] });
+  const prompt = h.env.client.workflow.getHandle(id);
+  for (let i = 0; i < 200; i++) {
+    const status = await prompt.query(statusQuery).catch(() => undefined);
+    if (status?.toolCalls.some((c) => c.status === 'executing')) break;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  expect(await session.executeUpdate(sendMessageUpdate, { args: [{ text: 'use the other directory', steer: true }] })).toBe(id);
+  const result = await resultOf(id);
+  expect(result.response).toBe('adjusted');
+  const last = (h.fake.requests[1].body as { contents: { role: string; parts: { text?: string; functionResponse?: unknown }[] }[] }).contents.at(-1)!;
+  expect(last.parts[0].functionResponse).toBeDefined();
+  expect(last.parts.at(-1)!.text).toContain('use the other directory');
+  await session.signal(closeSessionSignal);
+});
