@@ -70,7 +70,13 @@ test('proceed_always granted in one prompt holds for the session’s next prompt
   const second = await session.executeUpdate(sendMessageUpdate, { args: [{ text: 'run two' }] });
   const r2 = await resultOf(second);
   expect(r2.response).toBe('ran two');
-  expect((await session.query(sessionStatusQuery)).prompts).toBe(2);
+  // The session counts a prompt once it has handled the child's completion, a moment after the result.
+  let prompts = 0;
+  for (let i = 0; i < 100 && prompts < 2; i++) {
+    prompts = (await session.query(sessionStatusQuery)).prompts;
+    if (prompts < 2) await new Promise((r) => setTimeout(r, 50));
+  }
+  expect(prompts).toBe(2);
   await session.signal(closeSessionSignal);
 });
 
