@@ -2,6 +2,7 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AgentEvent } from '../core/events';
 import type { PolicyRule } from '../core/policy/types';
 import type { AgentDefinition } from '../core/agents/definition';
+import type { PromptCarry } from './prompt-carry';
 import type { SubagentTerminateReason } from '../core/agents/recovery';
 import type { ApprovalMode, TerminateReason, TokenUsage, ToolCallStatus } from '../core/types';
 
@@ -53,6 +54,8 @@ export interface PromptInput {
   parent?: { workflowId: string; callId: string };
   /** Continue an existing transcript (a session) instead of starting one named after the workflow. */
   transcript?: { id: string; length: number };
+  /** Set by the prompt itself when it continues as new: where the previous run stopped. */
+  resume?: PromptCarry;
 }
 
 export interface PromptResult {
@@ -110,6 +113,8 @@ export interface PromptStatus {
   error?: { type: string; message: string };
   stats: PromptStats;
   eventCount: number;
+  /** Earlier runs of this prompt (it continues as new when its history grows long). */
+  runs: number;
 }
 
 /** `outcome` values follow Gemini CLI's ToolConfirmationOutcome. Typed by hand with the stock CLI. */

@@ -30,7 +30,11 @@ export interface PromptState {
   mode: ApprovalMode;
   turns: number;
   finished: boolean;
+  /** Sequence number of `events[0]`; older events went with earlier runs (continue-as-new). */
+  eventBase: number;
   events: AgentEvent[];
+  /** Runs of this prompt before the current one. */
+  runs: number;
   calls: Map<string, CallRecord>;
   /** The live transcript position of the prompt (set by the workflow; read when it ends). */
   cursor?: { transcriptId: string; length: number };
@@ -78,7 +82,9 @@ export function createPromptState(input: PromptInput): PromptState {
     mode: input.approvalMode,
     turns: 0,
     finished: false,
+    eventBase: 0,
     events: [],
+    runs: 0,
     calls: new Map(),
     childApprovals: new Map(),
     sessionRules: [...(input.sessionRules ?? [])],
@@ -97,7 +103,7 @@ export function createPromptState(input: PromptInput): PromptState {
 
 /** Appends an event; `time` is workflow time, so replay rebuilds the same log. */
 export function emit(state: PromptState, body: AgentEventBody): void {
-  state.events.push({ ...body, seq: state.events.length, time: new Date().toISOString() } as AgentEvent);
+  state.events.push({ ...body, seq: state.eventBase + state.events.length, time: new Date().toISOString() } as AgentEvent);
 }
 
 /** Mirrors "a call awaits approval" into the status search attribute, when the cluster has it. */
@@ -125,10 +131,11 @@ export function recordUsage(state: PromptState, model: string, usage: TokenUsage
 }
 
 export function eventsPage(state: PromptState, cursor: number): EventsPage {
-  const start = Math.max(0, Math.floor(Number(cursor) || 0));
-  const events = state.events.slice(start, start + EVENTS_PAGE_SIZE);
+  // A cursor from before this run's first event skips to it: older events are gone with their run.
+  const start = Math.max(state.eventBase, Math.floor(Number(cursor) || 0));
+  const events = state.events.slice(start - state.eventBase, start - state.eventBase + EVENTS_PAGE_SIZE);
   const next = start + events.length;
-  return { events, next, done: state.finished && next >= state.events.length };
+  return { events, next, done: state.finished && next >= state.eventBase + state.events.length };
 }
 
 function phaseOf(state: PromptState, awaitingApproval: boolean): PromptStatus['phase'] {
@@ -154,6 +161,7 @@ export function statusOf(state: PromptState): PromptStatus {
     terminateReason: state.terminateReason,
     error: state.error,
     stats: state.stats,
-    eventCount: state.events.length,
+    eventCount: state.eventBase + state.events.length,
+    runs: state.runs,
   };
 }

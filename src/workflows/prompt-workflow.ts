@@ -1,4 +1,4 @@
-import { ApplicationFailure, CancellationScope, isCancellation, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, ContinueAsNew, isCancellation, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { LoopDetection } from '../core/loop-detection';
 import type { FunctionCall, ModelTurn } from '../core/types';
 import { toolNames } from '../tools';
@@ -10,6 +10,7 @@ import { checkBeforeRequest, observeTurn, onDetection, registerLoopHandlers } fr
 import { eventsQuery, statusQuery, type PromptInput, type PromptResult } from './messages';
 import { callWithFallback, chooseModel, continuation } from './model-choice';
 import { createPromptState, emit, eventsPage, recordUsage, recordUtilityUsage, statusOf, type PromptState } from './prompt-state';
+import { continueAsNewIfSuggested, restoreCarry } from './prompt-carry';
 import { runToolCalls } from './tool-calls';
 import { toolsForMode } from './workflow-tools';
 import { invokeAgentDeclaration } from './agent-calls';
@@ -29,21 +30,17 @@ export async function agentPromptWorkflow(input: PromptInput): Promise<PromptRes
   registerLoopHandlers(state);
   registerContextHandlers(state);
   const acts = activitiesFor(input);
-  const cursor: Cursor = {
-    transcriptId: input.transcript?.id ?? workflowInfo().workflowId,
-    length: input.transcript?.length ?? 0,
-    append: [{ kind: 'text', text: input.prompt }],
-  };
-  state.cursor = cursor;
+  const cursor = input.resume ? restoreCarry(state, input.resume) : startCursor(state);
   const open: OpenCalls = { calls: [] };
-  emit(state, { type: 'user_prompt', text: input.prompt });
   try {
-    await chooseModel(state, acts, cursor.transcriptId, cursor.length);
+    if (!input.resume) await chooseModel(state, acts, cursor.transcriptId, cursor.length);
     for (;;) {
+      await continueAsNewIfSuggested(state, cursor);
       const result = await step(state, acts, cursor, open);
       if (result) return result;
     }
   } catch (err) {
+    if (err instanceof ContinueAsNew) throw err;
     if (isCancellation(err)) {
       await CancellationScope.nonCancellable(() => recordCancellation(state, acts, cursor, open.calls));
       throw err;
@@ -52,6 +49,19 @@ export async function agentPromptWorkflow(input: PromptInput): Promise<PromptRes
     if (state.finished && err instanceof ApplicationFailure) throw err;
     throw failPrompt(state, err);
   }
+}
+
+/** A new prompt: its message goes at the end of its transcript (a session's, or one of its own). */
+function startCursor(state: PromptState): Cursor {
+  const input = state.input;
+  const cursor: Cursor = {
+    transcriptId: input.transcript?.id ?? workflowInfo().workflowId,
+    length: input.transcript?.length ?? 0,
+    append: [{ kind: 'text', text: input.prompt }],
+  };
+  state.cursor = cursor;
+  emit(state, { type: 'user_prompt', text: input.prompt });
+  return cursor;
 }
 
 /**

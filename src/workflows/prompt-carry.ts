@@ -1,0 +1,92 @@
+import { allHandlersFinished, condition, continueAsNew, workflowInfo } from '@temporalio/workflow';
+import type { AgentEvent } from '../core/events';
+import type { PolicyRule } from '../core/policy/types';
+import type { LoopState } from '../core/loop-detection';
+import type { ApprovalMode } from '../core/types';
+import type { Cursor } from './endings';
+import type { PromptInput, PromptStats } from './messages';
+import type { CallRecord, PromptState } from './prompt-state';
+
+/** Events a new run keeps for watchers that are behind; older ones are summarised by `eventBase`. */
+export const CARRIED_EVENTS = 200;
+/** Tool calls a new run keeps for `status` (all of them are finished at the boundary). */
+export const CARRIED_CALLS = 50;
+
+/**
+ * What a long prompt hands to its next run when it continues as new: everything the loop, the
+ * queries and the handlers read, and nothing that grows with the prompt's length. The conversation
+ * itself is in the transcript store; the cursor says where.
+ */
+export interface PromptCarry {
+  model: string;
+  fellBack: boolean;
+  mode: ApprovalMode;
+  modeBeforePlan?: ApprovalMode;
+  turns: number;
+  response: string;
+  stats: PromptStats;
+  sessionRules: PolicyRule[];
+  lastPromptTokens: number;
+  forceCompress: boolean;
+  compressionFailed: boolean;
+  compressions: number;
+  tokenBudget?: number;
+  loop: LoopState;
+  steering: string[];
+  cursor: Cursor;
+  /** Sequence number of `events[0]`: watchers keep their absolute cursors across runs. */
+  eventBase: number;
+  events: AgentEvent[];
+  calls: CallRecord[];
+  publishedStatus?: string;
+  /** Runs before this one, for `status`. */
+  runs: number;
+}
+
+/**
+ * Continues the prompt as new when Temporal suggests it. Called only between steps, where no tool
+ * call is open and none awaits approval, so nothing in flight is lost; a pending approval simply
+ * delays the switch to the next boundary. Running signal and update handlers finish first.
+ */
+export async function continueAsNewIfSuggested(state: PromptState, cursor: Cursor): Promise<void> {
+  if (!workflowInfo().continueAsNewSuggested || state.finished) return;
+  await condition(allHandlersFinished);
+  const input: PromptInput = { ...state.input, resume: carryOf(state, cursor) };
+  await continueAsNew<(input: PromptInput) => Promise<unknown>>(input);
+}
+
+function carryOf(state: PromptState, cursor: Cursor): PromptCarry {
+  const dropped = Math.max(0, state.events.length - CARRIED_EVENTS);
+  return {
+    model: state.model,
+    fellBack: state.fellBack,
+    mode: state.mode,
+    modeBeforePlan: state.modeBeforePlan,
+    turns: state.turns,
+    response: state.response,
+    stats: state.stats,
+    sessionRules: state.sessionRules,
+    lastPromptTokens: state.lastPromptTokens,
+    forceCompress: state.forceCompress,
+    compressionFailed: state.compressionFailed,
+    compressions: state.compressions,
+    tokenBudget: state.tokenBudget,
+    loop: state.loop,
+    steering: state.steering,
+    cursor: { transcriptId: cursor.transcriptId, length: cursor.length, append: cursor.append },
+    eventBase: state.eventBase + dropped,
+    events: state.events.slice(dropped),
+    calls: [...state.calls.values()].slice(-CARRIED_CALLS),
+    publishedStatus: state.publishedStatus,
+    runs: state.runs + 1,
+  };
+}
+
+/** The state of a resumed run: the carried fields over a fresh state. */
+export function restoreCarry(state: PromptState, carry: PromptCarry): Cursor {
+  const { cursor, calls, ...rest } = carry;
+  Object.assign(state, rest);
+  state.calls = new Map(calls.map((call) => [call.callId, call]));
+  state.cursor = cursor;
+  return cursor;
+}
