@@ -75,6 +75,12 @@ describe('loadConfig', () => {
     expect(configError({ DURABLE_AGENT_LOG_LEVEL: 'loud' }).message).toContain('DURABLE_AGENT_LOG_LEVEL');
   });
 
+  it('takes DURABLE_AGENT_STICKY_TIMEOUT_MS as milliseconds, and names it when it is not a whole number of at least 100', () => {
+    expect(load().stickyTimeoutMs).toBeUndefined();
+    expect(load({ DURABLE_AGENT_STICKY_TIMEOUT_MS: '1500' }).stickyTimeoutMs).toBe(1500);
+    for (const bad of ['soon', '1.5', '50', '-1']) expect(configError({ DURABLE_AGENT_STICKY_TIMEOUT_MS: bad }).message).toContain('DURABLE_AGENT_STICKY_TIMEOUT_MS');
+  });
+
   it('treats empty strings as unset', () => {
     const empty = load({
       GEMINI_API_KEY: '',

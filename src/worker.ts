@@ -17,6 +17,8 @@ export interface AgentWorkerOptions {
   /** A prebuilt workflow bundle; defaults to the one `npm run build` writes, else bundling from source. */
   workflowBundlePath?: string;
   shutdownGraceTime?: Duration;
+  /** Temporal's stickyQueueScheduleToStartTimeout (default 10 s): how long a crashed worker holds its workflows. */
+  stickyTimeout?: Duration;
 }
 
 /** Wires a worker: connection, activities from real dependencies, the workflow bundle, the task queue. */
@@ -29,6 +31,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     ...workflowSource(options.workflowBundlePath),
     shutdownGraceTime: options.shutdownGraceTime ?? '5 seconds',
     shutdownForceTime: '20 seconds',
+    ...(options.stickyTimeout === undefined ? {} : { stickyQueueScheduleToStartTimeout: options.stickyTimeout }),
   });
 }
 

@@ -32,7 +32,7 @@ export interface RecordMessageInput {
 export function createActivities(deps: ActivityDeps) {
   return {
     async callModel(input: CallModelInput) {
-      return callModel({ models: deps.models, store: deps.store, heartbeatIntervalMs: deps.modelHeartbeatIntervalMs }, input);
+      return callModel({ models: deps.models, store: deps.store, heartbeatIntervalMs: deps.modelHeartbeatIntervalMs ?? heartbeatInterval() }, input);
     },
     async checkForLoop(input: LoopCheckInput) {
       return metered(deps, (models) => checkForLoop({ models, store: deps.store }, input));
@@ -56,6 +56,12 @@ export function createActivities(deps: ActivityDeps) {
       return input.index + 1;
     },
   };
+}
+
+/** Three heartbeats per heartbeat timeout (at most one per 5 s), so a short timeout set by the workflow is met. */
+function heartbeatInterval(): number {
+  const timeout = Context.current().info.heartbeatTimeoutMs;
+  return timeout ? Math.min(5000, Math.max(100, Math.floor(timeout / 3))) : 5000;
 }
 
 /** A utility call's result with the tokens its model calls used, per model (for the prompt's stats). */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ToolResult } from '../tools/types';
 import { createWorkspace } from './tool-deps';
 
@@ -5,25 +6,44 @@ const SHELL_UNKNOWN =
   'Outcome unknown: the previous attempt was interrupted (the worker stopped while the command ran). ' +
   'It was not run again. Check its effects before deciding whether to run it again.';
 
+const FILE_TOOLS = new Set(['write_file', 'replace']);
+
+/**
+ * What a `write_file` or `replace` call's target looks like before it runs, journaled with its
+ * `started` mark: a later attempt compares it with the file to tell "not written yet" from
+ * "already written", which the new text alone cannot when it contains the old one.
+ */
+export async function fingerprintTarget(name: string, args: Record<string, unknown>, workspaceRoot: string): Promise<string | undefined> {
+  if (!FILE_TOOLS.has(name) || typeof args.file_path !== 'string') return undefined;
+  return fingerprint(await currentText(workspaceRoot, args.file_path));
+}
+
 /**
  * What to answer for a mutating call whose earlier attempt started but never finished, instead of
  * running it again blindly (invariant 7). A shell command's effects cannot be checked, so the model
  * is told the outcome is unknown; `write_file` and `replace` check whether their result is already
- * in place. Undefined means: not in place, safe to run.
+ * in place (`before`: the target's fingerprint when the call first started, when known).
+ * Undefined means: not in place, safe to run.
  */
-export async function resumeInterrupted(name: string, args: Record<string, unknown>, workspaceRoot: string): Promise<ToolResult | undefined> {
+export async function resumeInterrupted(name: string, args: Record<string, unknown>, workspaceRoot: string, before?: string): Promise<ToolResult | undefined> {
   if (name === 'run_shell_command') return { ok: false, error: { kind: 'outcome_unknown', message: SHELL_UNKNOWN } };
-  if (name !== 'write_file' && name !== 'replace') return undefined;
+  if (!FILE_TOOLS.has(name)) return undefined;
   const current = await currentText(workspaceRoot, String(args.file_path ?? ''));
-  if (current === undefined) return undefined;
+  if (current === undefined || (before !== undefined && fingerprint(current) === before)) return undefined;
   if (name === 'write_file' && current === args.content) {
     return { ok: true, output: `${args.file_path} already holds this content: an interrupted earlier attempt had written it.` };
   }
   const { old_string: oldText, new_string: newText } = args as { old_string?: string; new_string?: string };
-  if (name === 'replace' && typeof newText === 'string' && newText !== '' && current.includes(newText) && (!oldText || !current.includes(oldText))) {
+  // Without a fingerprint, a file that still holds the old text counts as not yet changed.
+  const changed = before !== undefined || !oldText || !current.includes(oldText);
+  if (name === 'replace' && typeof newText === 'string' && newText !== '' && current.includes(newText) && changed) {
     return { ok: true, output: `The replacement in ${args.file_path} is already in place: an interrupted earlier attempt had made it.` };
   }
   return undefined;
+}
+
+function fingerprint(text: string | undefined): string {
+  return text === undefined ? 'absent' : `sha256:${createHash('sha256').update(text).digest('hex')}`;
 }
 
 async function currentText(root: string, filePath: string): Promise<string | undefined> {

@@ -5,6 +5,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { FileTranscriptStore } from '../store/file-store';
 import { FileToolJournal } from '../store/journal';
 import type { ToolOutcome } from '../core/types';
+import { fingerprintTarget } from './interrupted';
 import { runTool, type RunToolInput } from './run-tool';
 
 /** Invariant 7 at the activity edge: the journal decides whether a mutating call may run again. */
@@ -69,6 +70,47 @@ test('an interrupted shell command is reported as outcome unknown, not run', asy
   const outcome = await run('run_shell_command', { command: 'echo ran >> marker.txt' }, env);
   expect(outcome).toMatchObject({ ok: false, errorKind: 'outcome_unknown' });
   await expect(fs.access(path.join(workspace, 'marker.txt'))).rejects.toThrow();
+});
+
+describe('a replace whose new text contains the old one (appending after an anchor)', () => {
+  const args = { file_path: 'c.txt', old_string: 'x = 1', new_string: 'x = 1\ny = 2' };
+  const interruptedAt = async (env: MockActivityEnvironment) => {
+    await fs.writeFile(path.join(workspace, 'c.txt'), 'x = 1\n');
+    const before = await fingerprintTarget('replace', args, workspace);
+    await journal.put(key(env), { state: 'started', attempt: 1, before });
+  };
+
+  test('is not applied twice when the interrupted attempt had made it', async () => {
+    const env = quiet();
+    await interruptedAt(env);
+    await fs.writeFile(path.join(workspace, 'c.txt'), 'x = 1\ny = 2\n');
+    const outcome = await run('replace', args, env);
+    expect(outcome.preview).toMatch(/already in place/);
+    expect(await fs.readFile(path.join(workspace, 'c.txt'), 'utf8')).toBe('x = 1\ny = 2\n');
+  });
+
+  test('runs once when the interrupted attempt had not', async () => {
+    const env = quiet();
+    await interruptedAt(env);
+    await run('replace', args, env);
+    expect(await fs.readFile(path.join(workspace, 'c.txt'), 'utf8')).toBe('x = 1\ny = 2\n');
+  });
+
+  test('keeps the first fingerprint when a retry is interrupted too', async () => {
+    const env = quiet();
+    await interruptedAt(env);
+    const first = await journal.get(key(env));
+    await fs.writeFile(path.join(workspace, 'c.txt'), 'x = 1\ny = 2\n');
+    await journal.put(key(env), { state: 'started', attempt: 2, before: (first as { before?: string }).before });
+    expect((await run('replace', args, env)).preview).toMatch(/already in place/);
+  });
+});
+
+test('a retry attempt with no journal mark runs the command: no earlier attempt got as far as running it', async () => {
+  const env = new MockActivityEnvironment({ attempt: 2 }, { logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } });
+  const outcome = await run('run_shell_command', { command: 'echo ran >> marker.txt' }, env);
+  expect(outcome.ok).toBe(true);
+  expect(await fs.readFile(path.join(workspace, 'marker.txt'), 'utf8')).toBe('ran\n');
 });
 
 test('read-only calls are not journaled', async () => {

@@ -4,7 +4,7 @@ import { resolveBlobMarkers } from '../store/blobs';
 import type { TranscriptStore } from '../store/types';
 import { findTool, parseToolArgs } from '../tools';
 import type { ToolJournal } from '../store/journal';
-import { resumeInterrupted } from './interrupted';
+import { fingerprintTarget, resumeInterrupted } from './interrupted';
 import { truncateOutput } from '../tools/truncate';
 import { ToolError, isReadOnly, type ToolResult } from '../tools/types';
 import { createToolDeps } from './tool-deps';
@@ -40,9 +40,11 @@ export async function runTool(deps: ToolActivityDeps, input: RunToolInput): Prom
   const key = `${ctx.info.workflowExecution?.workflowId ?? ctx.info.workflowType}/${input.callId}`;
   const entry = mutating ? await deps.journal?.get(key) : undefined;
   if (entry?.state === 'completed') return entry.outcome;
-  const interrupted = mutating && (entry?.state === 'started' || ctx.info.attempt > 1);
-  if (mutating) await deps.journal?.put(key, { state: 'started', attempt: ctx.info.attempt });
-  const outcome = await toOutcome(deps, input, await executeTool(deps, input, ctx, interrupted));
+  // With a journal, no entry proves that no earlier attempt got as far as running the tool.
+  const interrupted = mutating && (entry?.state === 'started' || (!deps.journal && ctx.info.attempt > 1));
+  const before = entry?.state === 'started' ? entry.before : mutating ? await fingerprintTarget(input.name, input.args, input.workspace) : undefined;
+  if (mutating) await deps.journal?.put(key, { state: 'started', attempt: ctx.info.attempt, before });
+  const outcome = await toOutcome(deps, input, await executeTool(deps, input, ctx, interrupted ? { before } : undefined));
   if (mutating) await deps.journal?.put(key, { state: 'completed', outcome });
   return outcome;
 }
@@ -60,11 +62,11 @@ async function toOutcome(deps: ToolActivityDeps, input: RunToolInput, result: To
   };
 }
 
-async function executeTool(deps: ToolActivityDeps, input: RunToolInput, ctx: Context, interrupted: boolean): Promise<ToolResult> {
+async function executeTool(deps: ToolActivityDeps, input: RunToolInput, ctx: Context, interrupted?: { before?: string }): Promise<ToolResult> {
   const args = await resolveBlobMarkers(input.args, deps.store);
   const parsed = parseToolArgs(input.name, args);
   if (!parsed.ok) return { ok: false, error: parsed.error };
-  const resumed = interrupted ? await resumeInterrupted(input.name, parsed.args as Record<string, unknown>, input.workspace) : undefined;
+  const resumed = interrupted ? await resumeInterrupted(input.name, parsed.args as Record<string, unknown>, input.workspace, interrupted.before) : undefined;
   if (resumed) return resumed;
   const timer = setInterval(() => ctx.heartbeat(), deps.heartbeatIntervalMs ?? 1000);
   try {

@@ -204,3 +204,44 @@ describe('runFakeGeminiCommand', () => {
     expect(String(stderr.read())).toContain('bad.jsonl line 2: method');
   });
 });
+
+describe('FakeGeminiServer (by turn)', () => {
+  const turnRequest = (client: GoogleGenAI, modelTurns: number) => {
+    const contents = [{ role: 'user', parts: [{ text: 'go' }] }];
+    for (let i = 0; i < modelTurns; i++) contents.push({ role: 'model', parts: [{ text: `turn ${i}` }] }, { role: 'user', parts: [{ text: 'next' }] });
+    return client.models.generateContentStream({ model, contents }).then(async (chunks) => {
+      const texts: (string | undefined)[] = [];
+      for await (const chunk of chunks) texts.push(chunk.text);
+      return texts.join('');
+    });
+  };
+
+  it('answers a stream request by the number of model turns in it, the same answer when asked again', async () => {
+    const util = { method: 'generateContent' as const, response: textChunk('util') };
+    const server = await FakeGeminiServer.start({ script: [textResponse('zero'), util, textResponse('one'), textResponse('two')], byTurn: true });
+    try {
+      const ai = sdk(server.url);
+      expect(await turnRequest(ai, 1)).toBe('one');
+      expect(await turnRequest(ai, 0)).toBe('zero');
+      expect(await turnRequest(ai, 1)).toBe('one');
+      expect((await ai.models.generateContent({ model, contents: 'x' })).text).toBe('util');
+      expect(server.leftovers()).toEqual([textResponse('two')]);
+      expect(await turnRequest(ai, 2)).toBe('two');
+      server.assertComplete();
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('rejects a turn beyond the script with 400 naming the turn', async () => {
+    const server = await FakeGeminiServer.start({ script: [textResponse('zero')], byTurn: true });
+    try {
+      const error = await apiError(turnRequest(sdk(server.url), 3));
+      expect(error.status).toBe(400);
+      expect(error.message).toContain('no stream line for model turn 3');
+      expect(() => server.assertComplete()).toThrow(/1 unexpected/);
+    } finally {
+      await server.close();
+    }
+  });
+});

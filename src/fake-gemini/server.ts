@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { lineForTurn } from './by-turn';
 import { loadScriptFile, type ScriptLine } from './script';
 
 /** What the fake received; the API key (header or `?key=`) is deliberately not kept. */
@@ -25,6 +26,11 @@ export interface FakeGeminiOptions {
   script: ScriptLine[] | { path: string };
   /** Strict (default): lines in order, method must match. Otherwise: first line with the method. */
   strict?: boolean;
+  /**
+   * Serve stream requests by turn (see by-turn.ts): stream line n answers every request whose
+   * conversation holds n model messages, and is not used up. Other methods are served non-strictly.
+   */
+  byTurn?: boolean;
   /** 0 (default) picks a free port. */
   port?: number;
   host?: string;
@@ -53,14 +59,14 @@ export class FakeGeminiServer {
     this.handle(req, res).catch(() => res.destroy());
   });
 
-  private constructor(lines: ScriptLine[], private readonly strict: boolean) {
+  private constructor(lines: ScriptLine[], private readonly strict: boolean, private readonly byTurn: boolean) {
     this.load(lines);
   }
 
   static async start(options: FakeGeminiOptions): Promise<FakeGeminiServer> {
     const { script } = options;
     const lines = Array.isArray(script) ? script : await loadScriptFile(script.path);
-    const server = new FakeGeminiServer(lines, options.strict ?? true);
+    const server = new FakeGeminiServer(lines, options.strict ?? true, options.byTurn ?? false);
     const host = options.host ?? '127.0.0.1';
     await new Promise<void>((resolve, reject) => {
       server.http.once('error', reject).listen(options.port ?? 0, host, resolve);
@@ -126,15 +132,24 @@ export class FakeGeminiServer {
     const model = route ? decodeURIComponent(route[1]) : '';
     const time = new Date();
     this.requests.push({ method, model, body, time });
-    const line = route ? this.take(method) : undefined;
+    const byTurn = this.byTurn && method === 'generateContentStream' ? lineForTurn(this.loaded, body) : undefined;
+    const line = byTurn ? this.served(byTurn.line) : route ? this.take(method) : undefined;
     if (line) return this.answer(line, res);
-    const message = `fake-gemini: unexpected ${method} call (model ${model || 'none'}); ${this.expected()}`;
+    const why = byTurn ? `no stream line for model turn ${byTurn.turn}` : this.expected();
+    const message = `fake-gemini: unexpected ${method} call (model ${model || 'none'}); ${why}`;
     this.unexpected.push({ method, model, message, time });
     sendJson(res, 400, { error: { code: 400, message, status: 'INVALID_ARGUMENT' } });
   }
 
+  /** A by-turn line stays in the script; once served it is no longer a leftover. */
+  private served(line: ScriptLine | undefined): ScriptLine | undefined {
+    const index = line ? this.remaining.indexOf(line) : -1;
+    if (index >= 0) this.remaining.splice(index, 1);
+    return line;
+  }
+
   private take(method: string): ScriptLine | undefined {
-    const index = this.strict ? 0 : this.remaining.findIndex((line) => line.method === method);
+    const index = this.strict && !this.byTurn ? 0 : this.remaining.findIndex((line) => line.method === method);
     if (this.remaining[index]?.method !== method) return undefined;
     return this.remaining.splice(index, 1)[0];
   }
@@ -142,7 +157,7 @@ export class FakeGeminiServer {
   private expected(): string {
     const next = this.remaining[0];
     if (!next) return `the script is exhausted (all ${this.loaded.length} line(s) consumed)`;
-    if (this.strict) {
+    if (this.strict && !this.byTurn) {
       const position = this.loaded.length - this.remaining.length + 1;
       return `expected ${next.method} (script entry ${position} of ${this.loaded.length})`;
     }

@@ -9,7 +9,10 @@ import type { ToolOutcome } from '../core/types';
  * finished (its recorded outcome is returned) or was interrupted midway (it is not re-run blindly).
  * Keyed by workflow id and call id: the idempotency key of the call.
  */
-export type JournalEntry = { state: 'started'; attempt: number } | { state: 'completed'; outcome: ToolOutcome };
+export type JournalEntry =
+  /** `before`: the target file's fingerprint when the call first started (write_file, replace). */
+  | { state: 'started'; attempt: number; before?: string }
+  | { state: 'completed'; outcome: ToolOutcome };
 
 export interface ToolJournal {
   get(key: string): Promise<JournalEntry | undefined>;

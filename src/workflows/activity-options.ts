@@ -13,7 +13,7 @@ export function activitiesFor(input: PromptInput) {
   const modelRetry = { initialInterval: input.modelRetryInitialMs ?? 5000, backoffCoefficient: 2, maximumInterval: 30_000, nonRetryableErrorTypes: NON_RETRYABLE_MODEL_ERRORS };
   const model = proxyActivities<Activities>({
     startToCloseTimeout: '10 minutes',
-    heartbeatTimeout: '60 seconds',
+    heartbeatTimeout: input.modelHeartbeatTimeoutMs ?? 60_000,
     retry: { ...modelRetry, maximumAttempts: input.modelMaxAttempts ?? 10 },
   });
   const tools = proxyActivities<Activities>({

@@ -57,6 +57,7 @@ function childInput(state: PromptState, agent: AgentDefinition, record: CallReco
     sessionRules: state.sessionRules,
     shellTimeoutMs: input.shellTimeoutMs,
     toolHeartbeatTimeoutMs: input.toolHeartbeatTimeoutMs,
+    modelHeartbeatTimeoutMs: input.modelHeartbeatTimeoutMs,
     approvalTimeoutMs: input.approvalTimeoutMs,
     modelRetryInitialMs: input.modelRetryInitialMs,
     modelMaxAttempts: input.modelMaxAttempts,

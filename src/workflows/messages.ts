@@ -23,6 +23,8 @@ export interface PromptInput {
   shellTimeoutMs?: number;
   /** Activity heartbeat timeout for tools, in ms: how fast a dead worker's call is retried elsewhere. */
   toolHeartbeatTimeoutMs?: number;
+  /** Activity heartbeat timeout of model calls, in ms (default 60 s): how fast a dead worker's model call is retried. */
+  modelHeartbeatTimeoutMs?: number;
   /** Deny a call still awaiting approval after this many ms; unset waits forever. */
   approvalTimeoutMs?: number;
   /** First retry delay of a failed model call (Gemini CLI: 5000 ms), doubled up to 30 s. */

@@ -98,6 +98,8 @@ async function runPrompt(input: SessionInput, state: { transcript: { id: string;
   try {
     return await executeChild<typeof agentPromptWorkflow>('agentPromptWorkflow', {
       workflowId: message.promptId,
+      // A child does not inherit it: a session started with a short one (fast failover) passes it on.
+      workflowTaskTimeout: workflowInfo().taskTimeoutMs,
       args: [{ ...input.defaults, prompt: message.text, transcript: state.transcript, sessionRules: state.sessionRules }],
     });
   } catch (err) {
