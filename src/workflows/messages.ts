@@ -3,6 +3,8 @@ import type { AgentEvent } from '../core/events';
 import type { PolicyRule } from '../core/policy/types';
 import type { AgentDefinition } from '../core/agents/definition';
 import type { SubagentTerminateReason } from '../core/agents/recovery';
+import type { HookState } from '../core/hooks/context';
+import type { HooksConfig } from '../core/hooks/types';
 import type { ApprovalMode, TerminateReason, TokenUsage, ToolCallStatus } from '../core/types';
 
 /** Shared by workflows and the client: the whole message surface of a prompt (STYLE rule 12). */
@@ -53,6 +55,12 @@ export interface PromptInput {
   parent?: { workflowId: string; callId: string };
   /** Continue an existing transcript (a session) instead of starting one named after the workflow. */
   transcript?: { id: string; length: number };
+  /** Command hooks from the settings files, read by the client at its edge (Gemini CLI's format). */
+  hooks?: HooksConfig;
+  /** SessionStart context a session hands to its first prompt. */
+  hookContext?: string;
+  /** Where the prompt's hooks stood, when it continues as new. */
+  hookState?: HookState;
 }
 
 export interface PromptResult {
