@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { functionCallResponse, textResponse } from '../../src/fake-gemini';
 import { closeTestEnv } from '../helpers/temporal-env';
-import { createHarness, type Harness, type PromptRun } from '../helpers/agent-harness';
+import { createHarness, maybeRecordHistory, type Harness, type PromptRun } from '../helpers/agent-harness';
 import { answer, hooksOn, saveAndAnswer, type SentRequest } from '../helpers/hook-config';
 
 let h: Harness;
@@ -61,6 +61,7 @@ describe('AfterAgent', () => {
       ['Also list the tests.', 'firstsecond', true],
     ]);
     expect(ofType(run, 'hook').map((e) => e.event)).toEqual(['BeforeAgent', 'AfterAgent', 'BeforeAgent', 'AfterAgent']);
+    await maybeRecordHistory(h, run.workflowId, 'hooks-after-agent-block');
   });
 
   test('stop with clearContext ends the prompt and leaves the session a fresh, empty conversation', async () => {
