@@ -10,6 +10,7 @@ import { externalizeLargeStrings } from '../store/blobs';
 import type { TranscriptStore } from '../store/types';
 import { findTool, toFunctionDeclaration, type FunctionDeclaration } from '../tools';
 import { buildSystemPrompt } from './system-prompt';
+import { applyModelHooks, syntheticTurn, type ModelHookInput } from './hooks/model-hooks';
 
 /** The one-method model seam (STYLE rule 4): the real `new GoogleGenAI(...).models` fits it. */
 export type ModelSeam = Pick<GoogleGenAI['models'], 'generateContentStream' | 'generateContent'>;
@@ -33,6 +34,8 @@ export interface CallModelInput {
   systemPrompt?: string;
   /** Declarations the workflow builds itself (`invoke_agent` listing agents, `complete_task` from an output schema); they replace registry ones of the same name. */
   extraDeclarations?: FunctionDeclaration[];
+  /** What BeforeModel / BeforeToolSelection hooks decided for this request (see hooks/model-hooks). */
+  hooks?: ModelHookInput;
 }
 
 export interface ModelDeps {
@@ -61,7 +64,7 @@ export async function callModel(deps: ModelDeps, input: CallModelInput): Promise
   }
   // Old bulky tool outputs are masked in the request only; the transcript keeps them whole.
   const { contents: request } = await maskOldToolOutputs(contents, (text) => deps.store.putBlob(text));
-  const turn = await streamTurn(deps, input, request, input.append.some((p) => p.kind === 'functionResponse'));
+  const turn = (await syntheticTurn(deps.store, input.hooks, input.turn)) ?? (await streamTurn(deps, input, request, input.append.some((p) => p.kind === 'functionResponse')));
   if (input.callIdPrefix) prefixMadeUpIds(turn, input.callIdPrefix);
   await deps.store.writeMessage(input.transcriptId, length, { role: 'model', parts: turn.historyParts as Part[] }, ctx.info.attempt);
   return {
@@ -91,7 +94,7 @@ async function streamTurn(deps: ModelDeps, input: CallModelInput, contents: Cont
       config: { systemInstruction, tools: [{ functionDeclarations: declarations(input.toolNames, input.extraDeclarations ?? []) }], abortSignal: ctx.cancellationSignal },
     };
     const streamDeps = { models: deps.models, sleep: (ms: number) => ctx.sleep(ms), heartbeat: () => ctx.heartbeat() };
-    return await streamValidTurn(streamDeps, request, input.turn, afterToolResults);
+    return await streamValidTurn(streamDeps, await applyModelHooks(deps.store, input.hooks, request), input.turn, afterToolResults);
   } finally {
     clearInterval(timer);
   }

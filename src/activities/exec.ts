@@ -14,7 +14,8 @@ export function createExec(env: NodeJS.ProcessEnv = withoutSecrets(process.env))
   return (options) => runCommand(options, env);
 }
 
-function withoutSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+/** The environment without variables that look like secrets (API keys, tokens, passwords). */
+export function withoutSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(env).filter(([name]) => !SECRET_ENV_NAME.test(name)));
 }
 

@@ -10,6 +10,8 @@ import { checkForLoop, type LoopCheckInput } from './loop-check';
 import { compressTranscript, type CompressTranscriptInput } from './compress';
 import { routeModel, type RouteModelInput } from './route-model';
 import { checkNextSpeaker, type NextSpeakerInput } from './next-speaker';
+import { runHooks, type RunHooksInput } from './hooks/run-hooks';
+import { withoutSecrets } from './exec';
 
 export interface ActivityDeps {
   models: ModelSeam;
@@ -17,6 +19,8 @@ export interface ActivityDeps {
   journal?: ToolJournal;
   modelHeartbeatIntervalMs?: number;
   toolHeartbeatIntervalMs?: number;
+  /** Environment of command hooks (default: the worker's, without secrets). */
+  hookEnv?: NodeJS.ProcessEnv;
 }
 
 export interface RecordMessageInput {
@@ -48,6 +52,9 @@ export function createActivities(deps: ActivityDeps) {
     },
     async runTool(input: RunToolInput) {
       return runTool({ store: deps.store, journal: deps.journal, heartbeatIntervalMs: deps.toolHeartbeatIntervalMs }, input);
+    },
+    async runHooks(input: RunHooksInput) {
+      return runHooks({ store: deps.store, env: deps.hookEnv ?? withoutSecrets(process.env), heartbeatIntervalMs: deps.toolHeartbeatIntervalMs }, input);
     },
     /** Records a user message without a model call: the last function responses of a stopped prompt. */
     async recordMessage(input: RecordMessageInput): Promise<number> {

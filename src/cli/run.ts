@@ -7,6 +7,7 @@ import type { Config } from '../config';
 import { createGenAI } from '../genai';
 import { loadRunPolicies } from './policies';
 import { loadRunAgents } from './agents';
+import { loadRunHooks } from './settings';
 import type { ApprovalMode } from '../core/types';
 import type { Logger } from '../logger';
 import type { PromptInput } from '../workflows/messages';
@@ -47,6 +48,7 @@ export async function runCommand(config: Config, options: RunOptions, io: Io, lo
   const input = promptInput(options);
   input.policyRules = await loadRunPolicies(config, input.workspace, options.policyFiles ?? [], io);
   input.agents = await loadRunAgents(config, input.workspace, io);
+  input.hooks = await loadRunHooks(config, input.workspace);
   if (!options.fakeResponses) createGenAI(config);
   let workflowId = newPromptId();
   if (options.detach) return runDetached(config, options, input, workflowId, io, logger);

@@ -22,6 +22,10 @@ export type AgentEventBody =
   | { type: 'chat_compressed'; status: string; originalTokens: number; newTokens: number }
   | { type: 'context_window_will_overflow'; estimatedRequestTokens: number; remainingTokens: number }
   | { type: 'budget_exhausted'; used: number; budget: number }
-  | { type: 'warning'; message: string };
+  | { type: 'warning'; message: string }
+  /** Hooks of one event ran (only when some are configured for it); failures come as warnings. */
+  | { type: 'hook'; event: string; hooks: number; decision: string; stop: boolean; reason?: string; systemMessage?: string }
+  | { type: 'agent_execution_stopped'; reason: string; systemMessage?: string }
+  | { type: 'agent_execution_blocked'; reason: string; systemMessage?: string };
 
 export type AgentEvent = AgentEventBody & { seq: number; time: string };

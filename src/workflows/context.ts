@@ -5,6 +5,7 @@ import { failedAttemptAfter, shouldCompress } from '../core/compression';
 import type { PromptActivities } from './activity-options';
 import type { Cursor } from './endings';
 import { emit, recordUtilityUsage, type PromptState } from './prompt-state';
+import { preCompress } from './tool-hooks';
 
 /** A message from the user while the prompt works: delivered with the next model request. */
 export const steerSignal = defineSignal<[unknown]>('steer');
@@ -66,6 +67,7 @@ export async function maybeCompress(state: PromptState, acts: PromptActivities, 
   const force = state.forceCompress;
   const action = shouldCompress({ lastPromptTokens: state.lastPromptTokens, model: state.model, force, hasFailedBefore: state.compressionFailed });
   if (action === 'none') return;
+  await preCompress(state, force ? 'manual' : 'auto');
   state.forceCompress = false;
   state.compressions += 1;
   const result = await acts.compressTranscript({

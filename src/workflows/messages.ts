@@ -4,6 +4,8 @@ import type { PolicyRule } from '../core/policy/types';
 import type { AgentDefinition } from '../core/agents/definition';
 import type { PromptCarry } from './prompt-carry';
 import type { SubagentTerminateReason } from '../core/agents/recovery';
+import type { HookState } from '../core/hooks/context';
+import type { HooksConfig } from '../core/hooks/types';
 import type { ApprovalMode, TerminateReason, TokenUsage, ToolCallStatus } from '../core/types';
 
 /** Shared by workflows and the client: the whole message surface of a prompt (STYLE rule 12). */
@@ -58,6 +60,12 @@ export interface PromptInput {
   transcript?: { id: string; length: number };
   /** Set by the prompt itself when it continues as new: where the previous run stopped. */
   resume?: PromptCarry;
+  /** Command hooks from the settings files, read by the client at its edge (Gemini CLI's format). */
+  hooks?: HooksConfig;
+  /** SessionStart context a session hands to its first prompt. */
+  hookContext?: string;
+  /** Where the prompt's hooks stood, when it continues as new. */
+  hookState?: HookState;
 }
 
 export interface PromptResult {

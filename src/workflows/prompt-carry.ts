@@ -51,7 +51,7 @@ export interface PromptCarry {
 export async function continueAsNewIfSuggested(state: PromptState, cursor: Cursor): Promise<void> {
   if (!workflowInfo().continueAsNewSuggested || state.finished) return;
   await condition(allHandlersFinished);
-  const input: PromptInput = { ...state.input, resume: carryOf(state, cursor) };
+  const input: PromptInput = { ...state.input, resume: carryOf(state, cursor), hookState: state.hooks };
   await continueAsNew<(input: PromptInput) => Promise<unknown>>(input);
 }
 

@@ -3,6 +3,7 @@ import type { AgentEvent, AgentEventBody } from '../core/events';
 import type { PolicyRule } from '../core/policy/types';
 import type { AgentDefinition } from '../core/agents/definition';
 import { createLoopState, type LoopState } from '../core/loop-detection';
+import type { HookState } from '../core/hooks/context';
 import { STATUS_ATTRIBUTE, type AgentStatusValue } from '../core/search-attributes';
 import { addUsage, EMPTY_USAGE, type ApprovalMode, type TerminateReason, type TokenUsage, type ToolCallStatus, type ToolOutcome } from '../core/types';
 import type { ChildApprovalNotice, EventsPage, PromptInput, PromptStats, PromptStatus, ToolConfirmation } from './messages';
@@ -70,6 +71,8 @@ export interface PromptState {
   /** A second loop detection paused the prompt until `loopDecision` arrives. */
   loopPaused?: boolean;
   loopDecision?: 'continue' | 'disable' | 'stop';
+  /** Hook bookkeeping (see workflows/hooks). */
+  hooks: HookState;
   /** Last value written to the status search attribute (the client starts prompts as running). */
   publishedStatus?: string;
 }
@@ -98,6 +101,7 @@ export function createPromptState(input: PromptInput): PromptState {
     response: '',
     stats: { usage: { ...EMPTY_USAGE }, models: {}, toolCalls: { total: 0, success: 0, failed: 0 } },
     publishedStatus: 'running',
+    hooks: input.hookState ?? { standalone: !input.transcript && !input.parent, began: false, prompt: input.prompt, stopHookActive: false, clears: 0 },
   };
 }
 

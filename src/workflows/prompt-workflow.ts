@@ -1,4 +1,5 @@
 import { ApplicationFailure, CancellationScope, ContinueAsNew, isCancellation, setHandler, workflowInfo } from '@temporalio/workflow';
+import { afterModel, beforeModel, beginPrompt, endPromptOnFailure, finishOrContinue, stopIfHookSaid } from './hooks';
 import type { LoopDetection } from '../core/loop-detection';
 import type { FunctionCall, ModelTurn } from '../core/types';
 import { toolNames } from '../tools';
@@ -14,6 +15,7 @@ import { continueAsNewIfSuggested, restoreCarry } from './prompt-carry';
 import { runToolCalls } from './tool-calls';
 import { toolsForMode } from './workflow-tools';
 import { invokeAgentDeclaration } from './agent-calls';
+import type { CallModelInput } from '../activities/call-model';
 
 type OpenCalls = { calls: FunctionCall[] };
 
@@ -33,6 +35,9 @@ export async function agentPromptWorkflow(input: PromptInput): Promise<PromptRes
   const cursor = input.resume ? restoreCarry(state, input.resume) : startCursor(state);
   const open: OpenCalls = { calls: [] };
   try {
+    // A resumed run (continue-as-new) has fired BeforeAgent and chosen its model already.
+    const blocked = await beginPrompt(state, acts, cursor);
+    if (blocked) return blocked;
     if (!input.resume) await chooseModel(state, acts, cursor.transcriptId, cursor.length);
     for (;;) {
       await continueAsNewIfSuggested(state, cursor);
@@ -45,6 +50,7 @@ export async function agentPromptWorkflow(input: PromptInput): Promise<PromptRes
       await CancellationScope.nonCancellable(() => recordCancellation(state, acts, cursor, open.calls));
       throw err;
     }
+    await endPromptOnFailure(state, err);
     // A failure made by failPrompt (a limit) is final already; wrapping it again would repeat its event.
     if (state.finished && err instanceof ApplicationFailure) throw err;
     throw failPrompt(state, err);
@@ -79,22 +85,13 @@ async function step(state: PromptState, acts: PromptActivities, cursor: Cursor, 
   await beforeRequest(state, acts, cursor);
   const early = await checkBeforeRequest(state, askLoopJudge(state, acts, cursor));
   if (early) return void (await handleLoop(state, early, cursor));
+  const hooked = await beforeModel(state, acts, cursor, toolsForMode(toolNames, state.mode).filter((name) => name !== 'complete_task'));
+  if (hooked.end) return hooked.end;
   state.turns += 1;
   const sent: Cursor = { ...cursor, append: [...cursor.append] };
-  const turn = await callWithFallback(state, (model) =>
-    acts.callModel({
-      transcriptId: cursor.transcriptId,
-      baseLength: cursor.length,
-      append: cursor.append,
-      model,
-      workspace: input.workspace,
-      toolNames: toolsForMode(toolNames, state.mode).filter((name) => name !== 'complete_task'),
-      extraDeclarations: [invokeAgentDeclaration(state)],
-      turn: state.turns,
-      lastPromptTokens: state.lastPromptTokens,
-    }),
-  );
+  const turn = await callWithFallback(state, (model) => acts.callModel(modelRequest(state, cursor, hooked, model)));
   if (turn.overflow) return overflow(state, acts, cursor, turn.overflow);
+  await afterModel(state, cursor, turn);
   Object.assign(cursor, { length: turn.transcriptLength, append: [] });
   const detection = observeTurn(state, turn);
   if (detection) {
@@ -108,12 +105,28 @@ async function step(state: PromptState, acts: PromptActivities, cursor: Cursor, 
     open.calls = turn.functionCalls;
     cursor.append = await runToolCalls(state, turn.functionCalls, acts.runTool);
     open.calls = [];
-    return undefined;
+    return stopIfHookSaid(state, acts, cursor);
   }
   const more = await continuation(state, acts, cursor.transcriptId, cursor.length);
-  if (!more) return finishPrompt(state, 'completed');
+  if (!more) return finishOrContinue(state, acts, cursor);
   cursor.append = more;
   return undefined;
+}
+
+/** One model request: the new user message by reference, the tools the hooks left, their overrides. */
+function modelRequest(state: PromptState, cursor: Cursor, hooked: Awaited<ReturnType<typeof beforeModel>>, model: string): CallModelInput {
+  return {
+    transcriptId: cursor.transcriptId,
+    baseLength: cursor.length,
+    append: cursor.append,
+    model,
+    workspace: state.input.workspace,
+    toolNames: hooked.toolNames,
+    extraDeclarations: [invokeAgentDeclaration(state)].filter((d) => hooked.allows(d.name)),
+    turn: state.turns,
+    lastPromptTokens: state.lastPromptTokens,
+    hooks: hooked.hooks,
+  };
 }
 
 /** The LLM loop check's question to one judge model, its tokens counted in the prompt's stats. */

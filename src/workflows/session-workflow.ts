@@ -15,6 +15,7 @@ import {
 import type { PolicyRule } from '../core/policy/types';
 import type { agentPromptWorkflow } from './prompt-workflow';
 import { steerSignal } from './context';
+import { fireSessionHook } from './hook-runner';
 import type { PromptInput, PromptResult } from './messages';
 
 /** Everything a session's prompts share, and where its conversation stands. */
@@ -60,6 +61,7 @@ export async function agentSessionWorkflow(input: SessionInput): Promise<void> {
     count: input.promptCount ?? 0,
     current: undefined as string | undefined,
     closed: false,
+    hookContext: undefined as string | undefined,
   };
   setHandler(
     sendMessageUpdate,
@@ -77,12 +79,15 @@ export async function agentSessionWorkflow(input: SessionInput): Promise<void> {
   );
   setHandler(closeSessionSignal, () => void (state.closed = true));
   setHandler(sessionStatusQuery, () => ({ current: state.current, queued: state.queue, prompts: state.count, transcriptLength: state.transcript.length, closed: state.closed }));
+  // A new session (not one continued as new) fires SessionStart; its context goes to the first prompt.
+  if (input.promptCount === undefined) state.hookContext = await fireSessionHook(input.defaults, 'SessionStart');
   for (;;) {
     await condition(() => state.queue.length > 0 || state.closed);
     const next = state.queue.shift();
-    if (!next) return;
+    if (!next) return void (await fireSessionHook(input.defaults, 'SessionEnd'));
     state.current = next.promptId;
     const result = await runPrompt(input, state, next);
+    state.hookContext = undefined;
     state.count += 1;
     state.current = undefined;
     state.transcript = result.transcript ?? state.transcript;
@@ -94,13 +99,13 @@ export async function agentSessionWorkflow(input: SessionInput): Promise<void> {
   }
 }
 
-async function runPrompt(input: SessionInput, state: { transcript: { id: string; length: number }; sessionRules: PolicyRule[] }, message: QueuedMessage): Promise<Partial<PromptResult>> {
+async function runPrompt(input: SessionInput, state: { transcript: { id: string; length: number }; sessionRules: PolicyRule[]; hookContext?: string }, message: QueuedMessage): Promise<Partial<PromptResult>> {
   try {
     return await executeChild<typeof agentPromptWorkflow>('agentPromptWorkflow', {
       workflowId: message.promptId,
       // A child does not inherit it: a session started with a short one (fast failover) passes it on.
       workflowTaskTimeout: workflowInfo().taskTimeoutMs,
-      args: [{ ...input.defaults, prompt: message.text, transcript: state.transcript, sessionRules: state.sessionRules }],
+      args: [{ ...input.defaults, prompt: message.text, transcript: state.transcript, sessionRules: state.sessionRules, hookContext: state.hookContext }],
     });
   } catch (err) {
     // A failed prompt (turn limit, model error) still moved the conversation: go on from where it stopped.

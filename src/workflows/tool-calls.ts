@@ -11,10 +11,14 @@ import { findTool, parseToolArgs } from '../tools';
 import { isReadOnly, type ToolErrorKind } from '../tools/types';
 import type { RunToolInput } from '../activities/run-tool';
 import { emit, publishStatus, type CallRecord, type PromptState } from './prompt-state';
+import { afterTool, beforeTool, notifyApproval } from './tool-hooks';
 
 export type RunToolActivity = (input: RunToolInput) => Promise<ToolOutcome>;
 
 const CANCELLED_BY_USER = 'User cancelled operation.';
+/** AfterTool tail calls chain at most this deep (ids `<call>~tail~tail…`). */
+const TAIL_SUFFIX = '~tail';
+const MAX_TAIL_CALLS = 3;
 
 /**
  * Runs one turn's calls as Gemini CLI's waves: consecutive read-only calls together, every other
@@ -58,7 +62,9 @@ async function processCall(state: PromptState, call: FunctionCall, runTool: RunT
     const refusal = (await awaitApproval(state, record)) ?? recheckAfterApproval(state, record);
     if (refusal) return finishInline(state, record, refusal.kind, refusal.message);
   }
-  if (parsed.tool.runsIn === 'workflow') return finishWorkflowTool(state, record, await runWorkflowTool(state, record));
+  const hooked = await beforeTool(state, record, (r) => policyDenies(state, r));
+  if (hooked) return finishInline(state, record, hooked.kind, hooked.message);
+  if (parsed.tool.runsIn === 'workflow') return finishWorkflowTool(state, record, await runWorkflowTool(state, record), runTool);
   record.status = 'executing';
   const outcome = await runTool({
     callId: record.callId,
@@ -67,7 +73,20 @@ async function processCall(state: PromptState, call: FunctionCall, runTool: RunT
     workspace: state.input.workspace,
     shellTimeoutMs: state.input.shellTimeoutMs ?? 300_000,
   });
-  return finish(state, record, outcome);
+  return finish(state, record, await afterHooks(state, record, outcome, runTool));
+}
+
+/** AfterTool; a tail call it asks for runs as a call of its own, whose result answers this one. */
+async function afterHooks(state: PromptState, record: CallRecord, outcome: ToolOutcome, runTool: RunToolActivity): Promise<ToolOutcome> {
+  const after = await afterTool(state, record, outcome);
+  if (!after.tail || record.callId.split(TAIL_SUFFIX).length > MAX_TAIL_CALLS) return after.outcome;
+  const tail = await processCall(state, { id: `${record.callId}${TAIL_SUFFIX}`, name: after.tail.name, args: after.tail.args }, runTool);
+  return { ...tail, callId: record.callId, name: record.name };
+}
+
+function policyDenies(state: PromptState, record: CallRecord): { kind: ToolErrorKind; message: string } | undefined {
+  const verdict = decide(state, record);
+  return verdict.decision === 'deny' ? { kind: 'policy_violation', message: verdict.message ?? 'Tool execution denied by policy.' } : undefined;
 }
 
 /** Waits (durably, for as long as it takes) for a person's decision; returns why the call won't run. */
@@ -75,6 +94,7 @@ async function awaitApproval(state: PromptState, record: CallRecord): Promise<{ 
   record.status = 'awaiting_approval';
   publishStatus(state);
   emit(state, { type: 'tool_call_awaiting_approval', callId: record.callId, name: record.name, args: record.args });
+  await notifyApproval(state, record);
   await tellParent(state, record, true);
   const timeout = state.input.approvalTimeoutMs;
   const decided = timeout === undefined ? (await condition(() => record.decision !== undefined), true) : await condition(() => record.decision !== undefined, timeout);
@@ -113,9 +133,10 @@ function recheckAfterApproval(state: PromptState, record: CallRecord): { kind: T
   return { kind: 'policy_violation', message: `${verdict.message ?? 'Tool execution denied by policy.'} An approval cannot override a policy deny.` };
 }
 
-function finishWorkflowTool(state: PromptState, record: CallRecord, result: WorkflowToolResult): ToolOutcome {
+async function finishWorkflowTool(state: PromptState, record: CallRecord, result: WorkflowToolResult, runTool: RunToolActivity): Promise<ToolOutcome> {
   if (!result.ok) return finishInline(state, record, 'execution_failed', result.text);
-  return finish(state, record, { callId: record.callId, name: record.name, ok: true, response: { output: result.text }, preview: result.text.slice(0, 300) });
+  const outcome: ToolOutcome = { callId: record.callId, name: record.name, ok: true, response: { output: result.text }, preview: result.text.slice(0, 300) };
+  return finish(state, record, await afterHooks(state, record, outcome, runTool));
 }
 
 /** A sub-agent may call only its own tools and complete_task; anything else is answered, not run. */

@@ -1,0 +1,63 @@
+import { promises as fs } from 'node:fs';
+import { z } from 'zod';
+import { describeIssues } from '../core/confirmation';
+import { hooksConfigSchema, HOOK_EVENTS, type HooksConfig } from '../core/hooks/types';
+
+/**
+ * Reads the `hooks` of Gemini CLI's `settings.json` format at the process edge (invariant 9): the
+ * workspace's `.durable-agent/settings.json`, then the user's `<home>/settings.json`. Other keys
+ * of a settings file are left alone. A file that is not JSON, or whose `hooks` or `hooksConfig`
+ * do not validate, stops the CLI (exit 52) with a message naming the file and the problem.
+ */
+
+export class SettingsFileError extends Error {
+  override name = 'SettingsFileError';
+}
+
+const settingsSchema = z.looseObject({
+  hooks: hooksConfigSchema.optional(),
+  hooksConfig: z
+    .looseObject({
+      enabled: z.boolean().optional(),
+      /** Hook names (or commands) switched off. */
+      disabled: z.array(z.string()).optional(),
+    })
+    .optional(),
+});
+
+type Settings = z.infer<typeof settingsSchema>;
+
+/** The hooks of both files, workspace first; undefined when none is configured (or all are off). */
+export async function loadHookSettings(files: { workspaceFile: string; userFile: string }): Promise<HooksConfig | undefined> {
+  const all = [await readSettings(files.workspaceFile), await readSettings(files.userFile)].filter((s): s is Settings => s !== undefined);
+  if (all.some((s) => s.hooksConfig?.enabled === false)) return undefined;
+  const disabled = new Set(all.flatMap((s) => s.hooksConfig?.disabled ?? []));
+  const merged: HooksConfig = {};
+  for (const event of HOOK_EVENTS) {
+    const definitions = all
+      .flatMap((s) => s.hooks?.[event] ?? [])
+      .map((d) => ({ ...d, hooks: d.hooks.filter((h) => !disabled.has(h.name ?? '') && !disabled.has(h.command)) }))
+      .filter((d) => d.hooks.length > 0);
+    if (definitions.length > 0) merged[event] = definitions;
+  }
+  return Object.keys(merged).length > 0 ? merged : undefined;
+}
+
+async function readSettings(file: string): Promise<Settings | undefined> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new SettingsFileError(`${file}: cannot be read: ${(err as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new SettingsFileError(`${file}: not valid JSON: ${(err as Error).message}`);
+  }
+  const parsed = settingsSchema.safeParse(json);
+  if (!parsed.success) throw new SettingsFileError(`${file}: ${describeIssues(parsed.error)}`);
+  return parsed.data;
+}

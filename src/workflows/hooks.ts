@@ -1,0 +1,134 @@
+import { ContinueAsNew, isCancellation, workflowInfo } from '@temporalio/workflow';
+import { effectiveReason, hookContextPart } from '../core/hooks/context';
+import type { HookDecision } from '../core/hooks/types';
+import type { ModelHookInput } from '../activities/hooks/model-hooks';
+import type { ModelTurn } from '../core/types';
+import type { PromptActivities } from './activity-options';
+import { finishPrompt, type Cursor } from './endings';
+import type { PromptResult } from './messages';
+import { emit, type PromptState } from './prompt-state';
+import { firePromptHook, hasHooks } from './hook-runner';
+
+/**
+ * The agent-level hook events of a prompt (Gemini CLI §1.2, §12.5). Each returns quickly without
+ * an activity when no hook is configured for its event. Stops and blocks end the prompt as
+ * `stopped` (exit 0), as Gemini CLI's headless mode ends without an error.
+ */
+
+/** SessionStart of a standalone run, then BeforeAgent. Returns the result when a hook ends the prompt. */
+export async function beginPrompt(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<PromptResult | undefined> {
+  if (state.hooks.began) return undefined;
+  if (state.input.hookContext) cursor.append = [hookContextPart(state.input.hookContext), ...cursor.append];
+  if (state.hooks.standalone) {
+    const start = await firePromptHook(state, 'SessionStart', 'startup', { fields: { source: 'startup' } });
+    if (start?.additionalContext) cursor.append = [hookContextPart(start.additionalContext), ...cursor.append];
+  }
+  return beforeAgent(state, acts, cursor);
+}
+
+async function beforeAgent(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<PromptResult | undefined> {
+  state.hooks.began = true;
+  const decision = await firePromptHook(state, 'BeforeAgent', undefined, { fields: { prompt: state.hooks.prompt } });
+  if (!decision) return undefined;
+  if (decision.stop) {
+    // Gemini CLI keeps the user message of a stopped prompt in the conversation.
+    await recordPending(acts, cursor);
+    return stopped(state, 'agent_execution_stopped', decision);
+  }
+  if (decision.blocked) {
+    cursor.append = [];
+    return stopped(state, 'agent_execution_blocked', decision);
+  }
+  if (decision.additionalContext) cursor.append = [...cursor.append, hookContextPart(decision.additionalContext)];
+  return undefined;
+}
+
+/**
+ * The prompt would end: AfterAgent may stop it (optionally clearing the context) or block, which
+ * continues it with the reason as a new user message (BeforeAgent fires again for it).
+ */
+export async function finishOrContinue(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<PromptResult | undefined> {
+  if (state.hooks.stop !== undefined) return stopped(state, 'agent_execution_stopped', { reason: state.hooks.stop });
+  const decision = await firePromptHook(state, 'AfterAgent', undefined, {
+    fields: { prompt: state.hooks.prompt, prompt_response: state.response || '[no response text]', stop_hook_active: state.hooks.stopHookActive },
+  });
+  if (!decision || (!decision.stop && !decision.blocked)) return endPrompt(state, finishPrompt(state, 'completed'));
+  if (decision.clearContext) clearContext(state, cursor);
+  if (decision.stop) return stopped(state, 'agent_execution_stopped', decision);
+  const reason = effectiveReason(decision.reason);
+  emit(state, { type: 'agent_execution_blocked', reason, systemMessage: decision.systemMessage });
+  cursor.append = [{ kind: 'text', text: reason }];
+  Object.assign(state.hooks, { prompt: reason, stopHookActive: true });
+  return beforeAgent(state, acts, cursor);
+}
+
+/** A hook stopped the prompt during a model turn or its tools: record what is pending and stop. */
+export async function stopIfHookSaid(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<PromptResult | undefined> {
+  if (state.hooks.stop === undefined) return undefined;
+  await recordPending(acts, cursor);
+  return stopped(state, 'agent_execution_stopped', { reason: state.hooks.stop });
+}
+
+/** SessionEnd of a standalone run, after its result is made. */
+export async function endPrompt(state: PromptState, result: PromptResult): Promise<PromptResult> {
+  if (state.hooks.standalone) await firePromptHook(state, 'SessionEnd', 'exit', { fields: { reason: 'exit' } });
+  return result;
+}
+
+/** SessionEnd of a standalone run that fails (a limit, a model error); not on cancellation or continue-as-new. */
+export async function endPromptOnFailure(state: PromptState, err: unknown): Promise<void> {
+  if (!state.hooks.standalone || err instanceof ContinueAsNew || isCancellation(err)) return;
+  await firePromptHook(state, 'SessionEnd', 'exit', { fields: { reason: 'exit' } });
+}
+
+/** BeforeModel, then BeforeToolSelection, before one model request. */
+export async function beforeModel(
+  state: PromptState,
+  acts: PromptActivities,
+  cursor: Cursor,
+  toolNames: string[],
+): Promise<{ end?: PromptResult; hooks?: ModelHookInput; toolNames: string[]; allows: (name: string) => boolean }> {
+  const plain = { toolNames, allows: () => true };
+  if (!hasHooks(state, 'BeforeModel') && !hasHooks(state, 'BeforeToolSelection')) return plain;
+  const llm = { transcriptId: cursor.transcriptId, length: cursor.length, append: cursor.append, model: state.model, toolNames };
+  const before = await firePromptHook(state, 'BeforeModel', undefined, { fields: {}, llm });
+  if (before?.stop || (before?.blocked && !before.responseRef)) {
+    await recordPending(acts, cursor);
+    return { ...plain, end: await stopped(state, before.stop ? 'agent_execution_stopped' : 'agent_execution_blocked', before) };
+  }
+  const selection = await firePromptHook(state, 'BeforeToolSelection', undefined, { fields: {}, llm });
+  const config = selection?.toolConfig;
+  const allowed = config && (config.mode === 'NONE' ? [] : config.allowedFunctionNames.length > 0 ? config.allowedFunctionNames : undefined);
+  const allows = (name: string) => !allowed || allowed.includes(name);
+  const hooks: ModelHookInput = { requestRef: before?.requestRef, responseRef: before?.responseRef, toolMode: config?.mode };
+  return { hooks, toolNames: toolNames.filter(allows), allows };
+}
+
+/** AfterModel: the hooks may replace the answer (then text only) or stop the prompt after it. */
+export async function afterModel(state: PromptState, cursor: Cursor, turn: ModelTurn): Promise<void> {
+  if (turn.overflow || !hasHooks(state, 'AfterModel')) return;
+  const llm = { transcriptId: cursor.transcriptId, length: turn.transcriptLength - 1, append: [], model: turn.model, responseAt: turn.transcriptLength - 1 };
+  const decision = await firePromptHook(state, 'AfterModel', undefined, { fields: {}, llm });
+  if (!decision) return;
+  if (decision.modelResponse) Object.assign(turn, { text: decision.modelResponse.text, finishReason: decision.modelResponse.finishReason, functionCalls: [], thoughts: [] });
+  if (decision.stop) state.hooks.stop = effectiveReason(decision.reason);
+}
+
+/** Gemini CLI resets the chat; here the conversation goes on in a fresh, empty transcript. */
+function clearContext(state: PromptState, cursor: Cursor): void {
+  state.hooks.clears += 1;
+  Object.assign(cursor, { transcriptId: `${workflowInfo().workflowId}/cleared-${state.hooks.clears}`, length: 0 });
+  state.lastPromptTokens = 0;
+  emit(state, { type: 'warning', message: 'a hook cleared the conversation context' });
+}
+
+async function recordPending(acts: PromptActivities, cursor: Cursor): Promise<void> {
+  if (cursor.append.length === 0) return;
+  cursor.length = await acts.recordMessage({ transcriptId: cursor.transcriptId, index: cursor.length, append: cursor.append });
+  cursor.append = [];
+}
+
+async function stopped(state: PromptState, type: 'agent_execution_stopped' | 'agent_execution_blocked', decision: Pick<HookDecision, 'reason'> & { systemMessage?: string }): Promise<PromptResult> {
+  emit(state, { type, reason: effectiveReason(decision.reason), systemMessage: decision.systemMessage });
+  return endPrompt(state, finishPrompt(state, 'stopped'));
+}
