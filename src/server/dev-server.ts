@@ -30,6 +30,8 @@ export interface DevServerOptions {
   logLevel?: 'debug' | 'info' | 'warn' | 'error' | 'never';
   /** `--dynamic-config-value KEY=JSON` per entry, e.g. `limit.historyCount.suggestContinueAsNew: 50`. */
   dynamicConfig?: Record<string, string | number | boolean>;
+  /** `--sqlite-pragma NAME=VALUE` per entry, e.g. `journal_mode: 'wal'` (only with `dbFile`). */
+  sqlitePragmas?: Record<string, string>;
   /** Replaces DEFAULT_SEARCH_ATTRIBUTES. */
   searchAttributes?: Record<string, string>;
   /** 'pipe' (default) keeps the output's tail for error messages only. */
@@ -88,6 +90,7 @@ function devServerArgs(options: DevServerOptions, ip: string, port: number): str
   const args = ['server', 'start-dev', '--ip', ip, '--port', String(port)];
   args.push('--namespace', options.namespace ?? 'default', '--log-level', options.logLevel ?? 'warn');
   if (options.dbFile) args.push('--db-filename', path.resolve(options.dbFile));
+  for (const [name, value] of Object.entries(options.sqlitePragmas ?? {})) args.push('--sqlite-pragma', `${name}=${value}`);
   if (options.headless) args.push('--headless');
   else if (options.uiPort !== undefined) args.push('--ui-port', String(options.uiPort));
   for (const [key, value] of Object.entries(options.dynamicConfig ?? {})) {
