@@ -3,7 +3,7 @@ import { startPrompt } from '../src/client';
 import type { PromptResult } from '../src/workflows/messages';
 import { makeWorkspace, type BenchEnv, type BenchServer } from './env';
 import { LoopModel, loopPrompt } from './loop-model';
-import { peakRssMiB, spawnBin, stopBin } from './processes';
+import { cpuSecondsOf, peakRssMiB, spawnBin, stopBin } from './processes';
 import { benchInput } from './rig';
 import { waitForPoller } from './start-latency';
 
@@ -15,6 +15,8 @@ export interface ConcurrencyResult {
   workerPeakRssMiB?: number;
   failures: number;
   failureSamples: string[];
+  /** CPU seconds spent during the run by the dev server, the worker process and this process (client + fake model). */
+  cpuSeconds: { server?: number; worker?: number; bench: number };
 }
 
 /** `prompts` prompts of `turnsEach` turns, all started at once against one `durable-agent worker` process. */
@@ -26,6 +28,7 @@ export async function measureConcurrency(env: BenchEnv, server: BenchServer, pro
   const worker = spawnBin(env.binPath, ['worker'], { TEMPORAL_ADDRESS: server.address, DURABLE_AGENT_TASK_QUEUE: taskQueue, GOOGLE_GEMINI_BASE_URL: model.url, DURABLE_AGENT_HOME: path.join(dir, 'home') });
   try {
     await waitForPoller(server, taskQueue, worker);
+    const cpuBefore = { server: cpuSecondsOf(server.server.process.pid), worker: cpuSecondsOf(worker.child.pid), bench: process.cpuUsage() };
     const started = performance.now();
     const outcomes = await Promise.all(
       Array.from({ length: prompts }, async (_, i) => {
@@ -40,6 +43,9 @@ export async function measureConcurrency(env: BenchEnv, server: BenchServer, pro
       }),
     );
     const seconds = (performance.now() - started) / 1000;
+    const benchCpu = process.cpuUsage(cpuBefore.bench);
+    const delta = (after: number | undefined, before: number | undefined) => (after === undefined || before === undefined ? undefined : after - before);
+    const cpuSeconds = { server: delta(cpuSecondsOf(server.server.process.pid), cpuBefore.server), worker: delta(cpuSecondsOf(worker.child.pid), cpuBefore.worker), bench: (benchCpu.user + benchCpu.system) / 1e6 };
     const failed = outcomes.filter((o): o is string => o !== undefined);
     return {
       prompts,
@@ -49,6 +55,7 @@ export async function measureConcurrency(env: BenchEnv, server: BenchServer, pro
       workerPeakRssMiB: peakRssMiB(worker.child.pid),
       failures: failed.length,
       failureSamples: failed.slice(0, 3),
+      cpuSeconds,
     };
   } finally {
     await stopBin(worker);

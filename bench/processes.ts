@@ -37,3 +37,14 @@ export function peakRssMiB(pid: number | undefined): number | undefined {
     return undefined;
   }
 }
+
+/** User + system CPU seconds a live process has used so far (Linux /proc), undefined elsewhere. */
+export function cpuSecondsOf(pid: number | undefined): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return undefined;
+  }
+}

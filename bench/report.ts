@@ -53,7 +53,13 @@ function startRows(r: BenchResults): Row[] {
     ['  warm server, no worker running (`run` starts one)', ms(s.warmNoWorkerMs), '', ''],
     ['Start to first model request, cold (`run` starts the embedded server)', ms(s.coldMs), `< ${GOALS.coldMs} ms`, mark(median(s.coldMs) < GOALS.coldMs)],
     ['  `durable-agent --version` (Node start + module loading)', ms(s.processOnlyMs), '', ''],
+    ['  warm: process start → workflow started → model activity started → request', phases(s.phases.warm), '', ''],
+    ['  warm, no worker: same phases', phases(s.phases.warmNoWorker), '', ''],
   ];
+}
+
+function phases(p: StartLatencyResult['phases']['warm']): string {
+  return `${fmt(p.toWorkflowStartMs, 0)} + ${fmt(p.toActivityStartMs, 0)} + ${fmt(p.toRequestMs, 0)} ms`;
 }
 
 function historyRows(r: BenchResults): Row[] {
@@ -72,6 +78,7 @@ function concurrencyRows(r: BenchResults): Row[] {
     [`Concurrency: ${c.prompts} prompts × ${c.turnsEach} turns at once, one worker process`, `${fmt(c.seconds, 1)} s, ${fmt(c.turnsPerSecond, 0)} turns/s`, '', ''],
     ['  failures', `${c.failures}${c.failureSamples.length ? ` (${c.failureSamples.join('; ')})` : ''}`, 'none', mark(c.failures === 0)],
     ['  worker peak RSS', c.workerPeakRssMiB === undefined ? 'n/a' : `${fmt(c.workerPeakRssMiB, 0)} MiB`, '', ''],
+    ['  CPU seconds: dev server / worker / client + fake model', `${fmt(c.cpuSeconds.server ?? NaN, 1)} / ${fmt(c.cpuSeconds.worker ?? NaN, 1)} / ${fmt(c.cpuSeconds.bench, 1)}`, '', ''],
   ];
 }
 

@@ -3,7 +3,7 @@ import { FakeGeminiServer, textResponse } from '../src/fake-gemini';
 import { findFreePort } from '../src/server/dev-server';
 import { spawnBin, stopBin, type BinProcess } from './processes';
 import { makeWorkspace, type BenchEnv, type BenchServer } from './env';
-import { sleep, waitFor } from './stats';
+import { median, sleep, waitFor } from './stats';
 
 export interface StartLatencyResult {
   /** `durable-agent --version`: Node start and module loading alone. */
@@ -14,6 +14,20 @@ export interface StartLatencyResult {
   warmNoWorkerMs: number[];
   /** Nothing running: `run` starts the embedded dev server (existing database) and a worker. */
   coldMs: number[];
+  /** Where the time goes, medians per scenario (from the server's event times). */
+  phases: Record<'warm' | 'warmNoWorker' | 'cold', Phases>;
+}
+
+/** Process start → workflow started (boot, connect, start call) → model activity started → model request. */
+export interface Phases {
+  toWorkflowStartMs: number;
+  toActivityStartMs: number;
+  toRequestMs: number;
+}
+
+interface Sample {
+  totalMs: number;
+  phases: Phases;
 }
 
 /** Process start of `durable-agent run` to the fake Gemini server's first request, per scenario. */
@@ -34,14 +48,21 @@ export async function measureStartLatency(env: BenchEnv, server: BenchServer, ru
     const worker = spawnBin(env.binPath, ['worker'], warmEnv);
     try {
       await waitForPoller(server, queue, worker);
-      const warmMs = await timeRuns(env, fake, workspace, warmEnv, runs + 1);
+      const warm = await timeRuns(env, server, fake, workspace, warmEnv, runs + 1);
       const noWorkerEnv = () => ({ ...warmEnv, DURABLE_AGENT_TASK_QUEUE: server.taskQueue('warm-alone') });
-      const warmNoWorkerMs = await timeRuns(env, fake, workspace, noWorkerEnv, runs + 1);
+      const warmNoWorker = await timeRuns(env, server, fake, workspace, noWorkerEnv, runs + 1);
       const home = path.join(dir, 'home-cold');
       const coldEnv = async () => ({ ...base, TEMPORAL_ADDRESS: `127.0.0.1:${await findFreePort()}`, DURABLE_AGENT_HOME: home });
-      const coldMs = await timeRuns(env, fake, workspace, coldEnv, Math.max(2, runs - 1) + 1);
+      const cold = await timeRuns(env, undefined, fake, workspace, coldEnv, Math.max(2, runs - 1) + 1);
       // The first run of each scenario warms the OS caches (and creates the cold database): dropped.
-      return { processOnlyMs, warmMs: warmMs.slice(1), warmNoWorkerMs: warmNoWorkerMs.slice(1), coldMs: coldMs.slice(1) };
+      const totals = (samples: Sample[]) => samples.slice(1).map((s) => s.totalMs);
+      return {
+        processOnlyMs,
+        warmMs: totals(warm),
+        warmNoWorkerMs: totals(warmNoWorker),
+        coldMs: totals(cold),
+        phases: { warm: medianPhases(warm.slice(1)), warmNoWorker: medianPhases(warmNoWorker.slice(1)), cold: medianPhases(cold.slice(1)) },
+      };
     } finally {
       await stopBin(worker);
     }
@@ -52,18 +73,38 @@ export async function measureStartLatency(env: BenchEnv, server: BenchServer, ru
 
 type EnvSource = Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
 
-async function timeRuns(env: BenchEnv, fake: FakeGeminiServer, workspace: string, source: EnvSource, runs: number): Promise<number[]> {
-  const out: number[] = [];
+async function timeRuns(env: BenchEnv, server: BenchServer | undefined, fake: FakeGeminiServer, workspace: string, source: EnvSource, runs: number): Promise<Sample[]> {
+  const out: Sample[] = [];
   for (let i = 0; i < runs; i++) {
     const vars = typeof source === 'function' ? await source() : source;
     fake.load([textResponse('Hello.')]);
     const proc = spawnBin(env.binPath, ['run', 'Say hello.', '-o', 'json', '--approval-mode', 'yolo', '-m', 'gemini-bench', '-w', workspace], vars);
     const code = await proc.exited;
     if (code !== 0 || fake.requests.length === 0) throw new Error(`durable-agent run exited ${code}:\n${proc.output()}\n${fake.report()}`);
-    out.push(fake.requests[0].time.getTime() - proc.startedAt);
+    const requestAt = fake.requests[0].time.getTime();
+    // The embedded server is gone with `run`; its phases are read from the database by a later server.
+    const times = server ? await eventTimes(server, JSON.parse(proc.output().slice(proc.output().indexOf('{'))).session_id) : undefined;
+    out.push({ totalMs: requestAt - proc.startedAt, phases: phasesOf(proc.startedAt, times, requestAt) });
     await sleep(200); // let the embedded server's port and database settle
   }
   return out;
+}
+
+async function eventTimes(server: BenchServer, workflowId: string): Promise<{ started: number; activity: number } | undefined> {
+  const history = await server.client.workflow.getHandle(workflowId).fetchHistory();
+  const at = (e: { eventTime?: { seconds?: unknown; nanos?: number | null } | null } | undefined) => (e?.eventTime ? Number(e.eventTime.seconds) * 1000 + (e.eventTime.nanos ?? 0) / 1e6 : NaN);
+  const events = history.events ?? [];
+  return { started: at(events[0]), activity: at(events.find((e) => e.activityTaskStartedEventAttributes)) };
+}
+
+function phasesOf(startedAt: number, times: { started: number; activity: number } | undefined, requestAt: number): Phases {
+  if (!times) return { toWorkflowStartMs: NaN, toActivityStartMs: NaN, toRequestMs: NaN };
+  return { toWorkflowStartMs: times.started - startedAt, toActivityStartMs: times.activity - times.started, toRequestMs: requestAt - times.activity };
+}
+
+function medianPhases(samples: Sample[]): Phases {
+  const m = (key: keyof Phases) => median(samples.map((s) => s.phases[key]));
+  return { toWorkflowStartMs: m('toWorkflowStartMs'), toActivityStartMs: m('toActivityStartMs'), toRequestMs: m('toRequestMs') };
 }
 
 export async function waitForPoller(server: BenchServer, taskQueue: string, worker: BinProcess): Promise<void> {

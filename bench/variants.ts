@@ -15,7 +15,8 @@ export interface Variant {
 export const VARIANTS: Variant[] = [
   { name: 'as shipped' },
   { name: 'eager activity dispatch (server flag)', server: { dynamicConfig: { 'system.enableActivityEagerExecution': true } } },
-  { name: 'SQLite journal_mode=wal, synchronous=normal', server: { sqlitePragmas: { journal_mode: 'wal', synchronous: 'normal' } } },
+  { name: 'SQLite rollback journal (journal_mode=delete, the SQLite default)', server: { sqlitePragmas: { journal_mode: 'delete' } } },
+  { name: 'SQLite WAL with synchronous=normal', server: { sqlitePragmas: { synchronous: 'normal' } } },
   { name: 'SQLite in memory (no file: reference only)', server: { dbFile: undefined } },
   { name: 'no sticky cache (maxCachedWorkflows 0: reference only)', worker: { maxCachedWorkflows: 0 } },
 ];
