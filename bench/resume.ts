@@ -13,6 +13,8 @@ export interface ResumeSample {
   ms: number;
   /** Kill of the old worker to that request. */
   sinceKillMs: number;
+  /** New worker's process start to its first poll (seen by the server). */
+  workerReadyMs?: number;
 }
 
 export type ResumeCase = 'awaiting_approval' | 'model_call_in_flight';
@@ -56,9 +58,10 @@ async function resumeOnce(env: BenchEnv, server: BenchServer, model: LoopModel, 
     const before = model.requestsOf(tag).length;
     second = spawnBin(env.binPath, ['worker'], workerEnv);
     if (pendingCall) await handle.signal(toolConfirmationSignal, { callId: pendingCall, outcome: 'proceed_once' });
+    const ready = pollingSince(server, taskQueue, second);
     const next = await waitFor(() => model.requestsOf(tag)[before], 180_000, `the next model request of ${tag}`);
     await handle.result();
-    return { ms: next.time - second.startedAt, sinceKillMs: next.time - killedAt };
+    return { ms: next.time - second.startedAt, sinceKillMs: next.time - killedAt, workerReadyMs: await ready };
   } finally {
     await stopBin(first, 'SIGKILL');
     if (second) await stopBin(second);
@@ -72,4 +75,13 @@ async function waitUntilInterruptible(server: BenchServer, model: LoopModel, wor
     return undefined;
   }
   return waitFor(async () => (await promptStatus(server.client, workflowId)).pendingApprovals?.[0]?.callId, 60_000, `an approval request of ${tag}`);
+}
+
+/** When the process's first poll reached the server (its identity is `pid@host`), relative to its start. */
+async function pollingSince(server: BenchServer, taskQueue: string, proc: BinProcess): Promise<number | undefined> {
+  const identity = `${proc.child.pid}@`;
+  return waitFor(async () => {
+    const r = await server.client.workflowService.describeTaskQueue({ namespace: 'default', taskQueue: { name: taskQueue, kind: 1 }, taskQueueType: 1 });
+    return (r.pollers ?? []).some((p) => p.identity?.startsWith(identity)) ? Date.now() - proc.startedAt : undefined;
+  }, 60_000, 'the new worker to poll').catch(() => undefined);
 }
