@@ -11,7 +11,7 @@ const SANDBOX_BANNED = [
 ];
 
 module.exports = tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.tools/**', 'coverage/**', 'demo/workspace/**'] },
+  { ignores: ['dist/**', 'dist-bench/**', 'node_modules/**', '.tools/**', 'coverage/**', 'demo/workspace/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

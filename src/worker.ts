@@ -30,6 +30,9 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     activities: createActivities({ models: options.models, store: options.store, journal: options.journal }),
     ...workflowSource(options.workflowBundlePath),
     shutdownGraceTime: options.shutdownGraceTime ?? '5 seconds',
+    // A worker killed without saying goodbye leaves its cached prompts' next tasks on its sticky
+    // queue until this expires (SDK default 10 s); only then does a new worker get them.
+    stickyQueueScheduleToStartTimeout: '1 second',
     shutdownForceTime: '20 seconds',
     ...(options.stickyTimeout === undefined ? {} : { stickyQueueScheduleToStartTimeout: options.stickyTimeout }),
   });

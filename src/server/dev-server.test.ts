@@ -57,6 +57,22 @@ describe('startDevServer', () => {
     await second.stop();
   });
 
+  it('runs its SQLite file in WAL mode and keeps what it committed through a SIGKILL', async () => {
+    const dbFile = path.join(env.tmpDir, 'dev-server-wal-test', 'temporal.db');
+    const workflowId = `wal-${Date.now()}`;
+    const first = await start(dbFile);
+    await withClient(first.address, (client) => client.workflow.start('noSuchWorkflow', { workflowId, taskQueue: env.uniqueTaskQueue('no-worker') }));
+    // Bytes 18-19 of a SQLite header are the file format versions: 2 means write-ahead log.
+    expect([...fs.readFileSync(dbFile).subarray(18, 20)]).toEqual([2, 2]);
+    first.process.kill('SIGKILL');
+    await first.stop();
+
+    const second = await start(dbFile);
+    const described = await withClient(second.address, (client) => client.workflow.getHandle(workflowId).describe());
+    expect(described.status.name).toBe('RUNNING');
+    await second.stop();
+  });
+
   it('registers the default search attributes', async () => {
     const attributes = await env.client.connection.operatorService.listSearchAttributes({ namespace: 'default' });
     for (const name of Object.keys(DEFAULT_SEARCH_ATTRIBUTES)) {

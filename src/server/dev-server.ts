@@ -30,6 +30,8 @@ export interface DevServerOptions {
   logLevel?: 'debug' | 'info' | 'warn' | 'error' | 'never';
   /** `--dynamic-config-value KEY=JSON` per entry, e.g. `limit.historyCount.suggestContinueAsNew: 50`. */
   dynamicConfig?: Record<string, string | number | boolean>;
+  /** `--sqlite-pragma NAME=VALUE` per entry, over DEFAULT_SQLITE_PRAGMAS (only with `dbFile`). */
+  sqlitePragmas?: Record<string, string>;
   /** Replaces DEFAULT_SEARCH_ATTRIBUTES. */
   searchAttributes?: Record<string, string>;
   /** 'pipe' (default) keeps the output's tail for error messages only. */
@@ -51,6 +53,13 @@ export interface DevServer {
 }
 
 const TAIL_BYTES = 8192;
+
+/**
+ * Pragmas of every server started with a database file. WAL keeps SQLite's synchronous=FULL (a
+ * commit survives a power cut) but commits with one sync of the log instead of the rollback
+ * journal's several; `npm run bench` measured a turn a third cheaper, and steadier under disk load.
+ */
+export const DEFAULT_SQLITE_PRAGMAS: Record<string, string> = { journal_mode: 'wal' };
 
 /** Starts the dev server and resolves once its frontend answers for `namespace`. */
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
@@ -87,7 +96,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 function devServerArgs(options: DevServerOptions, ip: string, port: number): string[] {
   const args = ['server', 'start-dev', '--ip', ip, '--port', String(port)];
   args.push('--namespace', options.namespace ?? 'default', '--log-level', options.logLevel ?? 'warn');
-  if (options.dbFile) args.push('--db-filename', path.resolve(options.dbFile));
+  if (options.dbFile) {
+    args.push('--db-filename', path.resolve(options.dbFile));
+    for (const [name, value] of Object.entries({ ...DEFAULT_SQLITE_PRAGMAS, ...options.sqlitePragmas })) args.push('--sqlite-pragma', `${name}=${value}`);
+  }
   if (options.headless) args.push('--headless');
   else if (options.uiPort !== undefined) args.push('--ui-port', String(options.uiPort));
   for (const [key, value] of Object.entries(options.dynamicConfig ?? {})) {
