@@ -17,7 +17,7 @@ export interface AgentWorkerOptions {
   /** A prebuilt workflow bundle; defaults to the one `npm run build` writes, else bundling from source. */
   workflowBundlePath?: string;
   shutdownGraceTime?: Duration;
-  /** Temporal's stickyQueueScheduleToStartTimeout (default 10 s): how long a crashed worker holds its workflows. */
+  /** Temporal's stickyQueueScheduleToStartTimeout (ours 1 s, the SDK's 10 s): how long a crashed worker holds its workflows. */
   stickyTimeout?: Duration;
 }
 
