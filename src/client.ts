@@ -2,6 +2,8 @@ import { Client, Connection, WithStartWorkflowOperation, WorkflowFailedError, Wo
 import type { QueryDefinition } from '@temporalio/common';
 import { ApplicationFailure, CancelledFailure, TerminatedFailure } from '@temporalio/common';
 import type { AgentEvent } from './core/events';
+import type { StreamPiece } from './core/live-text';
+import type { LiveCursor, LiveStream } from './store/live-stream';
 import { KIND_ATTRIBUTE, SEARCH_ATTRIBUTE_NAMES, STATUS_ATTRIBUTE } from './core/search-attributes';
 import type { agentPromptWorkflow, agentSessionWorkflow } from './workflows';
 import { sendMessageUpdate, type SessionInput } from './workflows/session-workflow';
@@ -97,10 +99,13 @@ export async function promptsAwaitingApproval(client: Client, limit = 200): Prom
  * Follows a prompt's events from `cursor` until it ends, by polling the events query. Returns when
  * the workflow is closed; the caller then reads the outcome with `promptStatus`.
  */
-export async function followEvents(client: Client, workflowId: string, onEvent: (event: AgentEvent) => void, options: { cursor?: number; pollMs?: number; signal?: AbortSignal } = {}): Promise<void> {
+export async function followEvents(client: Client, workflowId: string, onEvent: (event: AgentEvent) => void, options: FollowOptions = {}): Promise<void> {
   const handle = client.workflow.getHandle(workflowId);
+  const live = options.live && liveReader(options.live, workflowId);
   let cursor = options.cursor ?? 0;
   for (;;) {
+    // Pieces first: the events that follow them (a turn's `content`) reconcile what they showed.
+    const streamed = (await live?.()) ?? 0;
     const page = await queryWithin(client, workflowId, eventsQuery, cursor);
     if (page) {
       page.events.forEach(onEvent);
@@ -114,8 +119,32 @@ export async function followEvents(client: Client, workflowId: string, onEvent: 
     });
     if (description && description.status.name !== 'RUNNING' && (!page || page.events.length === 0)) return;
     if (options.signal?.aborted) return;
-    await new Promise((r) => setTimeout(r, page && page.events.length > 0 ? 0 : (options.pollMs ?? 150)));
+    const busy = (page && page.events.length > 0) || streamed > 0;
+    await new Promise((r) => setTimeout(r, busy ? LIVE_POLL_MS : (options.pollMs ?? 150)));
   }
+}
+
+export interface FollowOptions {
+  cursor?: number;
+  pollMs?: number;
+  signal?: AbortSignal;
+  /** Model output as it streams, from the live side channel (see store/live-stream). */
+  live?: { stream: LiveStream; onPiece(piece: StreamPiece): void };
+}
+
+/** Poll period while output is streaming: short enough to look live, long enough to batch chunks. */
+const LIVE_POLL_MS = 40;
+
+/** Reads new pieces and hands them on; returns how many. A failing read only costs the preview. */
+function liveReader(live: NonNullable<FollowOptions['live']>, workflowId: string): () => Promise<number> {
+  let cursor: LiveCursor | undefined;
+  return async () => {
+    const read = await live.stream.read(workflowId, cursor).catch(() => undefined);
+    if (!read) return 0;
+    cursor = read.cursor;
+    read.pieces.forEach((piece) => live.onPiece(piece));
+    return read.pieces.length;
+  };
 }
 
 /** The status report of any prompt, running or closed, also with no worker running (closed ones). */

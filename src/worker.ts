@@ -6,6 +6,7 @@ import { createActivities } from './activities';
 import type { ModelSeam } from './activities/call-model';
 import type { TranscriptStore } from './store/types';
 import type { ToolJournal } from './store/journal';
+import type { LiveStream } from './store/live-stream';
 
 export interface AgentWorkerOptions {
   connection: NativeConnection;
@@ -14,6 +15,8 @@ export interface AgentWorkerOptions {
   models: ModelSeam;
   store: TranscriptStore;
   journal?: ToolJournal;
+  /** Where model output is published as it streams (none: no live preview). */
+  live?: LiveStream;
   /** A prebuilt workflow bundle; defaults to the one `npm run build` writes, else bundling from source. */
   workflowBundlePath?: string;
   shutdownGraceTime?: Duration;
@@ -27,7 +30,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    activities: createActivities({ models: options.models, store: options.store, journal: options.journal }),
+    activities: createActivities({ models: options.models, store: options.store, journal: options.journal, live: options.live }),
     ...workflowSource(options.workflowBundlePath),
     shutdownGraceTime: options.shutdownGraceTime ?? '5 seconds',
     // A worker killed without saying goodbye leaves its cached prompts' next tasks on its sticky

@@ -10,6 +10,8 @@ import { externalizeLargeStrings } from '../store/blobs';
 import type { TranscriptStore } from '../store/types';
 import { findTool, toFunctionDeclaration, type FunctionDeclaration } from '../tools';
 import { buildSystemPrompt } from './system-prompt';
+import type { LiveStream } from '../store/live-stream';
+import { livePublisher } from './live-publisher';
 import { applyModelHooks, syntheticTurn, type ModelHookInput } from './hooks/model-hooks';
 
 /** The one-method model seam (STYLE rule 4): the real `new GoogleGenAI(...).models` fits it. */
@@ -43,6 +45,8 @@ export interface ModelDeps {
   store: TranscriptStore;
   /** Heartbeat period while a stream is open, so a dead worker's call is retried promptly. */
   heartbeatIntervalMs?: number;
+  /** Where pieces of the answer are published as they stream (the live preview). */
+  live?: LiveStream;
 }
 
 /**
@@ -93,8 +97,15 @@ async function streamTurn(deps: ModelDeps, input: CallModelInput, contents: Cont
       contents,
       config: { systemInstruction, tools: [{ functionDeclarations: declarations(input.toolNames, input.extraDeclarations ?? []) }], abortSignal: ctx.cancellationSignal },
     };
-    const streamDeps = { models: deps.models, sleep: (ms: number) => ctx.sleep(ms), heartbeat: () => ctx.heartbeat() };
-    return await streamValidTurn(streamDeps, await applyModelHooks(deps.store, input.hooks, request), input.turn, afterToolResults);
+    const info = ctx.info;
+    const workflowId = info.workflowExecution?.workflowId;
+    const live = livePublisher(workflowId ? deps.live : undefined, workflowId ?? '', input.turn, `${info.activityId}.${info.attempt}`, (m) => ctx.log.warn(m));
+    const streamDeps = { models: deps.models, sleep: (ms: number) => ctx.sleep(ms), heartbeat: () => ctx.heartbeat(), onChunk: live.onChunk };
+    try {
+      return await streamValidTurn(streamDeps, await applyModelHooks(deps.store, input.hooks, request), input.turn, afterToolResults);
+    } finally {
+      await live.flush();
+    }
   } finally {
     clearInterval(timer);
   }

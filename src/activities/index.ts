@@ -2,6 +2,7 @@ import { Context } from '@temporalio/activity';
 import type { NewPart } from '../core/types';
 import type { TranscriptStore } from '../store/types';
 import type { ToolJournal } from '../store/journal';
+import type { LiveStream } from '../store/live-stream';
 import { callModel, toParts, type CallModelInput, type ModelSeam } from './call-model';
 import { runTool, type RunToolInput } from './run-tool';
 import { meterModels, type ModelUsage } from './usage-meter';
@@ -17,6 +18,7 @@ export interface ActivityDeps {
   models: ModelSeam;
   store: TranscriptStore;
   journal?: ToolJournal;
+  live?: LiveStream;
   modelHeartbeatIntervalMs?: number;
   toolHeartbeatIntervalMs?: number;
   /** Environment of command hooks (default: the worker's, without secrets). */
@@ -36,7 +38,7 @@ export interface RecordMessageInput {
 export function createActivities(deps: ActivityDeps) {
   return {
     async callModel(input: CallModelInput) {
-      return callModel({ models: deps.models, store: deps.store, heartbeatIntervalMs: deps.modelHeartbeatIntervalMs ?? heartbeatInterval() }, input);
+      return callModel({ models: deps.models, store: deps.store, live: deps.live, heartbeatIntervalMs: deps.modelHeartbeatIntervalMs ?? heartbeatInterval() }, input);
     },
     async checkForLoop(input: LoopCheckInput) {
       return metered(deps, (models) => checkForLoop({ models, store: deps.store }, input));

@@ -20,6 +20,8 @@ export interface ModelStreamDeps {
   sleep?(ms: number): Promise<void>;
   /** Called for every chunk and before every wait, so a long turn keeps its heartbeat. */
   heartbeat?(): void;
+  /** Every chunk as it arrives, with the number of the try (0-based) it belongs to: the live preview. */
+  onChunk?(attempt: number, chunk: StreamChunk): void;
 }
 
 /** One attempt's result: a turn to validate, or a retryable failure met while reading the stream. */
@@ -52,7 +54,7 @@ export async function streamValidTurn(
       await sleep(MID_STREAM_RETRY.initialDelayMs * 2 ** (attempt - 1));
     }
     const nudge = last && 'invalid' in last ? RETRY_NUDGES[last.invalid.type] : undefined;
-    const result = await streamOnce(deps, withNudge(request, nudge), turnNumber);
+    const result = await streamOnce(deps, withNudge(request, nudge), turnNumber, attempt);
     if ('failure' in result) {
       last = result;
       continue;
@@ -71,7 +73,7 @@ export async function streamValidTurn(
   });
 }
 
-async function streamOnce(deps: ModelStreamDeps, request: GenerateContentParameters, turnNumber: number): Promise<Attempt> {
+async function streamOnce(deps: ModelStreamDeps, request: GenerateContentParameters, turnNumber: number, attempt: number): Promise<Attempt> {
   const signal = request.config?.abortSignal;
   let stream: AsyncGenerator<unknown>;
   try {
@@ -83,6 +85,7 @@ async function streamOnce(deps: ModelStreamDeps, request: GenerateContentParamet
   try {
     for await (const chunk of stream) {
       chunks.push(chunk as StreamChunk);
+      deps.onChunk?.(attempt, chunk as StreamChunk);
       deps.heartbeat?.();
     }
   } catch (err) {

@@ -1,8 +1,10 @@
 import type { Client } from '@temporalio/client';
-import { followEvents, listPrompts, promptStatus, promptsAwaitingApproval, queryWithin, type StatusReport } from '../client';
+import { listPrompts, promptStatus, promptsAwaitingApproval, queryWithin, type StatusReport } from '../client';
 import { confirmToolCallUpdate, statusQuery, type ToolConfirmation } from '../workflows/messages';
 import { loopDecisionSignal } from '../workflows/loop-guard';
 import { exitCodeFor, InputError } from './exit-codes';
+import type { Config } from '../config';
+import { followPrompt } from './follow';
 import { createPrinter, type Io, type OutputFormat } from './output';
 
 /** `status ID [--json]`. */
@@ -13,9 +15,9 @@ export async function statusCommand(client: Client, workflowId: string, json: bo
 }
 
 /** `watch ID`: every event from the start, then the outcome; exits as `run` would. */
-export async function watchCommand(client: Client, workflowId: string, format: OutputFormat, io: Io): Promise<number> {
+export async function watchCommand(client: Client, config: Config, workflowId: string, format: OutputFormat, io: Io): Promise<number> {
   const printer = createPrinter(format, io, workflowId);
-  await followEvents(client, workflowId, (e) => printer.event(e));
+  await followPrompt(config, client, workflowId, printer);
   const report = await promptStatus(client, workflowId);
   printer.finish(report);
   return exitCodeFor(report);

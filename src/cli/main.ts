@@ -128,7 +128,8 @@ function addInspection(program: Command): void {
     .addOption(new Option('-o, --output <format>').choices(['text', 'json', 'stream-json']).default('text'))
     .description('follow a prompt’s events to its end')
     .action(async (id: string, o) => {
-      process.exitCode = await withPrompt(setup(), id, (client) => watchCommand(client, id, o.output as OutputFormat, io));
+      const context = setup();
+      process.exitCode = await withPrompt(context, id, (client) => watchCommand(client, context.config, id, o.output as OutputFormat, io));
     });
   program.command('list').description('list prompts').action(async () => {
     process.exitCode = await withClient(setup(), (client) => listCommand(client, io));

@@ -1,5 +1,6 @@
 import type { StatusReport } from '../client';
 import type { AgentEvent } from '../core/events';
+import { LiveTextTracker, type LiveOutput, type StreamPiece } from '../core/live-text';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
@@ -11,6 +12,8 @@ export interface Io {
 /** Renders a prompt's events and outcome in one of Gemini CLI's headless formats. */
 export interface Printer {
   event(event: AgentEvent): void;
+  /** Model output as it streams; a turn's `content` event then adds only what was not shown. */
+  piece(piece: StreamPiece): void;
   finish(report: StatusReport): void;
 }
 
@@ -21,40 +24,91 @@ export function createPrinter(format: OutputFormat, io: Io, sessionId: string, m
 }
 
 function textPrinter({ stdout, stderr }: Io, sessionId: string): Printer {
-  let endsWithNewline = true;
+  const screen = liveScreen({ stdout, stderr });
   return {
+    piece: (p) => screen.piece(p),
     event(e) {
-      if (e.type === 'content') {
-        stdout.write(e.text);
-        endsWithNewline = e.text.endsWith('\n');
-      } else if (e.type === 'tool_call_request') {
-        stderr.write(`→ ${e.name} ${shorten(JSON.stringify(e.args), 120)}\n`);
-      } else if (e.type === 'tool_call_response') {
-        stderr.write(`${e.ok ? '✓' : '✗'} ${e.name}: ${shorten(e.preview.split('\n')[0] ?? '', 120)}\n`);
-      } else if (e.type === 'loop_detected') {
-        stderr.write(e.final ? `[LOOP] ${e.detail}: the prompt is paused; answer with \`durable-agent loop ${sessionId} continue|disable|stop\`\n` : `[LOOP] ${e.detail}: asking the model to change course\n`);
-      } else if (e.type === 'chat_compressed') {
-        stderr.write(`[compression] ${e.status}: ${e.originalTokens} → ${e.newTokens} tokens\n`);
-      } else if (e.type === 'budget_exhausted') {
-        stderr.write(`[BUDGET] ${e.used} of ${e.budget} tokens used: paused; answer with \`durable-agent budget ${sessionId} --add N\` or \`--stop\`\n`);
-      } else if (e.type === 'approval_mode') {
-        stderr.write(`[approval mode: ${e.mode}]\n`);
-      } else if (e.type === 'warning') {
-        stderr.write(`[WARNING] ${e.message}\n`);
-      } else if (e.type === 'error') {
-        stderr.write(`[ERROR] ${e.errorType}: ${e.message}\n`);
-      }
+      if (e.type === 'content') return screen.final('text', e.turn, e.text);
+      if (e.type === 'thought') return screen.final('thought', e.turn, '');
+      const line = statusLine(e, sessionId);
+      if (line === undefined) return;
+      screen.endThought();
+      stderr.write(`${line}\n`);
     },
     finish(report) {
-      if (!endsWithNewline) stdout.write('\n');
+      screen.endThought();
+      if (!screen.endsWithNewline()) stdout.write('\n');
       if (report.status === 'cancelled') stderr.write('Cancelled.\n');
     },
   };
 }
 
+/**
+ * The answer on stdout and thoughts on stderr, each shown once as it streams (LiveTextTracker).
+ * Thoughts stay on a line of their own, closed before anything else is printed.
+ */
+function liveScreen({ stdout, stderr }: Io) {
+  const live = new LiveTextTracker();
+  let endsWithNewline = true;
+  let thinking = false;
+  const endThought = () => {
+    if (thinking) stderr.write('\n');
+    thinking = false;
+  };
+  const show = (out: LiveOutput) => {
+    if (out.kind === 'thought') {
+      stderr.write(thinking && !out.restart ? out.text : `${thinking ? '\n' : ''}[thinking] ${out.text}`);
+      return void (thinking = true);
+    }
+    endThought();
+    if (out.restart) {
+      if (!endsWithNewline) stdout.write('\n');
+      stderr.write('[the answer was retried; it restarts here]\n');
+    }
+    stdout.write(out.text);
+    endsWithNewline = out.text.endsWith('\n');
+  };
+  return {
+    piece: (p: StreamPiece) => live.piece(p).forEach(show),
+    final: (kind: LiveOutput['kind'], turn: number, text: string) => live.final(kind, turn, text).forEach(show),
+    endThought,
+    endsWithNewline: () => endsWithNewline,
+  };
+}
+
+/** The stderr line of an event in text output, if it has one. */
+function statusLine(e: AgentEvent, sessionId: string): string | undefined {
+  switch (e.type) {
+    case 'tool_call_request':
+      return `→ ${e.name} ${shorten(JSON.stringify(e.args), 120)}`;
+    case 'tool_call_response':
+      return `${e.ok ? '✓' : '✗'} ${e.name}: ${shorten(e.preview.split('\n')[0] ?? '', 120)}`;
+    case 'loop_detected':
+      return e.final ? `[LOOP] ${e.detail}: the prompt is paused; answer with \`durable-agent loop ${sessionId} continue|disable|stop\`` : `[LOOP] ${e.detail}: asking the model to change course`;
+    case 'chat_compressed':
+      return `[compression] ${e.status}: ${e.originalTokens} → ${e.newTokens} tokens`;
+    case 'budget_exhausted':
+      return `[BUDGET] ${e.used} of ${e.budget} tokens used: paused; answer with \`durable-agent budget ${sessionId} --add N\` or \`--stop\``;
+    case 'approval_mode':
+      return `[approval mode: ${e.mode}]`;
+    case 'warning':
+      return `[WARNING] ${e.message}`;
+    case 'error':
+      return `[ERROR] ${e.errorType}: ${e.message}`;
+    case 'hook':
+      return e.systemMessage ? `[hook ${e.event}] ${e.systemMessage}` : undefined;
+    case 'agent_execution_stopped':
+    case 'agent_execution_blocked':
+      return `[${e.type === 'agent_execution_stopped' ? 'stopped' : 'blocked'} by a hook] ${e.systemMessage ?? e.reason}`;
+    default:
+      return undefined;
+  }
+}
+
 function jsonPrinter({ stdout }: Io, sessionId: string): Printer {
   return {
     event() {},
+    piece() {},
     finish(report) {
       const out = { session_id: sessionId, response: report.response ?? '', stats: report.stats ?? null, ...(report.error ? { error: report.error } : {}) };
       stdout.write(`${JSON.stringify(out, null, 2)}\n`);
@@ -64,7 +118,12 @@ function jsonPrinter({ stdout }: Io, sessionId: string): Printer {
 
 function streamJsonPrinter({ stdout }: Io, sessionId: string, model?: string): Printer {
   const line = (obj: Record<string, unknown>, time?: string) => stdout.write(`${JSON.stringify({ timestamp: time ?? new Date().toISOString(), ...obj })}\n`);
+  const live = new LiveTextTracker();
+  // Deltas concatenate to the turn's text; `replace` says a retry's text starts over.
+  const show = (out: LiveOutput, time?: string) =>
+    line(out.kind === 'text' ? { type: 'message', role: 'assistant', content: out.text, delta: true, ...(out.restart ? { replace: true } : {}) } : { type: 'thought', content: out.text, delta: true, ...(out.restart ? { replace: true } : {}) }, time);
   return {
+    piece: (p) => live.piece(p).forEach((out) => show(out)),
     event(e) {
       switch (e.type) {
         case 'user_prompt':
@@ -72,7 +131,9 @@ function streamJsonPrinter({ stdout }: Io, sessionId: string, model?: string): P
           line({ type: 'init', session_id: sessionId, ...(model ? { model } : {}) }, e.time);
           return void line({ type: 'message', role: 'user', content: e.text }, e.time);
         case 'content':
-          return void line({ type: 'message', role: 'assistant', content: e.text, delta: true }, e.time);
+          return void live.final('text', e.turn, e.text).forEach((out) => show(out, e.time));
+        case 'thought':
+          return void live.final('thought', e.turn, '');
         case 'tool_call_request':
           return void line({ type: 'tool_use', tool_name: e.name, tool_id: e.callId, parameters: e.args }, e.time);
         case 'tool_call_response':

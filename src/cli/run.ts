@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Client } from '@temporalio/client';
-import { cancelPrompt, followEvents, hasAgentSearchAttributes, promptStatus, sendToSession, startPrompt } from '../client';
+import { cancelPrompt, hasAgentSearchAttributes, promptStatus, sendToSession, startPrompt } from '../client';
 import type { Config } from '../config';
 import { createGenAI } from '../genai';
 import { loadRunPolicies } from './policies';
@@ -12,6 +12,7 @@ import type { ApprovalMode } from '../core/types';
 import type { Logger } from '../logger';
 import type { PromptInput } from '../workflows/messages';
 import { exitCodeFor, EXIT, InputError } from './exit-codes';
+import { followPrompt } from './follow';
 import { createPrinter, type Io, type OutputFormat } from './output';
 import { openRuntime, type FakeResponses } from './runtime';
 import { startBackgroundServer } from './background';
@@ -71,8 +72,7 @@ export async function runCommand(config: Config, options: RunOptions, io: Io, lo
     if (interactive) {
       approvals = createApprovalHandler({ client: runtime.client, workflowId, workspace: input.workspace, store: openLocalStore(config.home), input: process.stdin, output: io.stderr });
     }
-    await followEvents(runtime.client, workflowId, (event) => {
-      printer.event(event);
+    await followPrompt(config, runtime.client, workflowId, printer, (event) => {
       if (approvals) approvals.onEvent(event);
       else if (event.type === 'tool_call_awaiting_approval') io.stderr.write(approvalHint(workflowId, event.callId, event.name, event.args));
     });

@@ -98,6 +98,7 @@ export async function startWorker(config: Config, taskQueue: string, fakeUrl?: s
     models: createGenAI(config, fakeUrl).models,
     store: stores.store,
     journal: stores.journal,
+    live: stores.live,
     stickyTimeout: config.stickyTimeoutMs,
   });
   const running = worker.run();

@@ -2,6 +2,8 @@ import * as path from 'node:path';
 import { Pool } from 'pg';
 import { FileTranscriptStore } from './file-store';
 import { FileToolJournal, type ToolJournal } from './journal';
+import { FileLiveStream, type LiveStream } from './live-stream';
+import { PostgresLiveStream } from './postgres-live';
 import { PostgresToolJournal } from './postgres-journal';
 import { PostgresTranscriptStore } from './postgres-store';
 import type { TranscriptStore } from './types';
@@ -9,6 +11,7 @@ import type { TranscriptStore } from './types';
 export interface Stores {
   store: TranscriptStore;
   journal: ToolJournal;
+  live: LiveStream;
   close(): Promise<void>;
 }
 
@@ -22,6 +25,7 @@ export async function openStores(config: { home: string; storeUrl?: string }): P
     return {
       store: new FileTranscriptStore(path.join(config.home, 'store')),
       journal: new FileToolJournal(path.join(config.home, 'journal')),
+      live: new FileLiveStream(path.join(config.home, 'live')),
       close: async () => undefined,
     };
   }
@@ -30,11 +34,26 @@ export async function openStores(config: { home: string; storeUrl?: string }): P
   try {
     const store = new PostgresTranscriptStore({ pool });
     const journal = new PostgresToolJournal(pool);
+    const live = new PostgresLiveStream(pool);
     await store.migrate();
     await journal.migrate();
-    return { store, journal, close: () => pool.end() };
+    await live.migrate();
+    return { store, journal, live, close: () => pool.end() };
   } catch (err) {
     await pool.end();
     throw err;
   }
+}
+
+/**
+ * The live stream alone, for a client that follows a prompt (`run`, `watch`, `chat`). Best effort:
+ * a database that cannot be reached means no live preview, never a failed command.
+ */
+export async function openLiveStream(config: { home: string; storeUrl?: string }): Promise<{ live?: LiveStream; close(): Promise<void> }> {
+  if (!config.storeUrl) return { live: new FileLiveStream(path.join(config.home, 'live')), close: async () => undefined };
+  const pool = new Pool({ connectionString: config.storeUrl, max: 2 });
+  pool.on('error', () => undefined);
+  const live = new PostgresLiveStream(pool);
+  const ok = await live.migrate().then(() => true, () => false);
+  return { live: ok ? live : undefined, close: () => pool.end() };
 }

@@ -10,6 +10,8 @@ import { PostgresTranscriptStore } from './postgres-store';
 import { PostgresToolJournal } from './postgres-journal';
 import { openStores } from './open';
 import { describeTranscriptStore } from './store-contract';
+import { describeLiveStream } from './live-stream-contract';
+import { PostgresLiveStream } from './postgres-live';
 import type { TranscriptStore } from './types';
 
 const run = promisify(execFile);
@@ -64,6 +66,14 @@ if (process.env.DA_SKIP_POSTGRES === '1') {
           await pool.end();
         },
       };
+    });
+
+    describeLiveStream('PostgresLiveStream', async () => {
+      const pool = new Pool({ connectionString: url, max: 4 });
+      const live = new PostgresLiveStream(pool);
+      await live.migrate();
+      await pool.query('TRUNCATE live_pieces');
+      return { live, another: () => new PostgresLiveStream(pool), cleanup: () => pool.end() };
     });
 
     describePostgresSpecifics(() => url);

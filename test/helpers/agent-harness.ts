@@ -9,6 +9,7 @@ import { FakeGeminiServer, type ScriptLine } from '../../src/fake-gemini';
 import { createGenAI } from '../../src/genai';
 import { FileTranscriptStore } from '../../src/store/file-store';
 import { FileToolJournal } from '../../src/store/journal';
+import { FileLiveStream } from '../../src/store/live-stream';
 import { createAgentWorker } from '../../src/worker';
 import { eventsQuery, type PromptInput, type PromptResult } from '../../src/workflows/messages';
 import { getTestEnv, type TestEnv } from './temporal-env';
@@ -32,6 +33,8 @@ export interface Harness {
   env: TestEnv;
   fake: FakeGeminiServer;
   store: FileTranscriptStore;
+  /** Where the worker publishes model output as it streams. */
+  live: FileLiveStream;
   taskQueue: string;
   workspace(files?: Record<string, string>): string;
   start(script: ScriptLine[], input?: Partial<PromptInput>): Promise<WorkflowHandle>;
@@ -48,6 +51,7 @@ export async function createHarness(name: string): Promise<Harness> {
   const root = fs.mkdtempSync(path.join(env.tmpDir, `${name}-`));
   const fake = await FakeGeminiServer.start({ script: [] });
   const store = new FileTranscriptStore(path.join(root, 'store'));
+  const live = new FileLiveStream(path.join(root, 'live'));
   const taskQueue = env.uniqueTaskQueue(name);
   const worker: Worker = await createAgentWorker({
     connection: env.nativeConnection,
@@ -56,6 +60,7 @@ export async function createHarness(name: string): Promise<Harness> {
     models: createGenAI({ geminiApiKey: TEST_API_KEY }, fake.url).models,
     store,
     journal: new FileToolJournal(path.join(root, 'journal')),
+    live,
     workflowBundlePath: env.workflowBundle.codePath,
     shutdownGraceTime: '1 second',
   });
@@ -64,6 +69,7 @@ export async function createHarness(name: string): Promise<Harness> {
     env,
     fake,
     store,
+    live,
     taskQueue,
     workspace(files = {}) {
       const dir = fs.mkdtempSync(path.join(root, 'ws-'));

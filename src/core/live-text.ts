@@ -1,0 +1,102 @@
+/**
+ * Live model output: pieces of text and thoughts published while a model turn streams, and the
+ * bookkeeping that shows them once. Pieces are a preview; the turn's `content` event is the record.
+ */
+
+export type LiveKind = 'text' | 'thought';
+
+/**
+ * One streamed piece. `attempt` names one try at the turn (activity id, Temporal attempt and the
+ * activity's own mid-stream retry), so a retried try's pieces can be told from the ones they replace;
+ * `seq` numbers pieces within an attempt.
+ */
+export interface StreamPiece {
+  turn: number;
+  attempt: string;
+  seq: number;
+  kind: LiveKind;
+  text: string;
+}
+
+/** Text to show: appended to what is on screen, or (`restart`) replacing the turn's text so far. */
+export interface LiveOutput {
+  kind: LiveKind;
+  turn: number;
+  text: string;
+  restart?: boolean;
+}
+
+interface TurnView {
+  attempt?: string;
+  superseded: Set<string>;
+  attemptText: string;
+  shown: string;
+  final: boolean;
+}
+
+/** Finished turns kept in memory behind the newest: enough to ignore late pieces of a finished turn. */
+const KEPT_TURNS = 3;
+
+/**
+ * Shows each turn's text once, whatever retries do: a new attempt's text is shown only past what
+ * is already on screen when it repeats it (the usual case: the same request answered again), and
+ * replaces it when it says something else. The final text of the turn reconciles the same way.
+ */
+export class LiveTextTracker {
+  private readonly turns = new Map<string, TurnView>();
+  private newest = 0;
+
+  piece(piece: StreamPiece): LiveOutput[] {
+    const view = this.view(piece.kind, piece.turn);
+    if (!view || view.final || view.superseded.has(piece.attempt)) return [];
+    if (view.attempt !== piece.attempt) {
+      if (view.attempt) view.superseded.add(view.attempt);
+      view.attempt = piece.attempt;
+      view.attemptText = '';
+    }
+    view.attemptText += piece.text;
+    return reconcile(view, piece.kind, piece.turn, view.attemptText);
+  }
+
+  /** The turn's recorded text: whatever of it is not on screen yet. */
+  final(kind: LiveKind, turn: number, text: string): LiveOutput[] {
+    const view = this.view(kind, turn);
+    if (!view) return text ? [{ kind, turn, text }] : [];
+    if (view.final) return [];
+    view.final = true;
+    return reconcile(view, kind, turn, text);
+  }
+
+  private view(kind: LiveKind, turn: number): TurnView | undefined {
+    // Pieces of a turn finished and forgotten long ago (a late reader): its text was shown by `final`.
+    if (turn <= this.newest - KEPT_TURNS && !this.turns.has(`${kind}:${turn}`)) return undefined;
+    if (turn > this.newest) {
+      this.newest = turn;
+      for (const [key, view] of this.turns) if (view.final && Number(key.split(':')[1]) <= turn - KEPT_TURNS) this.turns.delete(key);
+    }
+    const key = `${kind}:${turn}`;
+    let view = this.turns.get(key);
+    if (!view) {
+      view = { superseded: new Set(), attemptText: '', shown: '', final: false };
+      this.turns.set(key, view);
+    }
+    return view;
+  }
+}
+
+function reconcile(view: TurnView, kind: LiveKind, turn: number, text: string): LiveOutput[] {
+  if (text.startsWith(view.shown)) {
+    const added = text.slice(view.shown.length);
+    view.shown = text;
+    return added ? [{ kind, turn, text: added }] : [];
+  }
+  // A retry catching up with what is on screen: nothing new yet.
+  if (view.shown.startsWith(text)) return [];
+  view.shown = text;
+  return [{ kind, turn, text, restart: true }];
+}
+
+/** Pieces of one streamed chunk's parts: text and thought text, in order. */
+export function piecesOf(parts: readonly { text?: string; thought?: boolean }[]): { kind: LiveKind; text: string }[] {
+  return parts.filter((p) => typeof p.text === 'string' && p.text.length > 0).map((p) => ({ kind: p.thought ? 'thought' : 'text', text: p.text as string }));
+}
