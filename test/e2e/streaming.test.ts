@@ -1,9 +1,13 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { ResponseJson } from '../../src/fake-gemini/script';
-import { streamLine } from '../../src/fake-gemini';
+import { FakeGeminiServer, streamLine } from '../../src/fake-gemini';
+import { FileLiveStream } from '../../src/store/live-stream';
+import { exited, spawnWorker } from '../helpers/processes';
 import { followEvents } from '../../src/client';
 import type { StreamPiece } from '../../src/core/live-text';
 import { createPrinter } from '../../src/cli/output';
-import { closeTestEnv } from '../helpers/temporal-env';
+import { closeTestEnv, getTestEnv } from '../helpers/temporal-env';
 import { createHarness, type Harness } from '../helpers/agent-harness';
 import { Writable } from 'node:stream';
 
@@ -109,3 +113,39 @@ test('a retry that answers differently replaces the shown text instead of append
   expect(seen.out.endsWith('Something else.')).toBe(true);
   expect(seen.out.match(/Something else\./g)).toHaveLength(1);
 }, 60_000);
+
+/**
+ * The worker dies while the answer streams; a new worker's retry streams it again from the start.
+ * The follower, reading the side channel on disk throughout, shows the answer once.
+ */
+test('an answer cut by a worker killed mid-stream is shown once after the new worker retries it', async () => {
+  const env = await getTestEnv();
+  const home = fs.mkdtempSync(path.join(env.tmpDir, 'stream-kill-'));
+  const fake = await FakeGeminiServer.start({ script: [answer({ delayMs: 400 }), answer({ delayMs: 20 })] });
+  const taskQueue = env.uniqueTaskQueue('stream-kill');
+  const workerEnv = { TEMPORAL_ADDRESS: env.address, DURABLE_AGENT_TASK_QUEUE: taskQueue, GOOGLE_GEMINI_BASE_URL: fake.url, DURABLE_AGENT_HOME: home };
+  let worker = spawnWorker(workerEnv);
+  try {
+    const handle = await env.client.workflow.start('agentPromptWorkflow', {
+      taskQueue,
+      workflowId: `stream-kill-${Date.now()}`,
+      args: [{ prompt: 'say it', workspace: h.workspace(), model: 'gemini-test', approvalMode: 'yolo', maxTurns: 5, modelHeartbeatTimeoutMs: 2000, modelRetryInitialMs: 100 }],
+    });
+    const live = new FileLiveStream(path.join(home, 'live'));
+    const c = capture();
+    const printer = createPrinter('text', c.io, handle.workflowId);
+    const pieces: StreamPiece[] = [];
+    const following = followEvents(env.client, handle.workflowId, (e) => printer.event(e), { live: { stream: live, onPiece: (p) => (pieces.push(p), printer.piece(p)) }, pollMs: 20 });
+    for (let i = 0; i < 600 && pieces.length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    worker.kill('SIGKILL');
+    await exited(worker);
+    worker = spawnWorker(workerEnv);
+    await following;
+    expect(c.out()).toBe(WORDS.join(''));
+    expect(new Set(pieces.map((p) => p.attempt.split('.')[1]))).toEqual(new Set(['1', '2']));
+  } finally {
+    worker.kill('SIGTERM');
+    await exited(worker);
+    await fake.close();
+  }
+}, 90_000);
