@@ -2,7 +2,7 @@ import { Client, Connection, WithStartWorkflowOperation, WorkflowFailedError, Wo
 import type { QueryDefinition } from '@temporalio/common';
 import { ApplicationFailure, CancelledFailure, TerminatedFailure } from '@temporalio/common';
 import type { AgentEvent } from './core/events';
-import type { StreamPiece } from './core/live-text';
+import { LiveOrder, type StreamPiece } from './core/live-text';
 import type { LiveCursor, LiveStream } from './store/live-stream';
 import { KIND_ATTRIBUTE, SEARCH_ATTRIBUTE_NAMES, STATUS_ATTRIBUTE } from './core/search-attributes';
 import type { agentPromptWorkflow, agentSessionWorkflow } from './workflows';
@@ -101,17 +101,18 @@ export async function promptsAwaitingApproval(client: Client, limit = 200): Prom
  */
 export async function followEvents(client: Client, workflowId: string, onEvent: (event: AgentEvent) => void, options: FollowOptions = {}): Promise<void> {
   const handle = client.workflow.getHandle(workflowId);
-  const live = options.live && liveReader(options.live, workflowId);
+  const order = new LiveOrder();
+  const live = options.live && liveReader(options.live, workflowId, order);
   let cursor = options.cursor ?? 0;
   for (;;) {
-    // Pieces first: the events that follow them (a turn's `content`) reconcile what they showed.
-    const streamed = (await live?.()) ?? 0;
     const page = await queryWithin(client, workflowId, eventsQuery, cursor);
     if (page) {
-      page.events.forEach(onEvent);
+      page.events.forEach((e) => (order.event(e as { type: string }), onEvent(e)));
       cursor = page.next;
       if (page.done) return;
     }
+    // After the events: a piece of a turn whose `content` event came already is ignored as shown.
+    const streamed = (await live?.()) ?? 0;
     // A session's queued message has no prompt workflow until its turn comes: wait for it.
     const description = await handle.describe().catch((err) => {
       if (err instanceof WorkflowNotFoundError) return undefined;
@@ -136,13 +137,13 @@ export interface FollowOptions {
 const LIVE_POLL_MS = 40;
 
 /** Reads new pieces and hands them on; returns how many. A failing read only costs the preview. */
-function liveReader(live: NonNullable<FollowOptions['live']>, workflowId: string): () => Promise<number> {
+function liveReader(live: NonNullable<FollowOptions['live']>, workflowId: string, order: LiveOrder): () => Promise<number> {
   let cursor: LiveCursor | undefined;
   return async () => {
     const read = await live.stream.read(workflowId, cursor).catch(() => undefined);
     if (!read) return 0;
     cursor = read.cursor;
-    read.pieces.forEach((piece) => live.onPiece(piece));
+    order.release(read.pieces).forEach((piece) => live.onPiece(piece));
     return read.pieces.length;
   };
 }

@@ -9,7 +9,14 @@ import type { Printer } from './output';
  * from the live side channel of the configured store (files under the agent's home, or
  * PostgreSQL), so a watcher on any machine that shares the store sees text as it is generated.
  */
-export async function followPrompt(config: { home: string; storeUrl?: string }, client: Client, workflowId: string, printer: Printer, onEvent?: (event: AgentEvent) => void): Promise<void> {
+export async function followPrompt(
+  config: { home: string; storeUrl?: string },
+  client: Client,
+  workflowId: string,
+  printer: Printer,
+  onEvent?: (event: AgentEvent) => void,
+  signal?: AbortSignal,
+): Promise<void> {
   const { live, close } = await openLiveStream(config);
   try {
     await followEvents(
@@ -19,7 +26,7 @@ export async function followPrompt(config: { home: string; storeUrl?: string }, 
         printer.event(event);
         onEvent?.(event);
       },
-      { live: live && { stream: live, onPiece: (piece) => printer.piece(piece) } },
+      { signal, live: live && { stream: live, onPiece: (piece) => printer.piece(piece) } },
     );
   } finally {
     await close();

@@ -11,6 +11,7 @@ import { EXIT, InputError } from './exit-codes';
 import { cancelPromptCommand, withClient, withPrompt } from './connect';
 import { confirmCommand, listCommand, pendingCommand, statusCommand, watchCommand } from './inspect';
 import { addSteering } from './steering';
+import { addChat } from './chat';
 import { positiveInt, positiveNumber } from './arguments';
 import type { Io, OutputFormat } from './output';
 import { DEFAULT_MODEL, runCommand } from './run';
@@ -41,6 +42,7 @@ function buildProgram(): Command {
   addInspection(program);
   addApprovals(program);
   addSteering(program, setup, io);
+  addChat(program, setup, io, fakeOption);
   addServers(program);
   return program;
 }

@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { cancelPrompt, hasAgentSearchAttributes, promptStatus, sendToSession, startPrompt } from '../client';
 import type { Config } from '../config';
@@ -11,8 +9,9 @@ import { loadRunHooks } from './settings';
 import type { ApprovalMode } from '../core/types';
 import type { Logger } from '../logger';
 import type { PromptInput } from '../workflows/messages';
-import { exitCodeFor, EXIT, InputError } from './exit-codes';
+import { exitCodeFor, EXIT } from './exit-codes';
 import { followPrompt } from './follow';
+import { promptInput } from './prompt-input';
 import { createPrinter, type Io, type OutputFormat } from './output';
 import { openRuntime, type FakeResponses } from './runtime';
 import { startBackgroundServer } from './background';
@@ -107,31 +106,6 @@ async function launch(client: Client, input: PromptInput, session: string | unde
   if (!session) return (await startPrompt(client, input, options)).workflowId;
   const { prompt, ...defaults } = input;
   return sendToSession(client, session, prompt, { taskQueue: options.taskQueue, defaults: { ...defaults, searchAttributes: await hasAgentSearchAttributes(client) } });
-}
-
-function promptInput(options: RunOptions): PromptInput {
-  if (!options.prompt.trim()) throw new InputError('the prompt is empty: pass it as an argument or on standard input');
-  const workspace = path.resolve(options.workspace);
-  if (!fs.existsSync(workspace) || !fs.statSync(workspace).isDirectory()) throw new InputError(`workspace ${workspace} is not a directory`);
-  if (!Number.isInteger(options.maxTurns) || options.maxTurns < 1) throw new InputError('--max-turns must be a positive whole number');
-  return {
-    prompt: options.prompt,
-    workspace: fs.realpathSync(workspace),
-    model: options.model,
-    approvalMode: options.approvalMode,
-    maxTurns: options.maxTurns,
-    shellTimeoutMs: seconds(options.shellTimeoutSeconds, '--shell-timeout'),
-    approvalTimeoutMs: seconds(options.approvalTimeoutSeconds, '--approval-timeout'),
-    loopDetection: options.loopDetection,
-    nextSpeakerCheck: options.nextSpeakerCheck ?? options.detach,
-    maxTokens: options.maxTokens,
-  };
-}
-
-function seconds(value: number | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!Number.isFinite(value) || value <= 0) throw new InputError(`${flag} must be a positive number of seconds`);
-  return Math.round(value * 1000);
 }
 
 /** Sortable by start time and unique without coordination. */

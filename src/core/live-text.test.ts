@@ -1,4 +1,4 @@
-import { LiveTextTracker, piecesOf, type StreamPiece } from './live-text';
+import { LiveOrder, LiveTextTracker, piecesOf, type StreamPiece } from './live-text';
 
 const piece = (text: string, attempt = 'a', seq = 0, turn = 1, kind: StreamPiece['kind'] = 'text'): StreamPiece => ({ turn, attempt, seq, kind, text });
 const texts = (outs: { text: string; restart?: boolean }[]) => outs.map((o) => (o.restart ? `!${o.text}` : o.text));
@@ -58,5 +58,19 @@ describe('piecesOf', () => {
       { kind: 'text', text: 'a' },
       { kind: 'thought', text: 't' },
     ]);
+  });
+});
+
+describe('LiveOrder', () => {
+  it('holds the next turn back until the tool results of this one were shown', () => {
+    const order = new LiveOrder();
+    expect(order.release([piece('one', 'a', 0, 1)])).toHaveLength(1);
+    order.event({ type: 'tool_call_request', turn: 1, callId: 'c1' });
+    expect(order.release([piece('two', 'a', 0, 2)])).toEqual([]);
+    expect(order.release([piece('three', 'a', 0, 3)])).toEqual([]);
+    order.event({ type: 'tool_call_response', callId: 'c1' });
+    expect(order.release([]).map((p) => p.text)).toEqual(['two']);
+    order.event({ type: 'finished', turn: 2 });
+    expect(order.release([]).map((p) => p.text)).toEqual(['three']);
   });
 });

@@ -100,3 +100,32 @@ function reconcile(view: TurnView, kind: LiveKind, turn: number, text: string): 
 export function piecesOf(parts: readonly { text?: string; thought?: boolean }[]): { kind: LiveKind; text: string }[] {
   return parts.filter((p) => typeof p.text === 'string' && p.text.length > 0).map((p) => ({ kind: p.thought ? 'thought' : 'text', text: p.text as string }));
 }
+
+/**
+ * Keeps live pieces in step with the events: a piece of turn T waits until the events have reached
+ * T (the previous turn's events seen and none of its tool calls still open), so a fast reader never
+ * shows the next answer before the tool results that lead to it.
+ */
+export class LiveOrder {
+  private readonly waiting: StreamPiece[] = [];
+  private readonly openCalls = new Set<string>();
+  private turn = 0;
+
+  event(e: { type: string; turn?: number; callId?: string }): void {
+    if (typeof e.turn === 'number' && e.turn > this.turn) this.turn = e.turn;
+    if (e.type === 'tool_call_request' && e.callId) this.openCalls.add(e.callId);
+    if (e.type === 'tool_call_response' && e.callId) this.openCalls.delete(e.callId);
+  }
+
+  /** The pieces, with any waiting before them, that may be shown now; the rest keep waiting. */
+  release(pieces: StreamPiece[]): StreamPiece[] {
+    this.waiting.push(...pieces);
+    const ready: StreamPiece[] = [];
+    while (this.waiting.length > 0 && this.mayShow(this.waiting[0])) ready.push(this.waiting.shift() as StreamPiece);
+    return ready;
+  }
+
+  private mayShow(piece: StreamPiece): boolean {
+    return piece.turn <= this.turn || (piece.turn === this.turn + 1 && this.openCalls.size === 0);
+  }
+}

@@ -1,6 +1,8 @@
 import {
   allHandlersFinished,
   ApplicationFailure,
+  CancellationScope,
+  CancelledFailure,
   ChildWorkflowFailure,
   condition,
   continueAsNew,
@@ -111,6 +113,10 @@ async function runPrompt(input: SessionInput, state: { transcript: { id: string;
     // A failed prompt (turn limit, model error) still moved the conversation: go on from where it stopped.
     const cause = err instanceof ChildWorkflowFailure ? err.cause : undefined;
     if (cause instanceof ApplicationFailure) return (cause.details?.[0] ?? {}) as Partial<PromptResult>;
+    // A prompt cancelled on its own (Ctrl-C in `chat` or `run --session`) leaves the session where it
+    // was, its message rolled back. Before, such a cancellation failed the whole session, so no open
+    // history can replay through this branch: it needs no `patched`.
+    if (cause instanceof CancelledFailure && !CancellationScope.current().consideredCancelled) return {};
     throw err;
   }
 }

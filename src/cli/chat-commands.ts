@@ -1,0 +1,34 @@
+/** One line typed into `chat`, classified. Lines starting with `/` are commands; `//` sends a message starting with `/`. */
+export type ChatLine =
+  | { kind: 'empty' }
+  | { kind: 'message'; text: string }
+  | { kind: 'steer'; text: string }
+  | { kind: 'status' | 'close' | 'quit' | 'help' }
+  | { kind: 'bad'; message: string };
+
+const BARE = ['status', 'close', 'quit', 'help'] as const;
+
+export function parseChatLine(line: string): ChatLine {
+  const text = line.trim();
+  if (!text) return { kind: 'empty' };
+  if (text.startsWith('//')) return { kind: 'message', text: text.slice(1) };
+  if (!text.startsWith('/')) return { kind: 'message', text };
+  const [, name = '', rest = ''] = /^\/(\S*)\s*([\s\S]*)$/.exec(text) ?? [];
+  if (name === 'steer') return rest.trim() ? { kind: 'steer', text: rest.trim() } : { kind: 'bad', message: '/steer needs the text to send, as in `/steer use the other file`' };
+  const bare = BARE.find((b) => b === name || (b === 'quit' && name === 'exit'));
+  if (!bare) return { kind: 'bad', message: `unknown command /${name}; type /help for the commands` };
+  if (rest.trim()) return { kind: 'bad', message: `/${name} takes no argument` };
+  return { kind: bare };
+}
+
+export const CHAT_HELP = [
+  'Each line is the session’s next message. While a prompt runs, a line typed is queued as the',
+  'message after it.',
+  '  /steer TEXT  hand TEXT to the running prompt, with its next model request',
+  '  /status      where the session stands',
+  '  /close       close the session (its queued messages still run), then leave',
+  '  /quit        leave; the session stays open: `durable-agent chat ID` resumes it (also Ctrl-D)',
+  '  /help        this list',
+  '  //text       send a message that starts with /',
+  'Ctrl-C cancels the running prompt; a second Ctrl-C (or one while nothing runs) leaves.',
+].join('\n');

@@ -1,0 +1,143 @@
+import type { Client } from '@temporalio/client';
+import { promptStatus, queryWithin, sendToSession, WorkflowNotFoundError } from '../client';
+import type { TranscriptStore } from '../store/types';
+import { closeSessionSignal, sessionStatusQuery, type SessionInput } from '../workflows/session-workflow';
+import { approvalHint } from './approval-hint';
+import { InputError } from './exit-codes';
+import { createApprovalHandler } from './interactive-approval';
+import { followPrompt } from './follow';
+import { createPrinter, type Io } from './output';
+
+/** What `chat` needs to talk to its session. */
+export interface ChatSession {
+  client: Client;
+  id: string;
+  taskQueue: string;
+  /** Settings a new session starts with; the first message starts it (update-with-start). Unset once it exists. */
+  defaults?: SessionInput['defaults'];
+  /** The workspace as seen from here, for approval previews. */
+  workspace: string;
+  model: string;
+  io: Io;
+  /** Approvals are asked in place (a terminal); otherwise the hint to answer them elsewhere is printed. */
+  interactive: boolean;
+  store?: TranscriptStore;
+  /** Where live model output is read from (the agent's home or the PostgreSQL store). */
+  config: { home: string; storeUrl?: string };
+}
+
+/** The chat's input line, handed to an approval menu while a call of the followed prompt awaits one. */
+export interface InputControl {
+  suspend(): void;
+  resume(): void;
+}
+
+const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/;
+
+/** Refuses an id a session should not have (checked before anything is started). */
+export function checkSessionId(id: string): void {
+  if (!SESSION_ID.test(id)) throw new InputError(`bad session id ${JSON.stringify(id)}: use up to 200 letters, digits, '.', '_', ':' or '-', starting with a letter or digit`);
+}
+
+/** Whether `id` names a session to resume (true) or one to create (false); refuses anything else. */
+export async function existingSession(client: Client, id: string): Promise<boolean> {
+  checkSessionId(id);
+  const description = await client.workflow
+    .getHandle(id)
+    .describe()
+    .catch((err) => {
+      if (err instanceof WorkflowNotFoundError) return undefined;
+      throw err;
+    });
+  if (!description) return false;
+  if (description.type !== 'agentSessionWorkflow') throw new InputError(`${id} is a prompt, not a session: choose another id`);
+  if (description.status.name !== 'RUNNING') throw new InputError(`session ${id} is ${description.status.name.toLowerCase()}: its conversation is over, start another with a new id`);
+  return true;
+}
+
+/** Prints where a resumed session stands; returns the prompts to follow (running, then queued). */
+export async function printRecap(s: ChatSession): Promise<string[]> {
+  const status = await queryWithin(s.client, s.id, sessionStatusQuery);
+  if (!status) {
+    s.io.stderr.write(`session ${s.id}: no worker answered; messages are kept until one runs (durable-agent server)\n`);
+    return [];
+  }
+  const lines = [`Resuming session ${s.id}: ${status.prompts} prompt(s) so far.`];
+  if (status.prompts > 0) {
+    const last = await promptStatus(s.client, `${s.id}-p${status.prompts}`).catch(() => undefined);
+    if (last) lines.push(`Last prompt ${last.workflowId} (${last.status})${last.response ? ', its answer:' : '.'}`, ...(last.response ? [indent(shorten(last.response.trim(), 600))] : []));
+  }
+  if (status.closed) lines.push('The session is closing: its queued messages run, then it ends.');
+  const follow = [...(status.current ? [status.current] : []), ...status.queued.map((q) => q.promptId)];
+  if (follow.length > 0) lines.push(`Following ${follow.join(', ')}.`);
+  s.io.stderr.write(`${lines.join('\n')}\n`);
+  return follow;
+}
+
+/** Sends a message (or, with `steer`, hands it to the running prompt) and returns the prompt id it went to. */
+export async function sendChatMessage(s: ChatSession, text: string, steer = false): Promise<string> {
+  const id = await sendToSession(s.client, s.id, text, { taskQueue: s.taskQueue, defaults: s.defaults, steer });
+  s.defaults = undefined;
+  return id;
+}
+
+/** `/status`: the session's counts, and the state of its running prompt. */
+export async function printSessionStatus(s: ChatSession): Promise<void> {
+  if (s.defaults) return void s.io.stderr.write(`session ${s.id} starts with your first message\n`);
+  const status = await queryWithin(s.client, s.id, sessionStatusQuery);
+  if (!status) return void s.io.stderr.write(`session ${s.id}: no worker answered\n`);
+  const running = status.current ? await promptStatus(s.client, status.current).catch(() => undefined) : undefined;
+  const parts = [`session ${s.id}: ${status.prompts} prompt(s) done`, status.closed ? 'closing' : 'open'];
+  if (running) parts.push(`running ${running.workflowId} (${running.status}${running.turns !== undefined ? `, ${running.turns} turn(s)` : ''})`);
+  if (status.queued.length > 0) parts.push(`queued ${status.queued.map((q) => q.promptId).join(', ')}`);
+  s.io.stderr.write(`${parts.join('; ')}\n`);
+}
+
+export async function closeChatSession(s: ChatSession): Promise<void> {
+  await s.client.workflow.getHandle(s.id).signal(closeSessionSignal);
+}
+
+/**
+ * Prints one prompt's events and outcome as `run` does, asking approvals in place on a terminal
+ * (the chat's input is suspended meanwhile). Returns early, printing no outcome, when `signal` aborts.
+ */
+export async function followChatPrompt(s: ChatSession, promptId: string, signal: AbortSignal, input: InputControl): Promise<void> {
+  const { io } = s;
+  const printer = createPrinter('text', io, promptId, s.model);
+  const approvals = s.interactive ? createApprovalHandler({ client: s.client, workflowId: promptId, workspace: s.workspace, store: s.store, input: process.stdin, output: io.stderr }) : undefined;
+  const waiting = new Set<string>();
+  try {
+    await followPrompt(
+      s.config,
+      s.client,
+      promptId,
+      printer,
+      (event) => {
+        if (event.type === 'tool_call_awaiting_approval') {
+          if (!approvals) return void io.stderr.write(approvalHint(promptId, event.callId, event.name, event.args));
+          if (waiting.size === 0) input.suspend();
+          waiting.add(event.callId);
+        }
+        approvals?.onEvent(event);
+        if (event.type === 'tool_call_response' && waiting.delete(event.callId) && waiting.size === 0) input.resume();
+      },
+      signal,
+    );
+    await approvals?.close();
+    if (signal.aborted) return;
+    const report = await promptStatus(s.client, promptId);
+    printer.finish(report);
+    if (report.status !== 'completed' && report.status !== 'cancelled') io.stderr.write(`[${promptId} ${report.status}${report.error ? `: ${report.error.type}: ${report.error.message}` : ''}]\n`);
+  } finally {
+    await approvals?.close();
+    if (waiting.size > 0) input.resume();
+  }
+}
+
+function shorten(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+function indent(text: string): string {
+  return text.replace(/^/gm, '  ');
+}

@@ -1,0 +1,88 @@
+import { Option, type Command } from 'commander';
+import { hasAgentSearchAttributes } from '../client';
+import type { Config } from '../config';
+import { APPROVAL_MODES, type ApprovalMode } from '../core/types';
+import { createGenAI } from '../genai';
+import type { Logger } from '../logger';
+import { DEFAULT_MAX_TURNS } from '../workflows/messages';
+import { loadRunAgents } from './agents';
+import { openLocalStore } from './approval-preview';
+import { positiveInt, positiveNumber } from './arguments';
+import { ChatRepl } from './chat-repl';
+import { checkSessionId, existingSession, printRecap, type ChatSession } from './chat-session';
+import { EXIT } from './exit-codes';
+import type { Io } from './output';
+import { loadRunPolicies } from './policies';
+import { promptSettings } from './prompt-input';
+import { DEFAULT_MODEL } from './run';
+import { openRuntime, type FakeResponses } from './runtime';
+import { loadRunHooks } from './settings';
+
+export interface ChatOptions {
+  workspace: string;
+  approvalMode: ApprovalMode;
+  model: string;
+  maxTurns: number;
+  fakeResponses?: FakeResponses;
+  shellTimeoutSeconds?: number;
+  approvalTimeoutSeconds?: number;
+  policyFiles?: string[];
+  loopDetection?: boolean;
+  maxTokens?: number;
+}
+
+type Setup = () => { config: Config; logger: Logger };
+
+export function addChat(program: Command, setup: Setup, io: Io, fakeOption: (o: object) => FakeResponses | undefined): void {
+  program
+    .command('chat')
+    .description('talk to a session, one message per line (created on first use, resumed later)')
+    .argument('<sessionId>')
+    .option('-w, --workspace <dir>', 'workspace the tools are confined to', process.cwd())
+    .addOption(new Option('--approval-mode <mode>', 'which tool calls need approval').choices([...APPROVAL_MODES]).default('default'))
+    .option('-m, --model <model>', 'Gemini model', DEFAULT_MODEL)
+    .option('--max-turns <n>', 'model turns allowed for each prompt', positiveInt, DEFAULT_MAX_TURNS)
+    .option('--shell-timeout <seconds>', 'timeout of each shell command', positiveNumber)
+    .option('--approval-timeout <seconds>', 'deny a call not approved within this time (default: wait forever)', positiveNumber)
+    .option('--fake-responses <file>', 'answer model calls from a script (strict order)')
+    .option('--fake-responses-non-strict <file>', 'answer model calls from a script (first line with the method)')
+    .option('--policy <file...>', 'extra policy files (TOML), at the user tier')
+    .option('--no-loop-detection', 'turn loop detection off')
+    .option('--max-tokens <n>', 'token budget of each prompt', positiveInt)
+    .action(async (id: string, o) => {
+      const { config, logger } = setup();
+      const options: ChatOptions = { ...o, fakeResponses: fakeOption(o), shellTimeoutSeconds: o.shellTimeout, approvalTimeoutSeconds: o.approvalTimeout, policyFiles: o.policy };
+      process.exitCode = await chatCommand(config, id, options, io, logger);
+    });
+}
+
+/**
+ * `durable-agent chat ID`: a conversation on session ID, created by its first message or resumed
+ * with a recap. The session, not this process, holds the conversation: leaving (or a crash) loses
+ * nothing, and the settings given here apply only when this chat creates the session.
+ */
+export async function chatCommand(config: Config, id: string, options: ChatOptions, io: Io, logger: Logger): Promise<number> {
+  checkSessionId(id);
+  const settings = promptSettings({ ...options, detach: false, nextSpeakerCheck: false });
+  if (!options.fakeResponses) createGenAI(config);
+  // Scripted responses are served on the shared queue: a session stays on the queue it started on,
+  // and a chat resumed later must find a worker there.
+  const runtime = await openRuntime(config, { fakeResponses: options.fakeResponses, worker: 'auto', privateQueueForFake: false, logger });
+  try {
+    const exists = await existingSession(runtime.client, id);
+    const tty = process.stdin.isTTY === true && process.stdout.isTTY === true;
+    const session: ChatSession = { client: runtime.client, id, taskQueue: runtime.taskQueue, workspace: settings.workspace, model: options.model, io, interactive: tty, store: openLocalStore(config.home), config };
+    if (!exists) {
+      const policyRules = await loadRunPolicies(config, settings.workspace, options.policyFiles ?? [], io);
+      const agents = await loadRunAgents(config, settings.workspace, io);
+      const hooks = await loadRunHooks(config, settings.workspace);
+      session.defaults = { ...settings, policyRules, agents, hooks, searchAttributes: await hasAgentSearchAttributes(runtime.client) };
+      io.stderr.write(`New session ${id}. Type a message, or /help.\n`);
+    }
+    const pending = exists ? await printRecap(session) : [];
+    const end = await new ChatRepl(session, tty).run(pending);
+    return end === 'interrupted' ? EXIT.cancelled : EXIT.ok;
+  } finally {
+    await runtime.stop();
+  }
+}
