@@ -78,6 +78,8 @@ export async function sendToSession(client: Client, sessionId: string, text: str
     taskQueue: options.taskQueue,
     args: [{ defaults: options.defaults }],
     workflowIdConflictPolicy: 'USE_EXISTING',
+    // A closed session's id is not reused: a new run would start an empty conversation on its transcript.
+    workflowIdReusePolicy: 'REJECT_DUPLICATE',
   });
   return client.workflow.executeUpdateWithStart(sendMessageUpdate, { args: [{ text }], startWorkflowOperation: start });
 }

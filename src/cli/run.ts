@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Client } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { cancelPrompt, hasAgentSearchAttributes, promptStatus, sendToSession, startPrompt } from '../client';
 import type { Config } from '../config';
 import { createGenAI } from '../genai';
@@ -9,7 +9,7 @@ import { loadRunHooks } from './settings';
 import type { ApprovalMode } from '../core/types';
 import type { Logger } from '../logger';
 import type { PromptInput } from '../workflows/messages';
-import { exitCodeFor, EXIT } from './exit-codes';
+import { exitCodeFor, EXIT, InputError } from './exit-codes';
 import { followPrompt } from './follow';
 import { promptInput } from './prompt-input';
 import { createPrinter, type Io, type OutputFormat } from './output';
@@ -105,7 +105,12 @@ async function runDetached(config: Config, options: RunOptions, input: PromptInp
 async function launch(client: Client, input: PromptInput, session: string | undefined, options: { taskQueue: string; workflowId: string }): Promise<string> {
   if (!session) return (await startPrompt(client, input, options)).workflowId;
   const { prompt, ...defaults } = input;
-  return sendToSession(client, session, prompt, { taskQueue: options.taskQueue, defaults: { ...defaults, searchAttributes: await hasAgentSearchAttributes(client) } });
+  try {
+    return await sendToSession(client, session, prompt, { taskQueue: options.taskQueue, defaults: { ...defaults, searchAttributes: await hasAgentSearchAttributes(client) } });
+  } catch (err) {
+    if (err instanceof WorkflowExecutionAlreadyStartedError) throw new InputError(`session ${session} is closed: its conversation is over, start another with a new id`);
+    throw err;
+  }
 }
 
 /** Sortable by start time and unique without coordination. */

@@ -1,5 +1,6 @@
 import { textResponse } from '../../src/fake-gemini';
 import type { PromptResult } from '../../src/workflows/messages';
+import { closeSessionSignal } from '../../src/workflows/session-workflow';
 import { createSandbox } from '../helpers/cli';
 import { TEST_ENV_VARS, closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, type Harness } from '../helpers/agent-harness';
@@ -36,4 +37,19 @@ test('run --session continues one conversation across runs, and send queues the 
   const empty = await box.run(['send', session, '  '], { env });
   expect(empty.code).toBe(42);
   await h.env.client.workflow.getHandle(session).terminate('test over');
+});
+
+test('run --session on a closed session is refused and its conversation is left alone', async () => {
+  const box = createSandbox('session-cli-closed', process.env[TEST_ENV_VARS.address]);
+  const env = { DURABLE_AGENT_TASK_QUEUE: h.taskQueue, GOOGLE_GEMINI_BASE_URL: h.fake.url };
+  h.fake.load([textResponse('Only answer.')]);
+  const session = `closed-${Date.now()}`;
+  const first = await box.run(['run', '--session', session, 'question', '--approval-mode', 'yolo', '-w', box.workspace], { env });
+  expect(first.code).toBe(0);
+  await h.env.client.workflow.getHandle(session).signal(closeSessionSignal);
+  await h.env.client.workflow.getHandle(session).result();
+  const again = await box.run(['run', '--session', session, 'one more', '--approval-mode', 'yolo', '-w', box.workspace], { env });
+  expect(again.code).toBe(42);
+  expect(again.stderr).toContain(`session ${session} is closed`);
+  expect(h.fake.requests).toHaveLength(1);
 });
