@@ -34,8 +34,6 @@ export interface CallModelInput {
   systemPrompt?: string;
   /** Declarations the workflow builds itself (`invoke_agent` listing agents, `complete_task` from an output schema); they replace registry ones of the same name. */
   extraDeclarations?: FunctionDeclaration[];
-  /** Instead of `extraDeclarations`: those of an earlier request, stored (its `declarationsRef`), so history carries them once per run. */
-  declarationsRef?: string;
   /** What BeforeModel / BeforeToolSelection hooks decided for this request (see hooks/model-hooks). */
   hooks?: ModelHookInput;
 }
@@ -52,9 +50,8 @@ export interface ModelDeps {
  * message, streams the answer, records the model turn and returns it with large strings
  * externalised, so that history holds neither the conversation nor big arguments (invariant 4).
  */
-export async function callModel(deps: ModelDeps, sent: CallModelInput): Promise<ModelTurn> {
+export async function callModel(deps: ModelDeps, input: CallModelInput): Promise<ModelTurn> {
   const ctx = Context.current();
-  const input = sent.declarationsRef ? { ...sent, extraDeclarations: JSON.parse(await deps.store.getBlob(sent.declarationsRef)) as FunctionDeclaration[] } : sent;
   const fit = await estimateRequestFits(deps.store, { model: input.model, lastPromptTokens: input.lastPromptTokens ?? 0, append: input.append });
   if (!fit.fits) return overflowTurn(input, fit);
   const contents = await deps.store.readMessages(input.transcriptId, input.baseLength);
@@ -78,7 +75,6 @@ export async function callModel(deps: ModelDeps, sent: CallModelInput): Promise<
     usage: turn.usage,
     model: input.model,
     transcriptLength: length + 1,
-    declarationsRef: input.extraDeclarations?.length ? await deps.store.putBlob(JSON.stringify(input.extraDeclarations)) : undefined,
   };
 }
 

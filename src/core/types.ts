@@ -52,8 +52,6 @@ export interface ModelTurn {
   transcriptLength: number;
   /** Set when the request was not sent because it cannot fit the context window. */
   overflow?: { estimatedRequestTokens: number; remainingTokens: number };
-  /** The request's extra declarations as stored, for the next request to send by reference. */
-  declarationsRef?: string;
 }
 
 /** One part of the user message appended to the transcript before a model request. */

@@ -3,7 +3,6 @@ import { CONTINUE_TEXT } from '../core/next-speaker';
 import { autoRoutingModels, DEFAULT_CLASSIFIER_MODEL, DEFAULT_FAST_MODEL, fallbackModelFor, isQuotaFailure } from '../core/routing';
 import type { ModelTurn, NewPart } from '../core/types';
 import type { Activities } from '../activities';
-import type { CallModelInput } from '../activities/call-model';
 import { emit, recordUtilityUsage, type PromptState } from './prompt-state';
 
 type UtilityActs = Pick<Activities, 'routeModel' | 'checkNextSpeaker'>;
@@ -57,17 +56,4 @@ export async function continuation(state: PromptState, acts: UtilityActs, transc
   const verdict = await acts.checkNextSpeaker({ transcriptId, length, model: state.input.nextSpeakerModel ?? DEFAULT_FAST_MODEL });
   recordUtilityUsage(state, verdict.usage);
   return verdict.next === 'model' ? [{ kind: 'text', text: CONTINUE_TEXT }] : undefined;
-}
-
-/**
- * One `callModel`, its extra declarations sent by reference once an earlier request of this run
- * stored the same ones: the `invoke_agent` declaration alone would otherwise add over a kilobyte to
- * every turn's history. A new run (continue-as-new) sends them in full once.
- */
-export async function callModelByRef(state: PromptState, callModel: (input: CallModelInput) => Promise<ModelTurn>, request: CallModelInput): Promise<ModelTurn> {
-  const json = JSON.stringify(request.extraDeclarations ?? []);
-  const known = state.declarations?.json === json ? state.declarations.ref : undefined;
-  const turn = await callModel(known ? { ...request, extraDeclarations: undefined, declarationsRef: known } : request);
-  if (turn.declarationsRef) state.declarations = { json, ref: turn.declarationsRef };
-  return turn;
 }

@@ -57,8 +57,6 @@ export interface PromptState {
   modeBeforePlan?: ApprovalMode;
   /** Messages sent while the prompt works, for the next model request. */
   steering: string[];
-  /** The extra declarations the last model request stored, as JSON, and their blob reference. */
-  declarations?: { json: string; ref: string };
   /** `promptTokenCount` of the last response: drives compression and the overflow check. */
   lastPromptTokens: number;
   forceCompress: boolean;

@@ -9,7 +9,7 @@ import { beforeRequest, checkBudget, registerContextHandlers } from './context';
 import { endWithRecord, failPrompt, finishPrompt, recordCancellation, type Cursor } from './endings';
 import { checkBeforeRequest, observeTurn, onDetection, registerLoopHandlers } from './loop-guard';
 import { eventsQuery, statusQuery, type PromptInput, type PromptResult } from './messages';
-import { callModelByRef, callWithFallback, chooseModel, continuation } from './model-choice';
+import { callWithFallback, chooseModel, continuation } from './model-choice';
 import { createPromptState, emit, eventsPage, recordUsage, recordUtilityUsage, statusOf, type PromptState } from './prompt-state';
 import { continueAsNewIfSuggested, restoreCarry } from './prompt-carry';
 import { runToolCalls } from './tool-calls';
@@ -89,7 +89,7 @@ async function step(state: PromptState, acts: PromptActivities, cursor: Cursor, 
   if (hooked.end) return hooked.end;
   state.turns += 1;
   const sent: Cursor = { ...cursor, append: [...cursor.append] };
-  const turn = await callWithFallback(state, (model) => callModelByRef(state, acts.callModel, modelRequest(state, cursor, hooked, model)));
+  const turn = await callWithFallback(state, (model) => acts.callModel(modelRequest(state, cursor, hooked, model)));
   if (turn.overflow) return overflow(state, acts, cursor, turn.overflow);
   await afterModel(state, cursor, turn);
   Object.assign(cursor, { length: turn.transcriptLength, append: [] });
