@@ -79,6 +79,18 @@ describe('maskOldToolOutputs', () => {
     expect(result.contents[4]).toEqual(contents[4]);
   });
 
+  it('masks the same part objects again without keeping their text again (a caching store hands them out on every request)', async () => {
+    const contents = history([{ text: sized(40_000, 'o') }, { text: sized(60_000) }]);
+    const first = await maskOldToolOutputs(contents, keep);
+    const again = await maskOldToolOutputs([...contents, call('read_file')], keep);
+    expect(refs).toHaveLength(2);
+    expect(again.masked).toBe(2);
+    expect(again.contents.slice(0, 5)).toEqual(first.contents);
+    // Equal but fresh objects (a store that parses every time) are measured and kept afresh.
+    await maskOldToolOutputs(structuredClone(contents), keep);
+    expect(refs).toHaveLength(4);
+  });
+
   it('keeps an output whose replacement would not be smaller', async () => {
     const contents = history([{ text: 'short' }, { text: sized(100) }]);
     const result = await maskOldToolOutputs(contents, keep, { protectionThreshold: 0, minPrunableTokens: 0 });

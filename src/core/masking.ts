@@ -41,6 +41,38 @@ export interface MaskCandidate {
   tokens: number;
 }
 
+/** A function response's text and size, as masking sees it. */
+interface MeasuredOutput {
+  toolName: string;
+  text: string;
+  tokens: number;
+  /** Masked already (never masked twice). */
+  masked: boolean;
+}
+
+/**
+ * Measurements and replacements by part object. A caching transcript store hands out the same
+ * (frozen) message objects on every request, so a long prompt's old outputs are measured, kept and
+ * previewed once per worker instead of once per model request; parts parsed afresh simply miss.
+ */
+const measured = new WeakMap<Part, MeasuredOutput | null>();
+const replacements = new WeakMap<Part, { part: Part; saved: number }>();
+
+/** Undefined for parts that are not maskable function responses (none, or an exempt tool's). */
+function measure(part: Part): MeasuredOutput | undefined {
+  const known = measured.get(part);
+  if (known !== undefined) return known ?? undefined;
+  const response = part.functionResponse;
+  const toolName = response?.name ?? '';
+  let output: MeasuredOutput | null = null;
+  if (response && response.response !== undefined && !EXEMPT_TOOLS.has(toolName)) {
+    const text = functionResponseText(response.response);
+    output = { toolName, text, tokens: Math.floor(estimatePartTokens(part)), masked: text.includes(`<${MASKED_TAG}`) };
+  }
+  measured.set(part, output);
+  return output ?? undefined;
+}
+
 /**
  * Scans newest to oldest (skipping the latest entry when `protectLatestTurn`), over function
  * responses that are neither exempt nor already masked. The newest outputs up to
@@ -56,12 +88,9 @@ export function findMaskableOutputs(contents: readonly Content[], options: Maski
   for (let i = start; i >= 0; i--) {
     const parts = contents[i].parts ?? [];
     for (let j = parts.length - 1; j >= 0; j--) {
-      const response = parts[j].functionResponse;
-      const toolName = response?.name ?? '';
-      if (!response || response.response === undefined || EXEMPT_TOOLS.has(toolName)) continue;
-      const text = functionResponseText(response.response);
-      if (text.includes(`<${MASKED_TAG}`)) continue;
-      const tokens = Math.floor(estimatePartTokens(parts[j]));
+      const output = measure(parts[j]);
+      if (!output || output.masked) continue;
+      const { toolName, text, tokens } = output;
       if (protectedTokens <= protection) {
         protectedTokens += tokens;
         if (protectedTokens <= protection) continue;
@@ -105,17 +134,25 @@ export async function maskOldToolOutputs(
   let tokensSaved = 0;
   for (const candidate of findMaskableOutputs(contents, options)) {
     const original = result[candidate.message].parts[candidate.part];
-    const ref = await keep(candidate.text, candidate.toolName);
-    const replacement: Part = {
-      functionResponse: { ...original.functionResponse, response: { output: maskedOutputText(candidate, ref) } },
-    };
-    const saved = candidate.tokens - Math.floor(estimatePartTokens(replacement));
+    const { part: replacement, saved } = replacements.get(original) ?? (await replace(original, candidate, keep));
     if (saved <= 0) continue;
     result[candidate.message].parts[candidate.part] = replacement;
     masked += 1;
     tokensSaved += saved;
   }
   return { contents: masked > 0 ? result : [...contents], masked, tokensSaved };
+}
+
+/**
+ * The masked form of one output, remembered for its part object. `keep` is content-addressed and
+ * durable (a transcript store's putBlob): a text kept once stays kept, so it is not kept again.
+ */
+async function replace(original: Part, candidate: MaskCandidate, keep: KeepFullText): Promise<{ part: Part; saved: number }> {
+  const ref = await keep(candidate.text, candidate.toolName);
+  const part: Part = { functionResponse: { ...original.functionResponse, response: { output: maskedOutputText(candidate, ref) } } };
+  const replaced = { part, saved: candidate.tokens - Math.floor(estimatePartTokens(part)) };
+  replacements.set(original, replaced);
+  return replaced;
 }
 
 function simplePreview(text: string): string {

@@ -56,3 +56,15 @@ describe('FileTranscriptStore after a crash', () => {
     expect(await new FileTranscriptStore(dir).readMessages('t', 1)).toEqual([{ role: 'user', parts: [{ text: 'hi' }] }]);
   });
 });
+
+describe('FileTranscriptStore message cache', () => {
+  it('hands out the same parsed message on every read, and a rewritten index its new message', async () => {
+    const store = new FileTranscriptStore(root);
+    await store.writeMessage('t', 0, { role: 'user', parts: [{ text: 'first' }] });
+    const [once] = await store.readMessages('t', 1);
+    const [twice] = await store.readMessages('t', 1);
+    expect(twice).toBe(once);
+    await store.writeMessage('t', 0, { role: 'user', parts: [{ text: 'retried' }] }, 2);
+    expect((await store.readMessages('t', 1))[0].parts?.[0].text).toBe('retried');
+  });
+});

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Content } from '@google/genai';
+import { MessageCache } from './message-cache';
 import { TranscriptGapError, type TranscriptStore } from './types';
 
 const BLOB_CACHE_LIMIT = 2000;
@@ -19,8 +20,12 @@ interface IndexEntry {
  */
 export class FileTranscriptStore implements TranscriptStore {
   private readonly blobCache = new Map<string, string>();
+  private readonly messages: MessageCache;
 
-  constructor(private readonly root: string) {}
+  /** `messageCacheBytes`: budget of parsed messages kept in memory (see MessageCache). */
+  constructor(private readonly root: string, options: { messageCacheBytes?: number } = {}) {
+    this.messages = new MessageCache(options.messageCacheBytes);
+  }
 
   async putBlob(content: string): Promise<string> {
     const ref = `sha256:${createHash('sha256').update(content).digest('hex')}`;
@@ -61,9 +66,14 @@ export class FileTranscriptStore implements TranscriptStore {
     for (let i = 0; i < length; i++) {
       const entry = entries.get(i);
       if (!entry) throw new TranscriptGapError(transcriptId, i);
-      messages.push(JSON.parse(await this.getBlob(entry.h)) as Content);
+      messages.push(this.messages.get(entry.h) ?? this.messages.parse(entry.h, await this.readBlob(entry.h)));
     }
     return messages;
+  }
+
+  /** A blob's text without caching it: the parsed message is what is kept. */
+  private async readBlob(ref: string): Promise<string> {
+    return this.blobCache.get(ref) ?? fs.readFile(this.blobPath(ref), 'utf8');
   }
 
   /** Last accepted write per index: a line replaces an earlier one unless its attempt is lower. */

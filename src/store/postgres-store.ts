@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Content } from '@google/genai';
 import { Pool } from 'pg';
+import { MessageCache } from './message-cache';
 import { TranscriptGapError, type TranscriptStore } from './types';
 
 const BLOB_CACHE_LIMIT = 2000;
@@ -50,6 +51,7 @@ export class PostgresTranscriptStore implements TranscriptStore {
   private readonly pool: Pool;
   private readonly ownsPool: boolean;
   private readonly blobCache = new Map<string, string>();
+  private readonly messages = new MessageCache();
 
   constructor(options: PostgresStoreOptions) {
     if (options.pool) {
@@ -133,8 +135,14 @@ export class PostgresTranscriptStore implements TranscriptStore {
     for (let i = 0; i < length; i++) {
       if (rows[i]?.idx !== i) throw new TranscriptGapError(transcriptId, i);
     }
-    const contents = await this.loadBlobs(rows.map((row) => row.ref));
-    return rows.map((row) => JSON.parse(contents.get(row.ref)!) as Content);
+    // Messages parsed before are taken first, so that parsing the others cannot evict one of them.
+    const parsed = new Map<string, Content>();
+    for (const row of rows) {
+      const message = this.messages.get(row.ref);
+      if (message) parsed.set(row.ref, message);
+    }
+    const contents = await this.loadBlobs(rows.map((row) => row.ref).filter((ref) => !parsed.has(ref)));
+    return rows.map((row) => parsed.get(row.ref) ?? this.messages.parse(row.ref, contents.get(row.ref)!));
   }
 
   /** Ends the pool if the store made it; a pool passed in is the caller's to end. */
