@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { FakeGeminiServer, functionCallResponse, textResponse } from '../../src/fake-gemini';
 import { statusQuery, type PromptResult } from '../../src/workflows/messages';
 import { closeTestEnv, getTestEnv } from '../helpers/temporal-env';
-import { exited, spawnWorker } from '../helpers/processes';
+import { exited, spawnWorker, waitFor } from '../helpers/processes';
 import { hooksOn } from '../helpers/hook-config';
 
 let fake: FakeGeminiServer;
@@ -53,12 +53,3 @@ test('a hook that already ran is not run again after its worker is killed and an
     await exited(second);
   }
 }, 90_000);
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs: number, output: () => string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out; worker output:\n${output()}`);
-}

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { functionCallResponse, textResponse, toJsonl } from '../../src/fake-gemini';
 import { TEST_ENV_VARS } from '../helpers/temporal-env';
+import { waitForScreen } from '../helpers/processes';
 
 const run = promisify(execFile);
 const BIN = path.resolve(__dirname, '..', '..', 'bin', 'durable-agent.js');
@@ -22,17 +23,6 @@ function requireEnv(name: string): string {
   const value = process.env[name];
   if (!value) throw new Error(`${name} is not set: run through jest, whose global setup provides it`);
   return value;
-}
-
-async function waitForScreen(read: () => Promise<string>, pattern: RegExp, timeoutMs = 60_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  let screen = '';
-  while (Date.now() < deadline) {
-    screen = await read();
-    if (pattern.test(screen)) return screen;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${pattern} on the screen:\n${screen}`);
 }
 
 test('on a terminal, run shows the diff and a menu, and choice 1 lets the write proceed', async () => {

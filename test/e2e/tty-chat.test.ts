@@ -11,6 +11,7 @@ import { functionCallResponse, textResponse } from '../../src/fake-gemini';
 import { BIN } from '../helpers/cli';
 import { createHarness, type Harness } from '../helpers/agent-harness';
 import { TEST_ENV_VARS, closeTestEnv } from '../helpers/temporal-env';
+import { waitForScreen } from '../helpers/processes';
 
 const run = promisify(execFile);
 const TMUX = '/usr/bin/tmux';
@@ -24,17 +25,6 @@ afterAll(async () => {
   await h?.close();
   await closeTestEnv();
 });
-
-async function waitForScreen(read: () => Promise<string>, pattern: RegExp, timeoutMs = 60_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  let screen = '';
-  while (Date.now() < deadline) {
-    screen = await read();
-    if (pattern.test(screen)) return screen;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${pattern} on the screen:\n${screen}`);
-}
 
 test('on a terminal, chat asks an approval in place, then takes the next message, and /quit leaves', async () => {
   const dir = fs.mkdtempSync(path.join(process.env[TEST_ENV_VARS.tmpDir]!, 'tty-chat-'));

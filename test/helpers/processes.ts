@@ -26,3 +26,25 @@ function withoutKeys(env: NodeJS.ProcessEnv): Record<string, string> {
   for (const [k, v] of Object.entries(env)) if (v !== undefined && k !== 'GEMINI_API_KEY') out[k] = v;
   return out;
 }
+
+/** Polls `check` until it holds; on timeout fails with the worker's output, which says why. */
+export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, output: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out; worker output:\n${output()}`);
+}
+
+/** Polls a terminal screen (tmux capture) until `pattern` shows; on timeout fails with the screen. */
+export async function waitForScreen(read: () => Promise<string>, pattern: RegExp, timeoutMs = 60_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let screen = '';
+  while (Date.now() < deadline) {
+    screen = await read();
+    if (pattern.test(screen)) return screen;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out waiting for ${pattern} on the screen:\n${screen}`);
+}
