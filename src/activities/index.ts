@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import type { NewPart } from '../core/types';
 import type { TranscriptStore } from '../store/types';
 import type { ToolJournal } from '../store/journal';
-import { callModel, toParts, type CallModelInput, type ModelSeam } from './call-model';
+import { callModel, toParts, type FramedCallModelInput, type ModelSeam } from './call-model';
 import { runTool, type RunToolInput } from './run-tool';
 import { meterModels, type ModelUsage } from './usage-meter';
 import type { JsonModelSeam } from './json-answer';
@@ -35,7 +35,7 @@ export interface RecordMessageInput {
  */
 export function createActivities(deps: ActivityDeps) {
   return {
-    async callModel(input: CallModelInput) {
+    async callModel(input: FramedCallModelInput) {
       return callModel({ models: deps.models, store: deps.store, heartbeatIntervalMs: deps.modelHeartbeatIntervalMs ?? heartbeatInterval() }, input);
     },
     async checkForLoop(input: LoopCheckInput) {
