@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import type { Duration } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from './activities';
+import { installTemporalRuntime } from './logger';
 import type { ModelSeam } from './activities/call-model';
 import type { TranscriptStore } from './store/types';
 import type { ToolJournal } from './store/journal';
@@ -52,6 +53,8 @@ export function workflowSource(explicit?: string): { workflowBundle: { code: str
   return { workflowBundle: { code }, buildId: `durable-agent+${createHash('sha256').update(code).digest('hex').slice(0, 16)}` };
 }
 
+/** A worker's connection; the process's Temporal runtime (with the CLI's logger) is installed first. */
 export async function connectWorker(address: string, connectionOptions: object = {}): Promise<NativeConnection> {
+  await installTemporalRuntime();
   return NativeConnection.connect({ ...connectionOptions, address });
 }
