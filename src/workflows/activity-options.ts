@@ -5,6 +5,14 @@ import { NON_RETRYABLE_MODEL_ERRORS } from '../core/model-error-types';
 import type { PromptInput } from './messages';
 
 /**
+ * How long a model call may go without a heartbeat before Temporal retries it elsewhere: what a
+ * worker killed mid-call costs (plus the first retry delay). The activity heartbeats every 5 s on a
+ * timer and on every chunk; the SDK sends at most one per 80 % of this (12 s), so 15 s leaves room.
+ * Timeouts are not part of replay's determinism check, so changing this replays old histories.
+ */
+export const MODEL_HEARTBEAT_TIMEOUT_MS = 15_000;
+
+/**
  * The activities of a prompt, each with the options its kind needs. Temporal owns retries: model
  * calls back off as Gemini CLI does (5 s doubling to 30 s, 10 attempts); tools heartbeat so a dead
  * worker's call moves on quickly; utility answers (routing, next speaker) fall back to a default.
@@ -13,7 +21,7 @@ export function activitiesFor(input: PromptInput) {
   const modelRetry = { initialInterval: input.modelRetryInitialMs ?? 5000, backoffCoefficient: 2, maximumInterval: 30_000, nonRetryableErrorTypes: NON_RETRYABLE_MODEL_ERRORS };
   const model = proxyActivities<Activities>({
     startToCloseTimeout: '10 minutes',
-    heartbeatTimeout: input.modelHeartbeatTimeoutMs ?? 60_000,
+    heartbeatTimeout: input.modelHeartbeatTimeoutMs ?? MODEL_HEARTBEAT_TIMEOUT_MS,
     retry: { ...modelRetry, maximumAttempts: input.modelMaxAttempts ?? 10 },
   });
   const tools = proxyActivities<Activities>({
