@@ -3,6 +3,7 @@ import type { Activities } from '../activities';
 import { LLM_LOOP_CHECK_MAX_ATTEMPTS } from '../core/llm-loop-schedule';
 import { NON_RETRYABLE_MODEL_ERRORS } from '../core/model-error-types';
 import type { PromptInput } from './messages';
+import { withLocalReads } from './local-tools';
 
 /**
  * How long a model call may go without a heartbeat before Temporal retries it elsewhere: what a
@@ -34,7 +35,7 @@ export function activitiesFor(input: PromptInput) {
   return {
     callModel: model.callModel,
     compressTranscript: model.compressTranscript,
-    runTool: tools.runTool,
+    runTool: withLocalReads(tools.runTool),
     recordMessage: tools.recordMessage,
     checkForLoop: loopCheck.checkForLoop,
     routeModel: utility.routeModel,

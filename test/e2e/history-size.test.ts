@@ -46,3 +46,17 @@ test('the request frame (tools, invoke_agent with its agents) is sent once per r
   }
   expect(JSON.stringify(bodies[2].tools)).toContain('codebase_investigator');
 });
+
+test('read-only tools run as local activities (one marker each), other tools as activities', async () => {
+  const workspace = h.workspace({ 'a.txt': 'alpha\n' });
+  const script = [functionCallResponse({ name: 'read_file', args: { file_path: 'a.txt' } }), functionCallResponse({ name: 'write_file', args: { file_path: 'b.txt', content: 'beta\n' } }), textResponse('Done.')];
+  const run = await h.run(script, { workspace, approvalMode: 'yolo' });
+  expect(run.result).toMatchObject({ terminateReason: 'completed', turns: 3 });
+  const events = (await h.env.client.workflow.getHandle(run.workflowId).fetchHistory()).events ?? [];
+  const scheduled = events.filter((e) => e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED).map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name);
+  expect(scheduled).toEqual(['callModel', 'callModel', 'runTool', 'callModel']);
+  const markers = events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity');
+  expect(markers).toHaveLength(1);
+  expect(run.events).toContainEqual(expect.objectContaining({ type: 'tool_call_response', name: 'read_file', ok: true }));
+  expect(h.fake.requests[1].body).toMatchObject({ contents: expect.arrayContaining([expect.objectContaining({ role: 'user', parts: [expect.objectContaining({ functionResponse: expect.objectContaining({ response: { output: expect.stringContaining('alpha') } }) })] })]) });
+});
