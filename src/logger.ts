@@ -1,31 +1,43 @@
 import pino from 'pino';
-import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
+import type { LogLevel } from '@temporalio/worker';
 
 export type Logger = pino.Logger;
 
+/** The first logger of the process and its level, for Temporal's runtime once one is needed. */
+let runtimeLogger: { logger: Logger; level: string } | undefined;
 let runtimeInstalled = false;
 
 /**
  * The process's one pino logger, writing JSON lines to stderr (stdout belongs to command output).
- * It is also installed as Temporal's runtime logger, which must happen before the first worker or
- * native connection exists. Prompts and model output are never logged, only sizes and names.
+ * Prompts and model output are never logged, only sizes and names. It also becomes Temporal's
+ * runtime logger when the process needs a runtime (`installTemporalRuntime`).
  */
 export function createLogger(level: string): Logger {
   const logger = pino({ level, base: undefined }, pino.destination(2));
-  if (!runtimeInstalled) {
-    runtimeInstalled = true;
-    const temporalLevel = toTemporalLevel(level);
-    Runtime.install({
-      logger: new DefaultLogger(temporalLevel, (entry) => {
-        const method = entry.level.toLowerCase() as 'trace' | 'debug' | 'info' | 'warn' | 'error';
-        logger[method]({ ...entry.meta }, entry.message);
-      }),
-      // The CLI decides what a signal means (Ctrl-C in `run` cancels the prompt), not the runtime.
-      shutdownSignals: [],
-      telemetryOptions: { logging: { forward: {}, filter: `${temporalLevel === 'TRACE' ? 'DEBUG' : temporalLevel === 'DEBUG' ? 'INFO' : 'WARN'}` } },
-    });
-  }
+  runtimeLogger ??= { logger, level };
   return logger;
+}
+
+/**
+ * Installs Temporal's runtime with the process's logger: call before the first worker or native
+ * connection exists. Commands that only use a client never load `@temporalio/worker` (a third of
+ * the CLI's start-up time, webpack included); without a logger created first this does nothing.
+ */
+export async function installTemporalRuntime(): Promise<void> {
+  if (runtimeInstalled || !runtimeLogger) return;
+  runtimeInstalled = true;
+  const { logger, level } = runtimeLogger;
+  const { DefaultLogger, Runtime } = await import('@temporalio/worker');
+  const temporalLevel = toTemporalLevel(level);
+  Runtime.install({
+    logger: new DefaultLogger(temporalLevel, (entry) => {
+      const method = entry.level.toLowerCase() as 'trace' | 'debug' | 'info' | 'warn' | 'error';
+      logger[method]({ ...entry.meta }, entry.message);
+    }),
+    // The CLI decides what a signal means (Ctrl-C in `run` cancels the prompt), not the runtime.
+    shutdownSignals: [],
+    telemetryOptions: { logging: { forward: {}, filter: `${temporalLevel === 'TRACE' ? 'DEBUG' : temporalLevel === 'DEBUG' ? 'INFO' : 'WARN'}` } },
+  });
 }
 
 function toTemporalLevel(level: string): LogLevel {

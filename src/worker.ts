@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Duration } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from './activities';
+import { installTemporalRuntime } from './logger';
 import type { ModelSeam } from './activities/call-model';
 import type { TranscriptStore } from './store/types';
 import type { ToolJournal } from './store/journal';
@@ -41,12 +43,21 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
   });
 }
 
-export function workflowSource(explicit?: string): { workflowBundle: { codePath: string } } | { workflowsPath: string } {
+/**
+ * The workflow code a worker runs: the prebuilt bundle, with a short build id naming it. Every
+ * workflow and activity task event of history records the worker's build id; the SDK's default
+ * (`@temporalio/worker@<version>+<64 hex digits>`, ~110 bytes) cost ~500 bytes per model turn.
+ * Without a prebuilt bundle the SDK bundles from source and names the build itself.
+ */
+export function workflowSource(explicit?: string): { workflowBundle: { code: string }; buildId: string } | { workflowsPath: string } {
   const prebuilt = explicit ?? path.resolve(__dirname, '..', 'dist', 'workflow-bundle.js');
-  if (fs.existsSync(prebuilt)) return { workflowBundle: { codePath: prebuilt } };
-  return { workflowsPath: require.resolve('./workflows') };
+  if (!fs.existsSync(prebuilt)) return { workflowsPath: require.resolve('./workflows') };
+  const code = fs.readFileSync(prebuilt, 'utf8');
+  return { workflowBundle: { code }, buildId: `durable-agent+${createHash('sha256').update(code).digest('hex').slice(0, 16)}` };
 }
 
+/** A worker's connection; the process's Temporal runtime (with the CLI's logger) is installed first. */
 export async function connectWorker(address: string, connectionOptions: object = {}): Promise<NativeConnection> {
+  await installTemporalRuntime();
   return NativeConnection.connect({ ...connectionOptions, address });
 }

@@ -13,6 +13,7 @@ import { buildSystemPrompt } from './system-prompt';
 import type { LiveStream } from '../store/live-stream';
 import { livePublisher } from './live-publisher';
 import { applyModelHooks, syntheticTurn, type ModelHookInput } from './hooks/model-hooks';
+import { resolveFrame, type FramedInput } from './request-frame';
 
 /** The one-method model seam (STYLE rule 4): the real `new GoogleGenAI(...).models` fits it. */
 export type ModelSeam = Pick<GoogleGenAI['models'], 'generateContentStream' | 'generateContent'>;
@@ -40,6 +41,9 @@ export interface CallModelInput {
   hooks?: ModelHookInput;
 }
 
+/** The activity's input: a request whose fixed part (see request-frame) is inline or a `frameRef`. */
+export type FramedCallModelInput = FramedInput<CallModelInput>;
+
 export interface ModelDeps {
   models: ModelSeam;
   store: TranscriptStore;
@@ -54,8 +58,9 @@ export interface ModelDeps {
  * message, streams the answer, records the model turn and returns it with large strings
  * externalised, so that history holds neither the conversation nor big arguments (invariant 4).
  */
-export async function callModel(deps: ModelDeps, input: CallModelInput): Promise<ModelTurn> {
+export async function callModel(deps: ModelDeps, framed: FramedCallModelInput): Promise<ModelTurn> {
   const ctx = Context.current();
+  const { input, stored: frameRef } = await resolveFrame<CallModelInput>(deps.store, framed);
   const fit = await estimateRequestFits(deps.store, { model: input.model, lastPromptTokens: input.lastPromptTokens ?? 0, append: input.append });
   if (!fit.fits) return overflowTurn(input, fit);
   const contents = await deps.store.readMessages(input.transcriptId, input.baseLength);
@@ -79,6 +84,7 @@ export async function callModel(deps: ModelDeps, input: CallModelInput): Promise
     usage: turn.usage,
     model: input.model,
     transcriptLength: length + 1,
+    ...(frameRef ? { frameRef } : {}),
   };
 }
 

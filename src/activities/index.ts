@@ -3,7 +3,7 @@ import type { NewPart } from '../core/types';
 import type { TranscriptStore } from '../store/types';
 import type { ToolJournal } from '../store/journal';
 import type { LiveStream } from '../store/live-stream';
-import { callModel, toParts, type CallModelInput, type ModelSeam } from './call-model';
+import { callModel, toParts, type FramedCallModelInput, type ModelSeam } from './call-model';
 import { runTool, type RunToolInput } from './run-tool';
 import { meterModels, type ModelUsage } from './usage-meter';
 import type { JsonModelSeam } from './json-answer';
@@ -37,7 +37,7 @@ export interface RecordMessageInput {
  */
 export function createActivities(deps: ActivityDeps) {
   return {
-    async callModel(input: CallModelInput) {
+    async callModel(input: FramedCallModelInput) {
       return callModel({ models: deps.models, store: deps.store, live: deps.live, heartbeatIntervalMs: deps.modelHeartbeatIntervalMs ?? heartbeatInterval() }, input);
     },
     async checkForLoop(input: LoopCheckInput) {

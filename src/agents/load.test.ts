@@ -56,8 +56,8 @@ You are a security reviewer.
 `;
 
 describe('parseAgentFile', () => {
-  it('reads every supported field, the body as the system prompt', () => {
-    const { agent, warnings } = parseAgentFile(FULL, 'reviewer.md');
+  it('reads every supported field, the body as the system prompt', async () => {
+    const { agent, warnings } = await parseAgentFile(FULL, 'reviewer.md');
     expect(agent).toEqual({
       name: 'security_reviewer',
       description: 'Reviews a change for security problems:\ninjection, secrets, unsafe file access.',
@@ -78,15 +78,15 @@ describe('parseAgentFile', () => {
     expect(warnings).toEqual(['reviewer.md: display_name is not used; ignored']);
   });
 
-  it('accepts CRLF line ends, a byte-order mark and a file ending at the closing line', () => {
-    const { agent } = parseAgentFile('\uFEFF---\r\nname: a\r\ndescription: d\r\n---\r\nBody.\r\n', 'a.md');
+  it('accepts CRLF line ends, a byte-order mark and a file ending at the closing line', async () => {
+    const { agent } = await parseAgentFile('\uFEFF---\r\nname: a\r\ndescription: d\r\n---\r\nBody.\r\n', 'a.md');
     expect(agent).toMatchObject({ name: 'a', description: 'd', systemPrompt: 'Body.' });
-    expect(() => parseAgentFile('---\nname: a\ndescription: d\n---', 'a.md')).toThrow('a.md: body (system prompt): must not be empty');
+    await expect(parseAgentFile('---\nname: a\ndescription: d\n---', 'a.md')).rejects.toThrow('a.md: body (system prompt): must not be empty');
   });
 
-  it('applies defaults, max_minutes and model: inherit', () => {
+  it('applies defaults, max_minutes and model: inherit', async () => {
     const text = '---\nname: helper\ndescription: Helps.\nmodel: inherit\nmax_minutes: 2\n---\nHelp.';
-    const { agent } = parseAgentFile(text, 'helper.md');
+    const { agent } = await parseAgentFile(text, 'helper.md');
     expect(agent).toMatchObject({ name: 'helper', maxTurns: 30, maxMinutes: 2, recoveryGraceSeconds: 60, outputSchema: defaultOutputSchema() });
     expect(agent.model).toBeUndefined();
     expect(agent.tools).toBeUndefined();
@@ -111,10 +111,10 @@ describe('parseAgentFile', () => {
     ['mcp servers', '---\nname: a\ndescription: d\nmcp_servers: {}\n---\nx', 'mcp_servers: is not supported by durable-agent'],
     ['unknown key', '---\nname: a\ndescription: d\ncolour: red\n---\nx', /^colour: unknown field \(known: name, description, tools, /],
     ['built-in name', agentFile('generalist', 'Mine.'), 'name: "generalist" is a built-in agent; choose another name'],
-  ])('refuses %s, naming the file and field', (_label, text, expected) => {
+  ])('refuses %s, naming the file and field', async (_label, text, expected) => {
     let error: unknown;
     try {
-      parseAgentFile(text, '/agents/a.md');
+      await parseAgentFile(text, '/agents/a.md');
     } catch (err) {
       error = err;
     }
@@ -125,9 +125,9 @@ describe('parseAgentFile', () => {
     expect(message.slice('/agents/a.md: '.length)).toMatch(typeof expected === 'string' ? new RegExp(`^${escape(expected)}$`) : expected);
   });
 
-  it('names several problems at once, by their front-matter keys', () => {
+  it('names several problems at once, by their front-matter keys', async () => {
     const text = '---\nname: A\ndescription: ""\nmax_turns: -1\n---\nx';
-    expect(() => parseAgentFile(text, 'a.md')).toThrow(
+    await expect(parseAgentFile(text, 'a.md')).rejects.toThrow(
       'a.md: name: must start with a lowercase letter and hold only lowercase letters, digits and underscores; ' +
         'description: must not be empty; max_turns: must be a whole number above 0',
     );

@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import type * as Yaml from 'yaml';
 import { isBuiltinAgentName } from '../core/agents/builtins';
 import { AgentDefinitionError, parseAgentDefinition, type AgentDefinition } from '../core/agents/definition';
 import { toolNames } from '../tools';
@@ -81,6 +81,10 @@ const KEY_TO_FIELD: Readonly<Record<string, string>> = {
   output_schema: 'outputSchema',
 };
 const UNSUPPORTED = ['mcp_servers', 'policy', 'agent_card_url', 'auth'];
+/** `yaml` (72 modules) is loaded only when there is an agent file to read; most runs have none. */
+let yaml: Promise<typeof Yaml> | undefined;
+const loadYaml = () => (yaml ??= import('yaml'));
+
 const FRONT_MATTER = /^\uFEFF?---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n([\s\S]*))?$/;
 
 export async function loadAgentFiles(dirs: AgentDirs): Promise<LoadedAgents> {
@@ -93,7 +97,7 @@ export async function loadAgentFiles(dirs: AgentDirs): Promise<LoadedAgents> {
       const text = await fs.readFile(file, 'utf8').catch((err: Error) => {
         throw new AgentFileError(file, undefined, `cannot be read: ${err.message}`);
       });
-      const parsed = parseAgentFile(text, file, known);
+      const parsed = await parseAgentFile(text, file, known);
       warnings.push(...parsed.warnings);
       const { name } = parsed.agent;
       const twin = seenHere.get(name);
@@ -120,10 +124,10 @@ async function markdownFiles(dir: string | undefined): Promise<string[]> {
 }
 
 /** Parses one agent file's text; `file` names it in messages. Throws `AgentFileError`. */
-export function parseAgentFile(text: string, file: string, knownTools: readonly string[] = toolNames): { agent: AgentDefinition; warnings: string[] } {
+export async function parseAgentFile(text: string, file: string, knownTools: readonly string[] = toolNames): Promise<{ agent: AgentDefinition; warnings: string[] }> {
   const match = FRONT_MATTER.exec(text);
   if (!match) throw new AgentFileError(file, undefined, 'must start with YAML front matter between "---" lines (name, description, ...)');
-  const frontMatter = readFrontMatter(match[1] ?? '', file);
+  const frontMatter = readFrontMatter(match[1] ?? '', file, (await loadYaml()).parse);
   const warnings: string[] = [];
   const raw: Record<string, unknown> = { systemPrompt: (match[2] ?? '').trim() };
   for (const [key, value] of Object.entries(frontMatter)) {
@@ -146,7 +150,7 @@ export function parseAgentFile(text: string, file: string, knownTools: readonly 
   return { agent, warnings };
 }
 
-function readFrontMatter(source: string, file: string): Record<string, unknown> {
+function readFrontMatter(source: string, file: string, parseYaml: typeof Yaml.parse): Record<string, unknown> {
   let value: unknown;
   try {
     value = parseYaml(source);

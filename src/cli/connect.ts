@@ -1,9 +1,7 @@
 import type { Client } from '@temporalio/client';
-import { Worker } from '@temporalio/worker';
 import { cancelPrompt } from '../client';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
-import { connectWorker, workflowSource } from '../worker';
 import type { Io } from './output';
 import { openRuntime } from './runtime';
 
@@ -33,6 +31,8 @@ export async function withPrompt(ctx: Ctx, workflowId: string, fn: (client: Clie
   return withClient(ctx, async (client) => {
     const description = await client.workflow.getHandle(workflowId).describe();
     if (description.status.name === 'RUNNING') return fn(client);
+    const { Worker } = await import('@temporalio/worker');
+    const { connectWorker, workflowSource } = await import('../worker');
     const connection = await connectWorker(ctx.config.temporalAddress, ctx.config.temporalConnection);
     try {
       const worker = await Worker.create({

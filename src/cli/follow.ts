@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { followEvents } from '../client';
 import type { AgentEvent } from '../core/events';
-import { openLiveStream } from '../store/open';
+import { openLiveStream } from '../store/open-live';
 import type { Printer } from './output';
 
 /**

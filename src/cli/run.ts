@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { cancelPrompt, hasAgentSearchAttributes, promptStatus, sendToSession, startPrompt } from '../client';
 import type { Config } from '../config';
-import { createGenAI } from '../genai';
+import { geminiApiKey } from '../gemini-key';
 import { loadRunPolicies } from './policies';
 import { loadRunAgents } from './agents';
 import { loadRunHooks } from './settings';
@@ -49,7 +49,7 @@ export async function runCommand(config: Config, options: RunOptions, io: Io, lo
   input.policyRules = await loadRunPolicies(config, input.workspace, options.policyFiles ?? [], io);
   input.agents = await loadRunAgents(config, input.workspace, io);
   input.hooks = await loadRunHooks(config, input.workspace);
-  if (!options.fakeResponses) createGenAI(config);
+  if (!options.fakeResponses) geminiApiKey(config);
   let workflowId = newPromptId();
   if (options.detach) return runDetached(config, options, input, workflowId, io, logger);
   const runtime = await openRuntime(config, { fakeResponses: options.fakeResponses, worker: 'auto', privateQueueForFake: true, logger });

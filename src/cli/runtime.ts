@@ -4,12 +4,9 @@ import type { Worker } from '@temporalio/worker';
 import { connectClient } from '../client';
 import type { Config } from '../config';
 import { FakeGeminiServer } from '../fake-gemini';
-import { createGenAI } from '../genai';
 import type { Logger } from '../logger';
 import { isServerReachable, startDevServer, type DevServer } from '../server/dev-server';
 import { ensureTemporalCli, projectRoot } from '../server/temporal-cli';
-import { openStores } from '../store/open';
-import { connectWorker, createAgentWorker } from '../worker';
 
 export interface FakeResponses {
   path: string;
@@ -87,8 +84,12 @@ async function ensureServer(config: Config, options: RuntimeOptions): Promise<De
   });
 }
 
-/** A worker running in this process until `stop`. */
+/**
+ * A worker running in this process until `stop`. The worker SDK, the stores and the model SDK are
+ * loaded here, not at start-up: `run` with a worker already polling needs none of them.
+ */
 export async function startWorker(config: Config, taskQueue: string, fakeUrl?: string): Promise<{ worker: Worker; stop: () => Promise<void> }> {
+  const [{ openStores }, { connectWorker, createAgentWorker }, { createGenAI }] = await Promise.all([import('../store/open'), import('../worker'), import('../genai')]);
   const stores = await openStores(config);
   const connection = await connectWorker(config.temporalAddress, config.temporalConnection);
   const worker = await createAgentWorker({

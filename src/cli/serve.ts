@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Config } from '../config';
-import { createGenAI } from '../genai';
+import { geminiApiKey } from '../gemini-key';
 import type { Logger } from '../logger';
 import type { Io } from './output';
 import { openRuntime, type FakeResponses } from './runtime';
@@ -12,7 +12,7 @@ import { openRuntime, type FakeResponses } from './runtime';
  * `<home>/server.pid` (or `worker.pid`) names the process while it runs, for scripts that stop it.
  */
 export async function serveCommand(config: Config, kind: 'server' | 'worker', fake: FakeResponses | undefined, io: Io, logger: Logger): Promise<number> {
-  if (!fake) createGenAI(config);
+  if (!fake) geminiApiKey(config);
   const runtime = await openRuntime(config, { worker: 'always', embed: kind === 'server', fakeResponses: fake, uiEnabled: true, logger });
   const where = runtime.embedded ? `embedded Temporal dev server at ${runtime.address}` : `Temporal at ${runtime.address}`;
   io.stderr.write(`${where}${runtime.uiUrl ? `, Web UI ${runtime.uiUrl}` : ''}; worker on task queue ${runtime.taskQueue}. Ctrl-C stops.\n`);

@@ -52,6 +52,8 @@ export interface ModelTurn {
   transcriptLength: number;
   /** Set when the request was not sent because it cannot fit the context window. */
   overflow?: { estimatedRequestTokens: number; remainingTokens: number };
+  /** Set when the request's frame came inline: its reference, for the next requests (activities/request-frame). */
+  frameRef?: string;
 }
 
 /** One part of the user message appended to the transcript before a model request. */

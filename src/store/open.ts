@@ -45,15 +45,3 @@ export async function openStores(config: { home: string; storeUrl?: string }): P
   }
 }
 
-/**
- * The live stream alone, for a client that follows a prompt (`run`, `watch`, `chat`). Best effort:
- * a database that cannot be reached means no live preview, never a failed command.
- */
-export async function openLiveStream(config: { home: string; storeUrl?: string }): Promise<{ live?: LiveStream; close(): Promise<void> }> {
-  if (!config.storeUrl) return { live: new FileLiveStream(path.join(config.home, 'live')), close: async () => undefined };
-  const pool = new Pool({ connectionString: config.storeUrl, max: 2 });
-  pool.on('error', () => undefined);
-  const live = new PostgresLiveStream(pool);
-  const ok = await live.migrate().then(() => true, () => false);
-  return { live: ok ? live : undefined, close: () => pool.end() };
-}

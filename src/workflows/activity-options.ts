@@ -3,6 +3,15 @@ import type { Activities } from '../activities';
 import { LLM_LOOP_CHECK_MAX_ATTEMPTS } from '../core/llm-loop-schedule';
 import { NON_RETRYABLE_MODEL_ERRORS } from '../core/model-error-types';
 import type { PromptInput } from './messages';
+import { withLocalReads } from './local-tools';
+
+/**
+ * How long a model call may go without a heartbeat before Temporal retries it elsewhere: what a
+ * worker killed mid-call costs (plus the first retry delay). The activity heartbeats every 5 s on a
+ * timer and on every chunk; the SDK sends at most one per 80 % of this (12 s), so 15 s leaves room.
+ * Timeouts are not part of replay's determinism check, so changing this replays old histories.
+ */
+export const MODEL_HEARTBEAT_TIMEOUT_MS = 15_000;
 
 /**
  * The activities of a prompt, each with the options its kind needs. Temporal owns retries: model
@@ -13,7 +22,7 @@ export function activitiesFor(input: PromptInput) {
   const modelRetry = { initialInterval: input.modelRetryInitialMs ?? 5000, backoffCoefficient: 2, maximumInterval: 30_000, nonRetryableErrorTypes: NON_RETRYABLE_MODEL_ERRORS };
   const model = proxyActivities<Activities>({
     startToCloseTimeout: '10 minutes',
-    heartbeatTimeout: input.modelHeartbeatTimeoutMs ?? 60_000,
+    heartbeatTimeout: input.modelHeartbeatTimeoutMs ?? MODEL_HEARTBEAT_TIMEOUT_MS,
     retry: { ...modelRetry, maximumAttempts: input.modelMaxAttempts ?? 10 },
   });
   const tools = proxyActivities<Activities>({
@@ -26,7 +35,7 @@ export function activitiesFor(input: PromptInput) {
   return {
     callModel: model.callModel,
     compressTranscript: model.compressTranscript,
-    runTool: tools.runTool,
+    runTool: withLocalReads(tools.runTool),
     recordMessage: tools.recordMessage,
     checkForLoop: loopCheck.checkForLoop,
     routeModel: utility.routeModel,

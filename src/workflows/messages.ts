@@ -25,7 +25,7 @@ export interface PromptInput {
   shellTimeoutMs?: number;
   /** Activity heartbeat timeout for tools, in ms: how fast a dead worker's call is retried elsewhere. */
   toolHeartbeatTimeoutMs?: number;
-  /** Activity heartbeat timeout of model calls, in ms (default 60 s): how fast a dead worker's model call is retried. */
+  /** Activity heartbeat timeout of model calls, in ms (default 15 s): how fast a dead worker's model call is retried. */
   modelHeartbeatTimeoutMs?: number;
   /** Deny a call still awaiting approval after this many ms; unset waits forever. */
   approvalTimeoutMs?: number;

@@ -6,6 +6,7 @@ import { createLoopState, type LoopState } from '../core/loop-detection';
 import type { HookState } from '../core/hooks/context';
 import { STATUS_ATTRIBUTE, type AgentStatusValue } from '../core/search-attributes';
 import { addUsage, EMPTY_USAGE, type ApprovalMode, type TerminateReason, type TokenUsage, type ToolCallStatus, type ToolOutcome } from '../core/types';
+import type { FrameMemo } from './request-frame';
 import type { ChildApprovalNotice, EventsPage, PromptInput, PromptStats, PromptStatus, ToolConfirmation } from './messages';
 
 const EVENTS_PAGE_SIZE = 500;
@@ -24,6 +25,8 @@ export interface CallRecord {
 /** Everything a prompt knows, in workflow memory; queries read it, the loop and signals change it. */
 export interface PromptState {
   input: PromptInput;
+  /** The model request frame this run stored last (not carried across continue-as-new). */
+  frame?: FrameMemo;
   /** The model of this prompt: `input.model`, or the routed one for `auto`; sticky. */
   model: string;
   /** The one fallback from the strong to the fast model has happened. */

@@ -16,6 +16,7 @@ import { runToolCalls } from './tool-calls';
 import { toolsForMode } from './workflow-tools';
 import { invokeAgentDeclaration } from './agent-calls';
 import type { CallModelInput } from '../activities/call-model';
+import { callFramed } from './request-frame';
 
 type OpenCalls = { calls: FunctionCall[] };
 
@@ -89,7 +90,7 @@ async function step(state: PromptState, acts: PromptActivities, cursor: Cursor, 
   if (hooked.end) return hooked.end;
   state.turns += 1;
   const sent: Cursor = { ...cursor, append: [...cursor.append] };
-  const turn = await callWithFallback(state, (model) => acts.callModel(modelRequest(state, cursor, hooked, model)));
+  const turn = await callWithFallback(state, (model) => callFramed(state, modelRequest(state, cursor, hooked, model), acts.callModel));
   if (turn.overflow) return overflow(state, acts, cursor, turn.overflow);
   await afterModel(state, cursor, turn);
   Object.assign(cursor, { length: turn.transcriptLength, append: [] });

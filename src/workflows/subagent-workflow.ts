@@ -11,6 +11,7 @@ import { failPrompt, recordCancellation, type Cursor } from './endings';
 import { eventsQuery, statusQuery, type PromptInput, type SubagentResult } from './messages';
 import { createPromptState, emit, eventsPage, recordUsage, statusOf, type PromptState } from './prompt-state';
 import { runToolCalls, settleCalls } from './tool-calls';
+import { callFramed } from './request-frame';
 
 /** What a parent prompt passes to one sub-agent run. */
 export type SubagentInput = Omit<PromptInput, 'maxTurns' | 'prompt'> & { agent: AgentDefinition; prompt: string };
@@ -70,7 +71,7 @@ async function agentStep(state: PromptState, acts: PromptActivities, cursor: Cur
 async function modelTurn(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<ModelTurn> {
   const agent = state.agent!;
   state.turns += 1;
-  const turn = await acts.callModel({
+  const request = {
     transcriptId: cursor.transcriptId,
     baseLength: cursor.length,
     append: cursor.append,
@@ -81,7 +82,8 @@ async function modelTurn(state: PromptState, acts: PromptActivities, cursor: Cur
     callIdPrefix: `${state.input.parent?.callId ?? agent.name}.`,
     systemPrompt: `${agent.systemPrompt}\n\n${finishInstructions(agent)}`,
     extraDeclarations: [completeTaskDeclaration(agent.outputSchema)],
-  });
+  };
+  const turn = await callFramed(state, request, acts.callModel);
   Object.assign(cursor, { length: turn.transcriptLength, append: [] as NewPart[] });
   if (turn.text) emit(state, { type: 'content', turn: state.turns, text: turn.text });
   for (const call of turn.functionCalls) emit(state, { type: 'tool_call_request', turn: state.turns, callId: call.id, name: call.name, args: call.args });

@@ -1,0 +1,36 @@
+import type { TranscriptStore } from '../store/types';
+import type { FunctionDeclaration } from '../tools';
+
+/**
+ * The part of a model request that stays the same from one turn of a prompt to the next: the
+ * workspace, the tool names, the declarations the workflow builds (`invoke_agent` with its agents'
+ * descriptions, a sub-agent's `complete_task`) and a sub-agent's system prompt. Sent inline in every
+ * request it made history grow by ~1.5 KB per turn; the first request of a run stores it in the
+ * transcript store (content-addressed) and later ones pass only its reference.
+ */
+export interface RequestFrame {
+  workspace: string;
+  toolNames: string[];
+  /** A sub-agent's own system prompt (the environment section is still added). */
+  systemPrompt?: string;
+  /** Declarations the workflow builds itself; they replace registry ones of the same name. */
+  extraDeclarations?: FunctionDeclaration[];
+}
+
+/** The frame inline (first request of a run, or a changed frame), or by reference (`frameRef`). */
+export type FramedInput<T extends RequestFrame> = Omit<T, keyof RequestFrame> & Partial<RequestFrame> & { frameRef?: string };
+
+/**
+ * The input with its frame resolved. An inline frame is stored and its reference returned (`stored`),
+ * for the workflow to send next time; an input of an older workflow (always inline) reads the same.
+ */
+export async function resolveFrame<T extends RequestFrame>(store: TranscriptStore, input: FramedInput<T>): Promise<{ input: T; stored?: string }> {
+  const { frameRef, ...rest } = input;
+  if (frameRef) {
+    const frame = JSON.parse(await store.getBlob(frameRef)) as RequestFrame;
+    return { input: { ...rest, ...frame } as unknown as T };
+  }
+  if (rest.workspace === undefined || rest.toolNames === undefined) throw new TypeError('a model request needs either frameRef or workspace and toolNames');
+  const frame: RequestFrame = { workspace: rest.workspace, toolNames: rest.toolNames, systemPrompt: rest.systemPrompt, extraDeclarations: rest.extraDeclarations };
+  return { input: rest as unknown as T, stored: await store.putBlob(JSON.stringify(frame)) };
+}

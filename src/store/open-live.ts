@@ -1,0 +1,20 @@
+import * as path from 'node:path';
+import { FileLiveStream, type LiveStream } from './live-stream';
+
+/**
+ * The live stream alone, for a client that follows a prompt (`run`, `watch`, `chat`). Best effort:
+ * a database that cannot be reached means no live preview, never a failed command. `pg` is loaded
+ * only for a PostgreSQL store, so following a prompt costs `run`'s start nothing.
+ */
+export async function openLiveStream(config: { home: string; storeUrl?: string }): Promise<{ live?: LiveStream; close(): Promise<void> }> {
+  if (!config.storeUrl) return { live: new FileLiveStream(path.join(config.home, 'live')), close: async () => undefined };
+  const [{ Pool }, { PostgresLiveStream }] = await Promise.all([import('pg'), import('./postgres-live')]);
+  const pool = new Pool({ connectionString: config.storeUrl, max: 2 });
+  pool.on('error', () => undefined);
+  const live = new PostgresLiveStream(pool);
+  const ok = await live.migrate().then(
+    () => true,
+    () => false,
+  );
+  return { live: ok ? live : undefined, close: () => pool.end() };
+}

@@ -1,0 +1,28 @@
+import type { CallModelInput, FramedCallModelInput } from '../activities/call-model';
+import type { RequestFrame } from '../activities/request-frame';
+
+/** The frame the last request of this run stored: its JSON (to compare) and its reference. */
+export interface FrameMemo {
+  json: string;
+  ref: string;
+}
+
+/**
+ * The request with its frame by reference when this run's previous request stored the same frame,
+ * inline otherwise (first request, a frame changed by hooks or the mode, a new run after
+ * continue-as-new). Activity inputs are not compared on replay, so either form replays.
+ */
+export function framedRequest(memo: FrameMemo | undefined, request: CallModelInput): { request: FramedCallModelInput; json: string } {
+  const { workspace, toolNames, systemPrompt, extraDeclarations, ...rest } = request;
+  const frame: RequestFrame = { workspace, toolNames, systemPrompt, extraDeclarations };
+  const json = JSON.stringify(frame);
+  return { request: memo?.json === json ? { ...rest, frameRef: memo.ref } : request, json };
+}
+
+/** Sends one model request through `call`, remembering the frame reference its answer carries. */
+export async function callFramed<T extends { frameRef?: string }>(holder: { frame?: FrameMemo }, request: CallModelInput, call: (input: FramedCallModelInput) => Promise<T>): Promise<T> {
+  const { request: framed, json } = framedRequest(holder.frame, request);
+  const turn = await call(framed);
+  if (turn.frameRef) holder.frame = { json, ref: turn.frameRef };
+  return turn;
+}
