@@ -8,9 +8,15 @@ import type { PromptInput, PromptStats } from './messages';
 import type { CallRecord, PromptState } from './prompt-state';
 
 /** Events a new run keeps for watchers that are behind; older ones are summarised by `eventBase`. */
-export const CARRIED_EVENTS = 200;
+export const CARRIED_EVENTS = 100;
 /** Tool calls a new run keeps for `status` (all of them are finished at the boundary). */
 export const CARRIED_CALLS = 50;
+/**
+ * A run continues as new at this many events even before Temporal suggests it (at 4,096): a worker
+ * that takes a prompt over replays its current run in one workflow task, and near 4,000 events that
+ * took 8 to 9 s on a loaded 2-core machine, too close to the 10 s workflow task timeout.
+ */
+export const MAX_RUN_EVENTS = 2000;
 
 /**
  * What a long prompt hands to its next run when it continues as new: everything the loop, the
@@ -44,12 +50,13 @@ export interface PromptCarry {
 }
 
 /**
- * Continues the prompt as new when Temporal suggests it. Called only between steps, where no tool
+ * Continues the prompt as new when Temporal suggests it, or its run reached `MAX_RUN_EVENTS`. Called only between steps, where no tool
  * call is open and none awaits approval, so nothing in flight is lost; a pending approval simply
  * delays the switch to the next boundary. Running signal and update handlers finish first.
  */
 export async function continueAsNewIfSuggested(state: PromptState, cursor: Cursor): Promise<void> {
-  if (!workflowInfo().continueAsNewSuggested || state.finished) return;
+  const info = workflowInfo();
+  if (!(info.continueAsNewSuggested || info.historyLength >= MAX_RUN_EVENTS) || state.finished) return;
   await condition(allHandlersFinished);
   const input: PromptInput = { ...state.input, resume: carryOf(state, cursor), hookState: state.hooks };
   await continueAsNew<(input: PromptInput) => Promise<unknown>>(input);
