@@ -26,11 +26,13 @@ type Part = { functionCall?: { id?: string; args?: Record<string, unknown> }; fu
  * designed answer ("outcome unknown" for a shell command, "already in place" for write_file and
  * replace); and a shell command answered "outcome unknown" may have run once or not at all (a
  * kill between its journal mark and its start), so when its log line is missing, its own line and
- * the files it writes are exempt, though a counter it bumps must not exceed the reference.
+ * the files it writes are exempt, though a counter it bumps must not exceed the reference, and a
+ * later read-only tool's output may differ only in lines that name those files.
  */
 export function compareRuns(reference: SessionOutcome, run: SessionOutcome): Comparison {
   const failures = run.unexpectedModelCalls.map((m) => `unexpected model call: ${m}`);
-  const resumed = compareTranscripts(reference.transcript, run.transcript, failures);
+  const reads: ReadDifference[] = [];
+  const resumed = compareTranscripts(reference.transcript, run.transcript, failures, reads);
   const log = lines(run.workspace['effects.log']);
   const notRun = new Set<string>();
   for (const call of resumed.filter((r) => r.kind === 'outcome unknown')) {
@@ -39,6 +41,8 @@ export function compareRuns(reference: SessionOutcome, run: SessionOutcome): Com
     if (line && !call.ran) notRun.add(line);
   }
   const exempt = new Set([...notRun].flatMap((line) => SHELL_FILES[line] ?? []));
+  // A later listing or read sees the workspace without the files of a command that never ran.
+  for (const read of reads) if (!explainedBy(exempt, read)) failures.push(read.failure);
   const twice = log.filter((line, i) => log.indexOf(line) !== i);
   if (twice.length) failures.push(`side effects repeated: ${twice.join(', ')}`);
   const expectedLog = lines(reference.workspace['effects.log']).filter((line) => !notRun.has(line));
@@ -52,7 +56,22 @@ export function compareRuns(reference: SessionOutcome, run: SessionOutcome): Com
   return { failures, resumed };
 }
 
-function compareTranscripts(reference: Content[], run: Content[], failures: string[]): ResumedCall[] {
+/** A read-only tool's output that differs from the reference's: allowed only if exempt files explain it. */
+interface ReadDifference {
+  expected: string;
+  actual: string;
+  failure: string;
+}
+
+const READ_TOOLS = new Set(['list_directory', 'read_file', 'glob', 'grep_search']);
+
+function explainedBy(exempt: Set<string>, read: ReadDifference): boolean {
+  if (exempt.size === 0) return false;
+  const without = (text: string) => text.split('\\n').filter((line) => ![...exempt].some((file) => line.includes(file))).join('\\n');
+  return without(read.expected) === without(read.actual);
+}
+
+function compareTranscripts(reference: Content[], run: Content[], failures: string[], reads: ReadDifference[]): ResumedCall[] {
   const resumed: ResumedCall[] = [];
   if (run.length !== reference.length) failures.push(`transcript has ${run.length} messages, expected ${reference.length}`);
   reference.forEach((expected, i) => {
@@ -65,8 +84,11 @@ function compareTranscripts(reference: Content[], run: Content[], failures: stri
       const got = actual.parts![j] as Part;
       if (JSON.stringify(got) === JSON.stringify(part)) return;
       const kind = resumedKind(part as Part, got);
+      const failure = `transcript message ${i} part ${j}: ${JSON.stringify(got)}, expected ${JSON.stringify(part)}`;
       if (kind) resumed.push({ callId: String(got.functionResponse!.id), name: String(got.functionResponse!.name), kind });
-      else failures.push(`transcript message ${i} part ${j}: ${JSON.stringify(got)}, expected ${JSON.stringify(part)}`);
+      else if (READ_TOOLS.has(String(got.functionResponse?.name)) && got.functionResponse?.name === (part as Part).functionResponse?.name) {
+        reads.push({ expected: JSON.stringify(part), actual: JSON.stringify(got), failure });
+      } else failures.push(failure);
     });
   });
   return resumed;
