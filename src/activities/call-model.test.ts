@@ -26,7 +26,7 @@ const input = (over: Partial<CallModelInput> = {}): CallModelInput => ({
   baseLength: 0,
   append: [{ kind: 'text', text: 'hello' }],
   model: 'gemini-test',
-  workspace: '/work/space/project',
+  workspace: '/home/user/project',
   toolNames: ['read_file', 'run_shell_command'],
   turn: 1,
   ...over,
@@ -118,7 +118,7 @@ describe('callModel', () => {
     const fake = fakeModel([[text('ok', 'STOP')]]);
     await run(fake.models, input({ toolNames: ['read_file', 'glob', 'no_such_tool'] }));
     const [request] = fake.requests;
-    expect(request.config?.systemInstruction).toContain('/work/space/project');
+    expect(request.config?.systemInstruction).toContain('/home/user/project');
     expect(declarationNames(request)).toEqual(['read_file', 'glob']);
     expect(fake.leftover()).toBe(0);
   });

@@ -13,7 +13,7 @@ const request = (turn: number, baseLength: number): CallModelInput => ({
   baseLength,
   append: [{ kind: 'text', text: `message ${turn}` }],
   model: 'gemini-test',
-  workspace: '/work/space/project',
+  workspace: '/home/user/project',
   toolNames: ['read_file', 'invoke_agent'],
   systemPrompt: 'You are a test agent.',
   extraDeclarations: [{ name: 'invoke_agent', description: 'Run one of: alpha, beta.', parametersJsonSchema: { type: 'object', properties: {} } }],
