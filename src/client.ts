@@ -109,7 +109,7 @@ export async function followEvents(client: Client, workflowId: string, onEvent: 
   for (;;) {
     const page = await queryWithin(client, workflowId, eventsQuery, cursor);
     if (page) {
-      page.events.forEach((e) => (order.event(e as { type: string }), onEvent(e)));
+      page.events.forEach((e) => (order.event(e), onEvent(e)));
       cursor = page.next;
       if (page.done) return;
     }

@@ -121,7 +121,7 @@ function streamJsonPrinter({ stdout }: Io, sessionId: string, model?: string): P
   const live = new LiveTextTracker();
   // Deltas concatenate to the turn's text; `replace` says a retry's text starts over.
   const show = (out: LiveOutput, time?: string) =>
-    line(out.kind === 'text' ? { type: 'message', role: 'assistant', content: out.text, delta: true, ...(out.restart ? { replace: true } : {}) } : { type: 'thought', content: out.text, delta: true, ...(out.restart ? { replace: true } : {}) }, time);
+    line({ ...(out.kind === 'text' ? { type: 'message', role: 'assistant' } : { type: 'thought' }), content: out.text, delta: true, ...(out.restart ? { replace: true } : {}) }, time);
   return {
     piece: (p) => live.piece(p).forEach((out) => show(out)),
     event(e) {

@@ -27,6 +27,7 @@ export interface LiveOutput {
 }
 
 interface TurnView {
+  turn: number;
   attempt?: string;
   superseded: Set<string>;
   attemptText: string;
@@ -68,19 +69,21 @@ export class LiveTextTracker {
   }
 
   private view(kind: LiveKind, turn: number): TurnView | undefined {
-    // Pieces of a turn finished and forgotten long ago (a late reader): its text was shown by `final`.
-    if (turn <= this.newest - KEPT_TURNS && !this.turns.has(`${kind}:${turn}`)) return undefined;
-    if (turn > this.newest) {
-      this.newest = turn;
-      for (const [key, view] of this.turns) if (view.final && Number(key.split(':')[1]) <= turn - KEPT_TURNS) this.turns.delete(key);
-    }
     const key = `${kind}:${turn}`;
-    let view = this.turns.get(key);
-    if (!view) {
-      view = { superseded: new Set(), attemptText: '', shown: '', final: false };
-      this.turns.set(key, view);
-    }
+    const known = this.turns.get(key);
+    if (known) return known;
+    // A turn finished and forgotten long ago (a late reader): its text was shown by `final`.
+    if (turn <= this.newest - KEPT_TURNS) return undefined;
+    if (turn > this.newest) this.advance(turn);
+    const view: TurnView = { turn, superseded: new Set(), attemptText: '', shown: '', final: false };
+    this.turns.set(key, view);
     return view;
+  }
+
+  /** A newer turn began: finished turns far enough behind it are forgotten. */
+  private advance(turn: number): void {
+    this.newest = turn;
+    for (const [key, view] of this.turns) if (view.final && view.turn <= turn - KEPT_TURNS) this.turns.delete(key);
   }
 }
 

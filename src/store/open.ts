@@ -2,7 +2,8 @@ import * as path from 'node:path';
 import { Pool } from 'pg';
 import { FileTranscriptStore } from './file-store';
 import { FileToolJournal, type ToolJournal } from './journal';
-import { FileLiveStream, type LiveStream } from './live-stream';
+import type { LiveStream } from './live-stream';
+import { fileLiveStream } from './open-live';
 import { PostgresLiveStream } from './postgres-live';
 import { PostgresToolJournal } from './postgres-journal';
 import { PostgresTranscriptStore } from './postgres-store';
@@ -25,7 +26,7 @@ export async function openStores(config: { home: string; storeUrl?: string }): P
     return {
       store: new FileTranscriptStore(path.join(config.home, 'store')),
       journal: new FileToolJournal(path.join(config.home, 'journal')),
-      live: new FileLiveStream(path.join(config.home, 'live')),
+      live: fileLiveStream(config.home),
       close: async () => undefined,
     };
   }
@@ -44,4 +45,3 @@ export async function openStores(config: { home: string; storeUrl?: string }): P
     throw err;
   }
 }
-
