@@ -18,9 +18,11 @@ afterAll(async () => {
   await closeTestEnv();
 });
 
+/** The hook log's complete lines: a hook may still be writing the last one while the test reads. */
 const log = (ws: string) => {
   const file = path.join(ws, 'session.jsonl');
-  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>) : [];
+  const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  return text.split('\n').slice(0, -1).filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
 };
 
 test('a session fires SessionStart when it starts (its context reaching the first prompt only) and SessionEnd when it is closed', async () => {
