@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError, type Config } from '../config';
-import { readTrustedFolders, realDirectory, trustedFoldersFile, trustingFolder, TrustFileError, updateTrustedFolders } from '../settings/trusted-folders';
+import { readTrustedFolders, realDirectory, trustingFolder, TrustFileError, updateTrustedFolders } from '../settings/trusted-folders';
 import { EXIT, InputError } from './exit-codes';
 import type { Io } from './output';
 
@@ -12,18 +12,10 @@ import type { Io } from './output';
  * is read (see workspace-config.ts); the user's configuration under the home is always read.
  */
 
-export interface WorkspaceTrust {
-  trusted: boolean;
-  /** What made it trusted, for messages. */
-  by?: string;
-}
-
 /** `workspace` is a real path. A bad trusted-folders file is a configuration error (exit 52). */
-export async function decideTrust(config: Config, workspace: string, flag: boolean | undefined): Promise<WorkspaceTrust> {
-  if (flag) return { trusted: true, by: '--trust-workspace' };
-  if (config.trustWorkspace) return { trusted: true, by: 'DURABLE_AGENT_TRUST_WORKSPACE' };
-  const folder = trustingFolder(await readFolders(config), workspace);
-  return folder ? { trusted: true, by: `${folder} in ${trustedFoldersFile(config.home)}` } : { trusted: false };
+export async function isWorkspaceTrusted(config: Config, workspace: string, flag: boolean | undefined): Promise<boolean> {
+  if (flag || config.trustWorkspace) return true;
+  return trustingFolder(await readFolders(config), workspace) !== undefined;
 }
 
 type Setup = () => { config: Config };

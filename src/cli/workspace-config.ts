@@ -9,7 +9,7 @@ import { loadRunAgents } from './agents';
 import type { Io } from './output';
 import { loadRunPolicies } from './policies';
 import { loadRunHooks } from './settings';
-import { decideTrust } from './trust';
+import { isWorkspaceTrusted } from './trust';
 
 /**
  * A prompt's configuration files, read once at the process edge (invariant 9) and handed to the
@@ -42,7 +42,7 @@ export type PromptConfig = Required<Pick<PromptInput, 'policyRules' | 'agents' |
 
 /** `workspace` is a real path; `trustFlag` is `--trust-workspace`. */
 export async function loadPromptConfig(config: Config, workspace: string, options: { policyFiles?: string[]; trustFlag?: boolean }, io: Io): Promise<PromptConfig> {
-  const { trusted } = await decideTrust(config, workspace, options.trustFlag);
+  const trusted = await isWorkspaceTrusted(config, workspace, options.trustFlag);
   if (!trusted) await warnIgnored(workspace, io);
   const sources = configSources(config, workspace, trusted, options.policyFiles);
   return {

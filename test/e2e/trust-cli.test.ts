@@ -92,6 +92,10 @@ test('trust --remove takes the trust back; a folder trusted through its parent s
   const missing = await box.run(['trust', path.join(box.dir, 'missing')]);
   expectExit(missing, 42);
   expect(missing.stderr).toMatch(/missing is not a directory/);
+  fs.writeFileSync(path.join(box.home, 'trusted-folders.json'), '["not", "a map"]');
+  const broken = await box.run(['trust', '--list']);
+  expectExit(broken, 52);
+  expect(broken.stderr).toMatch(/trusted-folders\.json: must be an object mapping absolute folder paths/);
 });
 
 test('a settings hook the model writes in auto_edit asks first, and once approved still does not run in the untrusted workspace, not even in plan mode', async () => {
