@@ -31,6 +31,14 @@ describe('loadConfig', () => {
     expect(config.geminiApiKey).toBeUndefined();
     expect(config.geminiBaseUrl).toBeUndefined();
     expect(config.temporalCliPath).toBeUndefined();
+    expect(config.trustWorkspace).toBe(false);
+  });
+
+  it('reads DURABLE_AGENT_TRUST_WORKSPACE as a boolean', () => {
+    expect(load({ DURABLE_AGENT_TRUST_WORKSPACE: '1' }).trustWorkspace).toBe(true);
+    expect(load({ DURABLE_AGENT_TRUST_WORKSPACE: 'TRUE' }).trustWorkspace).toBe(true);
+    expect(load({ DURABLE_AGENT_TRUST_WORKSPACE: '0' }).trustWorkspace).toBe(false);
+    expect(() => load({ DURABLE_AGENT_TRUST_WORKSPACE: 'yes' })).toThrow(/DURABLE_AGENT_TRUST_WORKSPACE must be 1, 0, true or false/);
   });
 
   it('honours each variable', () => {

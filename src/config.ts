@@ -30,6 +30,11 @@ export interface Config {
    * (Temporal's default: 10 s). Shorter moves a crashed worker's workflows to another one sooner.
    */
   stickyTimeoutMs?: number;
+  /**
+   * `DURABLE_AGENT_TRUST_WORKSPACE=1`: treat the workspace as trusted for this process (CI, tests),
+   * as Gemini CLI's skip-trust; nothing is written to the trusted-folders file.
+   */
+  trustWorkspace: boolean;
 }
 
 const envSchema = z.object({
@@ -50,6 +55,10 @@ const envSchema = z.object({
     .number({ message: 'DURABLE_AGENT_STICKY_TIMEOUT_MS must be a whole number of milliseconds' })
     .int({ message: 'DURABLE_AGENT_STICKY_TIMEOUT_MS must be a whole number of milliseconds' })
     .min(100, { message: 'DURABLE_AGENT_STICKY_TIMEOUT_MS must be at least 100' })
+    .optional(),
+  DURABLE_AGENT_TRUST_WORKSPACE: z
+    .string()
+    .regex(/^(1|0|true|false)$/i, { message: 'DURABLE_AGENT_TRUST_WORKSPACE must be 1, 0, true or false' })
     .optional(),
   PATH: z.string().optional(),
 });
@@ -81,6 +90,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.DURABLE_AGENT_LOG_LEVEL ?? 'warn',
     searchPath: e.PATH ?? '',
     stickyTimeoutMs: e.DURABLE_AGENT_STICKY_TIMEOUT_MS,
+    trustWorkspace: ['1', 'true'].includes(e.DURABLE_AGENT_TRUST_WORKSPACE?.toLowerCase() ?? ''),
   };
 }
 

@@ -5,18 +5,16 @@ import { APPROVAL_MODES, type ApprovalMode } from '../core/types';
 import { createGenAI } from '../genai';
 import type { Logger } from '../logger';
 import { DEFAULT_MAX_TURNS } from '../workflows/messages';
-import { loadRunAgents } from './agents';
 import { openLocalStore } from './approval-preview';
 import { positiveInt, positiveNumber } from './arguments';
 import { ChatRepl } from './chat-repl';
 import { checkSessionId, existingSession, printRecap, type ChatSession } from './chat-session';
 import { EXIT } from './exit-codes';
 import type { Io } from './output';
-import { loadRunPolicies } from './policies';
 import { promptSettings } from './prompt-input';
 import { DEFAULT_MODEL } from './run';
 import { openRuntime, type FakeResponses } from './runtime';
-import { loadRunHooks } from './settings';
+import { loadPromptConfig } from './workspace-config';
 
 export interface ChatOptions {
   workspace: string;
@@ -29,6 +27,7 @@ export interface ChatOptions {
   policyFiles?: string[];
   loopDetection?: boolean;
   maxTokens?: number;
+  trustWorkspace?: boolean;
 }
 
 type Setup = () => { config: Config; logger: Logger };
@@ -49,6 +48,7 @@ export function addChat(program: Command, setup: Setup, io: Io, fakeOption: (o: 
     .option('--policy <file...>', 'extra policy files (TOML), at the user tier')
     .option('--no-loop-detection', 'turn loop detection off')
     .option('--max-tokens <n>', 'token budget of each prompt', positiveInt)
+    .option('--trust-workspace', 'read the workspace\'s own .durable-agent/ configuration without trusting the folder for good')
     .action(async (id: string, o) => {
       const { config, logger } = setup();
       const options: ChatOptions = { ...o, fakeResponses: fakeOption(o), shellTimeoutSeconds: o.shellTimeout, approvalTimeoutSeconds: o.approvalTimeout, policyFiles: o.policy };
@@ -73,10 +73,8 @@ export async function chatCommand(config: Config, id: string, options: ChatOptio
     const tty = process.stdin.isTTY === true && process.stdout.isTTY === true;
     const session: ChatSession = { client: runtime.client, id, taskQueue: runtime.taskQueue, workspace: settings.workspace, model: options.model, io, interactive: tty, store: openLocalStore(config.home), config };
     if (!exists) {
-      const policyRules = await loadRunPolicies(config, settings.workspace, options.policyFiles ?? [], io);
-      const agents = await loadRunAgents(config, settings.workspace, io);
-      const hooks = await loadRunHooks(config, settings.workspace);
-      session.defaults = { ...settings, policyRules, agents, hooks, searchAttributes: await hasAgentSearchAttributes(runtime.client) };
+      const loaded = await loadPromptConfig(config, settings.workspace, { policyFiles: options.policyFiles, trustFlag: options.trustWorkspace }, io);
+      session.defaults = { ...settings, ...loaded, searchAttributes: await hasAgentSearchAttributes(runtime.client) };
       io.stderr.write(`New session ${id}. Type a message, or /help.\n`);
     }
     const pending = exists ? await printRecap(session) : [];

@@ -16,6 +16,7 @@ import { positiveInt, positiveNumber } from './arguments';
 import type { Io, OutputFormat } from './output';
 import { DEFAULT_MODEL, runCommand } from './run';
 import { serveCommand } from './serve';
+import { addTrust } from './trust';
 import type { FakeResponses } from './runtime';
 
 const io: Io = { stdout: process.stdout, stderr: process.stderr };
@@ -44,6 +45,7 @@ function buildProgram(): Command {
   addSteering(program, setup, io);
   addChat(program, setup, io, fakeOption);
   addServers(program);
+  addTrust(program, setup, io);
   return program;
 }
 
@@ -68,6 +70,7 @@ function addRun(program: Command): void {
     .option('--session <id>', 'run as the next message of this conversation (started on first use)')
     .option('--next-speaker-check', 'after an answer, ask whether the model meant to go on (default with --detach)')
     .option('--no-next-speaker-check', 'never ask (default without --detach)')
+    .option('--trust-workspace', 'read the workspace\'s own .durable-agent/ configuration without trusting the folder for good')
     .action(runAction);
   program
     .command('demo')
@@ -95,6 +98,7 @@ interface RunFlags {
   nextSpeakerCheck?: boolean;
   maxTokens?: number;
   session?: string;
+  trustWorkspace?: boolean;
 }
 
 async function runAction(prompt: string | undefined, o: RunFlags): Promise<void> {
@@ -116,6 +120,7 @@ async function runAction(prompt: string | undefined, o: RunFlags): Promise<void>
     nextSpeakerCheck: o.nextSpeakerCheck,
     maxTokens: o.maxTokens,
     session: o.session,
+    trustWorkspace: o.trustWorkspace,
   };
   process.exitCode = await runCommand(config, options, io, logger);
 }

@@ -3,9 +3,7 @@ import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/c
 import { cancelPrompt, hasAgentSearchAttributes, promptStatus, sendToSession, startPrompt } from '../client';
 import type { Config } from '../config';
 import { geminiApiKey } from '../gemini-key';
-import { loadRunPolicies } from './policies';
-import { loadRunAgents } from './agents';
-import { loadRunHooks } from './settings';
+import { loadPromptConfig } from './workspace-config';
 import type { ApprovalMode } from '../core/types';
 import type { Logger } from '../logger';
 import type { PromptInput } from '../workflows/messages';
@@ -39,6 +37,8 @@ export interface RunOptions {
   maxTokens?: number;
   /** Run the prompt as the next message of this session (created on first use). */
   session?: string;
+  /** `--trust-workspace`: read the workspace's own configuration without a trusted-folders entry. */
+  trustWorkspace?: boolean;
 }
 
 export const DEFAULT_MODEL = 'gemini-2.5-pro';
@@ -46,9 +46,7 @@ export const DEFAULT_MODEL = 'gemini-2.5-pro';
 /** `durable-agent run`: starts a prompt workflow and follows it to its end (or detaches). */
 export async function runCommand(config: Config, options: RunOptions, io: Io, logger: Logger): Promise<number> {
   const input = promptInput(options);
-  input.policyRules = await loadRunPolicies(config, input.workspace, options.policyFiles ?? [], io);
-  input.agents = await loadRunAgents(config, input.workspace, io);
-  input.hooks = await loadRunHooks(config, input.workspace);
+  Object.assign(input, await loadPromptConfig(config, input.workspace, { policyFiles: options.policyFiles, trustFlag: options.trustWorkspace }, io));
   if (!options.fakeResponses) geminiApiKey(config);
   let workflowId = newPromptId();
   if (options.detach) return runDetached(config, options, input, workflowId, io, logger);

@@ -46,3 +46,9 @@ test.each([
   await expect(load).rejects.toBeInstanceOf(SettingsFileError);
   await expect(load).rejects.toThrow(message);
 });
+
+test('without a workspace file (an untrusted workspace) only the user file is read', async () => {
+  write(workspaceFile, 'not json {');
+  write(userFile, { hooks: { BeforeAgent: [{ hooks: [hook('u')] }] } });
+  expect((await loadHookSettings({ userFile }))?.BeforeAgent?.[0].hooks).toEqual([hook('u')]);
+});

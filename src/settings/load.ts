@@ -5,7 +5,8 @@ import { hooksConfigSchema, HOOK_EVENTS, type HooksConfig } from '../core/hooks/
 
 /**
  * Reads the `hooks` of Gemini CLI's `settings.json` format at the process edge (invariant 9): the
- * workspace's `.durable-agent/settings.json`, then the user's `<home>/settings.json`. Other keys
+ * workspace's `.durable-agent/settings.json` (only given for a trusted workspace), then the user's
+ * `<home>/settings.json`. Other keys
  * of a settings file are left alone. A file that is not JSON, or whose `hooks` or `hooksConfig`
  * do not validate, stops the CLI (exit 52) with a message naming the file and the problem.
  */
@@ -27,9 +28,16 @@ const settingsSchema = z.looseObject({
 
 type Settings = z.infer<typeof settingsSchema>;
 
+/** The settings files to read; no `workspaceFile` for an untrusted workspace. */
+export interface SettingsFiles {
+  workspaceFile?: string;
+  userFile: string;
+}
+
 /** The hooks of both files, workspace first; undefined when none is configured (or all are off). */
-export async function loadHookSettings(files: { workspaceFile: string; userFile: string }): Promise<HooksConfig | undefined> {
-  const all = [await readSettings(files.workspaceFile), await readSettings(files.userFile)].filter((s): s is Settings => s !== undefined);
+export async function loadHookSettings(files: SettingsFiles): Promise<HooksConfig | undefined> {
+  const workspace = files.workspaceFile === undefined ? undefined : await readSettings(files.workspaceFile);
+  const all = [workspace, await readSettings(files.userFile)].filter((s): s is Settings => s !== undefined);
   if (all.some((s) => s.hooksConfig?.enabled === false)) return undefined;
   const disabled = new Set(all.flatMap((s) => s.hooksConfig?.disabled ?? []));
   const merged: HooksConfig = {};

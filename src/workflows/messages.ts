@@ -48,6 +48,12 @@ export interface PromptInput {
   loopDecisionTimeoutMs?: number;
   /** Rules from policy files (workspace, user and admin tiers), read by the client at its edge. */
   policyRules?: PolicyRule[];
+  /**
+   * Folder trust as the client decided it where it read the configuration: false means the
+   * workspace's own `.durable-agent/` policies, settings and agents were left out of this input.
+   * Absent in prompts started before folder trust existed.
+   */
+  workspaceTrusted?: boolean;
   /** `proceed_always` rules already granted (carried across continue-as-new and into sub-agents). */
   sessionRules?: PolicyRule[];
   /** The cluster has the DurableAgent* search attributes registered (see core/search-attributes). */

@@ -188,7 +188,8 @@ describe('bad input or configuration starts nothing', () => {
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, 'team.toml'), '[[rule]]\ntoolName = "write_file"\ndecision = "allow"\n');
     try {
-      await expectNothingStarted(['run', 'hi', '-w', box.workspace], 52, /team\.toml: rule 1: priority/);
+      // Only a trusted workspace's own policies are read.
+      await expectNothingStarted(['run', 'hi', '-w', box.workspace, '--trust-workspace'], 52, /team\.toml: rule 1: priority/);
     } finally {
       fs.rmSync(path.join(box.workspace, '.durable-agent'), { recursive: true, force: true });
     }
@@ -357,6 +358,9 @@ describe('fake-gemini', () => {
 });
 
 describe('agent files', () => {
+  /** Only a trusted workspace's own agents are read. */
+  const TRUSTED = { DURABLE_AGENT_TRUST_WORKSPACE: '1' };
+
   test('a workspace agent file is offered to the model and runs as a sub-agent', async () => {
     const box = sandbox('agent-file', sharedAddress());
     const dir = path.join(box.workspace, '.durable-agent', 'agents');
@@ -368,7 +372,7 @@ describe('agent files', () => {
       functionCallResponse({ name: 'complete_task', args: { result: 'one directory' } }),
       textResponse('The counter agent says: one directory.'),
     ]);
-    const result = await box.run(['run', 'count files', '--fake-responses', script, '--approval-mode', 'yolo', '-w', box.workspace]);
+    const result = await box.run(['run', 'count files', '--fake-responses', script, '--approval-mode', 'yolo', '-w', box.workspace], { env: TRUSTED });
     expectExit(result, 0);
     expect(result.stdout).toContain('The counter agent says: one directory.');
   });
@@ -378,7 +382,7 @@ describe('agent files', () => {
     const dir = path.join(box.workspace, '.durable-agent', 'agents');
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, 'broken.md'), '---\nname: Broken-Name\ndescription: x\n---\nbody\n');
-    const result = await box.run(['run', 'hi', '--fake-responses', box.script([textResponse('never')]), '-w', box.workspace]);
+    const result = await box.run(['run', 'hi', '--fake-responses', box.script([textResponse('never')]), '-w', box.workspace], { env: TRUSTED });
     expectExit(result, 52);
     expect(result.stderr).toMatch(/broken\.md/);
   });

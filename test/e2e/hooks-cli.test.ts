@@ -20,7 +20,8 @@ test.each([
   const file = where === 'workspace' ? path.join(box.workspace, '.durable-agent', 'settings.json') : path.join(box.home, 'settings.json');
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, content);
-  const result = await box.run(['run', 'hi', '-w', box.workspace], { env: { GOOGLE_GEMINI_BASE_URL: fake.url } });
+  // Only a trusted workspace's own settings are read.
+  const result = await box.run(['run', 'hi', '-w', box.workspace], { env: { GOOGLE_GEMINI_BASE_URL: fake.url, DURABLE_AGENT_TRUST_WORKSPACE: '1' } });
   expect(result.code).toBe(52);
   expect(result.stderr).toMatch(message);
   expect(result.stdout).toBe('');

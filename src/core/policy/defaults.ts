@@ -2,8 +2,9 @@ import type { PolicyRule } from './types';
 
 /**
  * The built-in tier-1 rules, Gemini CLI's defaults for this agent's tools: read-only tools run,
- * mutating tools ask, `auto_edit` also runs edits, `yolo` runs everything, `plan` runs read-only
- * tools and writes Markdown plans in the plans folder only. Every other tier outranks these.
+ * mutating tools ask, `auto_edit` also runs edits (except under `.durable-agent/`), `yolo` runs
+ * everything, `plan` runs read-only tools and writes Markdown plans in the plans folder only. Every
+ * other tier outranks these.
  */
 
 /** Tools that change nothing outside the conversation. */
@@ -41,6 +42,15 @@ function generalRules(): Record<string, RuleFields> {
     'read-only tools': { toolName: READ_ONLY_TOOLS, decision: 'allow', priority: 50 },
     'mutating tools': { toolName: [...EDIT_TOOLS, 'run_shell_command', 'web_fetch'], decision: 'ask_user', priority: 10 },
     auto_edit: { toolName: [...EDIT_TOOLS, 'web_fetch'], decision: 'allow', priority: 15, modes: ['auto_edit'] },
+    // The agent's own configuration (policies, hooks, agents) is read by later prompts: a write
+    // there asks even in auto_edit. Plan mode already refuses it (only plan files are written).
+    'agent configuration edits': {
+      toolName: EDIT_TOOLS,
+      decision: 'ask_user',
+      priority: 80,
+      modes: ['default', 'auto_edit'],
+      configFilesOnly: true,
+    },
     yolo: { toolName: '*', decision: 'allow', priority: 998, modes: ['yolo'], allowRedirection: true },
     'yolo plan tools': {
       toolName: PLAN_TOOLS,

@@ -1,4 +1,5 @@
 import type { ApprovalMode } from '../types';
+import { isAgentConfigPath } from './config-paths';
 import { EDIT_TOOLS, isPlanFile } from './defaults';
 import { rootCommands, splitShellCommand, type ShellCommand } from './shell-split';
 import { SHELL_TOOL, type PolicyDecision, type PolicyRule, type PolicySet, type PolicyVerdict } from './types';
@@ -201,6 +202,7 @@ function matches(rule: PolicyRule, call: PolicyCall, ctx: PolicyContext, argsJso
   const names = [call.name, ...(LEGACY_NAMES[call.name] ?? [])];
   if (!toList(rule.toolName).some((pattern) => names.some((name) => nameMatches(pattern, name)))) return false;
   if (rule.planFilesOnly && !isPlanFile(call.args.file_path, ctx.plansDir, ctx.workspaceRoot)) return false;
+  if (rule.configFilesOnly && !isAgentConfigPath(call.args.file_path, ctx.workspaceRoot)) return false;
   if (rule.commandPrefix !== undefined || rule.commandRegex !== undefined) {
     const command = call.args.command;
     if (typeof command !== 'string') return false;

@@ -36,6 +36,11 @@ export interface PolicyRule {
    * the plans folder given to `evaluatePolicy` (paths cannot be normalised by a regex).
    */
   planFilesOnly?: boolean;
+  /**
+   * Built-in only: matches `write_file`/`replace` calls whose `file_path` lies inside a
+   * `.durable-agent` folder (see config-paths.ts).
+   */
+  configFilesOnly?: boolean;
   /** `session` rules come from `proceed_always` (effective priority 3.95). */
   tier: PolicyTier | 'session';
   /** Where the rule was written, for messages: `file.toml: rule 2`, `default policy: yolo`. */
