@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { PayloadTooLargeError } from '../payload-limit';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -182,7 +183,8 @@ export function createApprovalHandler(options: ApprovalHandlerOptions): Approval
         return;
       } catch (err) {
         output.write(describeFailure(err, event, workflowId, closed));
-        if (!(err instanceof WorkflowUpdateFailedError) || !(await stillPending(handle, callId))) return;
+        const refused = err instanceof WorkflowUpdateFailedError || err instanceof PayloadTooLargeError;
+        if (!refused || !(await stillPending(handle, callId))) return;
       } finally {
         open = undefined;
       }
