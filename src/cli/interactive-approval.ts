@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { PayloadTooLargeError } from '../payload-limit';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -11,6 +10,7 @@ import type { TranscriptStore } from '../store/types';
 import { confirmToolCallUpdate, statusQuery, type ToolConfirmation } from '../workflows/messages';
 import { approvalHint } from './approval-hint';
 import { expandMarkers, previewCall } from './approval-preview';
+import { PayloadTooLargeError } from '../payload-limit';
 
 export interface ApprovalPromptOptions {
   workflowId: string;
