@@ -6,6 +6,7 @@ import { LiveOrder, type StreamPiece } from './core/live-text';
 import type { LiveCursor, LiveStream } from './store/live-stream';
 import { KIND_ATTRIBUTE, SEARCH_ATTRIBUTE_NAMES, STATUS_ATTRIBUTE } from './core/search-attributes';
 import type { agentPromptWorkflow, agentSessionWorkflow } from './workflows';
+import { payloadLimitInterceptor } from './payload-limit';
 import { sendMessageUpdate, type SessionInput } from './workflows/session-workflow';
 import { eventsQuery, statusQuery, type PromptInput, type PromptResult, type PromptStats } from './workflows/messages';
 
@@ -33,7 +34,7 @@ export async function queryWithin<R, A extends unknown[]>(client: Client, workfl
 
 export async function connectClient(address: string, namespace: string, connectionOptions: object = {}): Promise<Client> {
   const connection = await Connection.connect({ ...connectionOptions, address });
-  return new Client({ connection, namespace });
+  return new Client({ connection, namespace, interceptors: { workflow: [payloadLimitInterceptor()] } });
 }
 
 /** Starts one prompt; the client only starts workflows and sends messages (STYLE rule 1). */

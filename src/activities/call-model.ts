@@ -7,6 +7,7 @@ import { maskOldToolOutputs } from '../core/masking';
 import type { ContextFit } from '../core/compression';
 import type { ModelTurn, NewPart } from '../core/types';
 import { externalizeLargeStrings } from '../store/blobs';
+import { inlineText } from './long-text';
 import type { TranscriptStore } from '../store/types';
 import { findTool, toFunctionDeclaration, type FunctionDeclaration } from '../tools';
 import { buildSystemPrompt } from './system-prompt';
@@ -77,7 +78,7 @@ export async function callModel(deps: ModelDeps, framed: FramedCallModelInput): 
   if (input.callIdPrefix) prefixMadeUpIds(turn, input.callIdPrefix);
   await deps.store.writeMessage(input.transcriptId, length, { role: 'model', parts: turn.historyParts as Part[] }, ctx.info.attempt);
   return {
-    text: turn.text,
+    ...(await inlineText(turn.text, deps.store)),
     thoughts: turn.thoughts,
     functionCalls: await externalizeLargeStrings(turn.functionCalls, deps.store),
     finishReason: turn.finishReason,

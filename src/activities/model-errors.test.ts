@@ -1,4 +1,4 @@
-import { ApiError } from '@google/genai';
+import { ApiError, GoogleGenAI } from '@google/genai';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { MODEL_ERROR_TYPES, NON_RETRYABLE_MODEL_ERRORS } from '../core/model-error-types';
 import { classifyModelError, classifyStatus, serverRetryDelay } from './model-errors';
@@ -60,6 +60,16 @@ describe('classifyModelError: other errors', () => {
     expect(failure.type).toBe(MODEL_ERROR_TYPES.unknown);
     expect(failure.nonRetryable).toBe(false);
     expect(failure.message).toContain('something odd');
+  });
+
+  it('a request the real SDK refuses before sending (an empty model name) fails at once', async () => {
+    // Port 9 (discard) is never reached: the SDK throws while building the request.
+    const models = new GoogleGenAI({ apiKey: 'unused', httpOptions: { baseUrl: 'http://127.0.0.1:9' } }).models;
+    const err = await models.generateContentStream({ model: '', contents: 'hi' }).then(() => undefined, (e: unknown) => e);
+    const failure = classified(err);
+    expect(failure.type).toBe(MODEL_ERROR_TYPES.badRequest);
+    expect(failure.nonRetryable).toBe(true);
+    expect(failure.message).toMatch(/model/);
   });
 
   it('an error code outside the network set is not a network error', () => {

@@ -16,6 +16,9 @@ const NETWORK_CODES = new Set([
 export function classifyModelError(err: unknown): Error {
   if (err instanceof CancelledFailure || err instanceof ApplicationFailure) return err;
   if (err instanceof ApiError) return classifyStatus(err.status, err.message);
+  if (isRequestRejectedBySdk(err)) {
+    return fatal(MODEL_ERROR_TYPES.badRequest, `the model request was refused before sending: ${messageOf(err)}. Check the model name (-m).`);
+  }
   if (isNetworkError(err, 0)) {
     return ApplicationFailure.create({ type: MODEL_ERROR_TYPES.network, message: `network error talking to the model: ${messageOf(err)}` });
   }
@@ -61,6 +64,14 @@ function isNetworkError(err: unknown, depth: number): boolean {
     return true;
   }
   return isNetworkError(e.cause, depth + 1);
+}
+
+/**
+ * @google/genai checks some arguments itself and throws a plain Error before any request: sending
+ * the same request again cannot succeed, so these fail at once like a 400.
+ */
+function isRequestRejectedBySdk(err: unknown): boolean {
+  return err instanceof Error && /^(model is required|invalid model parameter)/i.test(err.message);
 }
 
 function messageOf(err: unknown): string {

@@ -10,6 +10,7 @@ import type { TranscriptStore } from '../store/types';
 import { confirmToolCallUpdate, statusQuery, type ToolConfirmation } from '../workflows/messages';
 import { approvalHint } from './approval-hint';
 import { expandMarkers, previewCall } from './approval-preview';
+import { PayloadTooLargeError } from '../payload-limit';
 
 export interface ApprovalPromptOptions {
   workflowId: string;
@@ -182,7 +183,8 @@ export function createApprovalHandler(options: ApprovalHandlerOptions): Approval
         return;
       } catch (err) {
         output.write(describeFailure(err, event, workflowId, closed));
-        if (!(err instanceof WorkflowUpdateFailedError) || !(await stillPending(handle, callId))) return;
+        const refused = err instanceof WorkflowUpdateFailedError || err instanceof PayloadTooLargeError;
+        if (!refused || !(await stillPending(handle, callId))) return;
       } finally {
         open = undefined;
       }

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, type Config } from '../config';
 import { APPROVAL_MODES, type ApprovalMode } from '../core/types';
 import { runFakeGeminiCommand } from '../fake-gemini';
 import { MissingApiKeyError } from '../gemini-key';
+import { PayloadTooLargeError } from '../payload-limit';
 import { createLogger, type Logger } from '../logger';
 import { DEFAULT_MAX_TURNS } from '../workflows/messages';
 import { demoCommand } from './demo';
@@ -18,6 +19,7 @@ import { DEFAULT_MODEL, runCommand } from './run';
 import { serveCommand } from './serve';
 import { addTrust } from './trust';
 import type { FakeResponses } from './runtime';
+import { fakeResponsesOption } from './fake-responses';
 
 const io: Io = { stdout: process.stdout, stderr: process.stderr };
 
@@ -204,10 +206,7 @@ function setup(defaultLevel?: Config['logLevel']): { config: Config; logger: Log
 }
 
 function fakeOption(o: { fakeResponses?: string; fakeResponsesNonStrict?: string }): FakeResponses | undefined {
-  if (o.fakeResponses && o.fakeResponsesNonStrict) throw new InputError('use only one of --fake-responses and --fake-responses-non-strict');
-  if (o.fakeResponses) return { path: o.fakeResponses, strict: true };
-  if (o.fakeResponsesNonStrict) return { path: o.fakeResponsesNonStrict, strict: false };
-  return undefined;
+  return fakeResponsesOption(o);
 }
 
 async function readStdin(): Promise<string> {
@@ -224,7 +223,7 @@ function reportError(err: unknown): number {
   const cause = err instanceof WorkflowUpdateFailedError && err.cause ? err.cause : err;
   const message = cause instanceof Error ? cause.message : String(cause);
   process.stderr.write(`durable-agent: ${message}\n`);
-  if (err instanceof InputError || err instanceof WorkflowUpdateFailedError) return EXIT.input;
+  if (err instanceof InputError || err instanceof WorkflowUpdateFailedError || err instanceof PayloadTooLargeError) return EXIT.input;
   if (err instanceof ConfigError) return EXIT.config;
   if (err instanceof MissingApiKeyError) return EXIT.auth;
   if (err instanceof WorkflowNotFoundError) return EXIT.input;

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { PromptInput } from '../workflows/messages';
 import { InputError } from './exit-codes';
+import { checkPayloadSize } from '../payload-limit';
 import type { RunOptions } from './run';
 
 /** The settings a prompt runs with, checked: shared by `run` and by a `chat`'s session defaults. */
@@ -9,8 +10,12 @@ export type PromptSettings = Omit<PromptInput, 'prompt'>;
 
 export function promptInput(options: RunOptions): PromptInput {
   if (!options.prompt.trim()) throw new InputError('the prompt is empty: pass it as an argument or on standard input');
+  checkPayloadSize('the prompt', options.prompt, LARGE_TEXT_HINT);
   return { prompt: options.prompt, ...promptSettings(options) };
 }
+
+/** What to do with text too large for a workflow message: the agent reads files of any size. */
+export const LARGE_TEXT_HINT = '; put the long text in a file in the workspace and ask the agent to read it';
 
 export function promptSettings(options: Omit<RunOptions, 'prompt' | 'output'>): PromptSettings {
   const workspace = path.resolve(options.workspace);
@@ -18,7 +23,7 @@ export function promptSettings(options: Omit<RunOptions, 'prompt' | 'output'>): 
   if (!Number.isInteger(options.maxTurns) || options.maxTurns < 1) throw new InputError('--max-turns must be a positive whole number');
   return {
     workspace: fs.realpathSync(workspace),
-    model: options.model,
+    model: modelName(options.model),
     approvalMode: options.approvalMode,
     maxTurns: options.maxTurns,
     shellTimeoutMs: seconds(options.shellTimeoutSeconds, '--shell-timeout'),
@@ -33,4 +38,17 @@ function seconds(value: number | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   if (!Number.isFinite(value) || value <= 0) throw new InputError(`${flag} must be a positive number of seconds`);
   return Math.round(value * 1000);
+}
+
+/**
+ * Model names as the Gemini API spells them (`gemini-2.5-pro`, `models/...`, `tunedModels/...`,
+ * or `auto`). An empty or malformed name is refused here: the SDK would throw before sending it,
+ * or the API answer 400/404, on every attempt of a prompt already started.
+ */
+const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,199}$/;
+
+export function modelName(model: string): string {
+  if (MODEL_NAME.test(model) && !model.includes('//') && !model.endsWith('/')) return model;
+  const shown = model.trim() === '' ? 'an empty name' : JSON.stringify(model.length > 60 ? `${model.slice(0, 60)}…` : model);
+  throw new InputError(`-m/--model: ${shown} is not a model name (letters, digits, '.', '-', '_', ':', '/'; e.g. gemini-2.5-pro)`);
 }

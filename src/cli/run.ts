@@ -11,11 +11,12 @@ import { exitCodeFor, EXIT, InputError } from './exit-codes';
 import { followPrompt } from './follow';
 import { promptInput } from './prompt-input';
 import { createPrinter, type Io, type OutputFormat } from './output';
-import { openRuntime, type FakeResponses } from './runtime';
+import { openRuntime, type AgentRuntime, type FakeResponses } from './runtime';
+import { reportLeftRunning, SIGNAL_EXIT, watchStopSignals, type StopWatch } from './run-signals';
 import { startBackgroundServer } from './background';
 import { approvalHint } from './approval-hint';
 import { openLocalStore } from './approval-preview';
-import { createApprovalHandler, type ApprovalHandler } from './interactive-approval';
+import { createApprovalHandler } from './interactive-approval';
 
 export interface RunOptions {
   prompt: string;
@@ -48,39 +49,53 @@ export async function runCommand(config: Config, options: RunOptions, io: Io, lo
   const input = promptInput(options);
   Object.assign(input, await loadPromptConfig(config, input.workspace, { policyFiles: options.policyFiles, trustFlag: options.trustWorkspace }, io));
   if (!options.fakeResponses) geminiApiKey(config);
-  let workflowId = newPromptId();
+  const workflowId = newPromptId();
   if (options.detach) return runDetached(config, options, input, workflowId, io, logger);
-  const runtime = await openRuntime(config, { fakeResponses: options.fakeResponses, worker: 'auto', privateQueueForFake: true, logger });
-  const controller = new AbortController();
-  let interrupted = false;
-  const onSigint = () => {
-    interrupted = true;
-    controller.abort();
-    void cancelPrompt(runtime.client, workflowId).catch(() => undefined);
-  };
-  process.once('SIGINT', onSigint);
-  let approvals: ApprovalHandler | undefined;
+  const stops = watchStopSignals();
   try {
-    workflowId = await launch(runtime.client, input, options.session, { taskQueue: runtime.taskQueue, workflowId });
-    if (options.output === 'text') io.stderr.write(`prompt ${workflowId} started\n`);
-    const printer = createPrinter(options.output, io, workflowId, options.model);
-    // On a terminal, calls awaiting approval are asked about in place; otherwise `run` says how to answer them.
-    const interactive = process.stdin.isTTY && process.stdout.isTTY && options.output === 'text';
-    if (interactive) {
-      approvals = createApprovalHandler({ client: runtime.client, workflowId, workspace: input.workspace, store: openLocalStore(config.home), input: process.stdin, output: io.stderr });
+    const runtime = await openRuntime(config, { fakeResponses: options.fakeResponses, worker: 'auto', privateQueueForFake: true, logger });
+    try {
+      if (stops.received()) {
+        io.stderr.write(`${stops.received()}: stopped before the prompt started\n`);
+        return SIGNAL_EXIT[stops.received()!];
+      }
+      return await runAttached(config, options, input, { runtime, stops, io }, workflowId);
+    } finally {
+      await runtime.stop();
     }
+  } finally {
+    stops.dispose();
+  }
+}
+
+/** Starts the prompt here and follows it; on SIGTERM/SIGHUP leaves it running (see run-signals). */
+async function runAttached(config: Config, options: RunOptions, input: PromptInput, ctx: { runtime: AgentRuntime; stops: StopWatch; io: Io }, id: string): Promise<number> {
+  const { runtime, stops, io } = ctx;
+  const workflowId = await launch(runtime.client, input, options.session, { taskQueue: runtime.taskQueue, workflowId: id });
+  stops.onInterrupt(() => void cancelPrompt(runtime.client, workflowId).catch(() => undefined));
+  if (options.output === 'text') io.stderr.write(`prompt ${workflowId} started\n`);
+  const printer = createPrinter(options.output, io, workflowId, options.model);
+  // On a terminal, calls awaiting approval are asked about in place; otherwise `run` says how to answer them.
+  const interactive = process.stdin.isTTY && process.stdout.isTTY && options.output === 'text';
+  const approvals = interactive
+    ? createApprovalHandler({ client: runtime.client, workflowId, workspace: input.workspace, store: openLocalStore(config.home), input: process.stdin, output: io.stderr })
+    : undefined;
+  try {
     await followPrompt(config, runtime.client, workflowId, printer, (event) => {
       if (approvals) approvals.onEvent(event);
       else if (event.type === 'tool_call_awaiting_approval') io.stderr.write(approvalHint(workflowId, event.callId, event.name, event.args));
-    });
+    }, stops.detach);
     await approvals?.close();
+    const signal = stops.received();
+    if (signal && signal !== 'SIGINT') {
+      reportLeftRunning(io, signal, workflowId, runtime, !!options.fakeResponses);
+      return SIGNAL_EXIT[signal];
+    }
     const report = await promptStatus(runtime.client, workflowId);
     printer.finish(report);
-    return interrupted ? EXIT.cancelled : exitCodeFor(report);
+    return signal === 'SIGINT' ? EXIT.cancelled : exitCodeFor(report);
   } finally {
-    process.removeListener('SIGINT', onSigint);
     await approvals?.close();
-    await runtime.stop();
   }
 }
 

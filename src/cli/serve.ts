@@ -8,7 +8,7 @@ import { openRuntime, type FakeResponses } from './runtime';
 
 /**
  * `durable-agent server` (embedded dev server + worker) and `durable-agent worker` (worker only),
- * in the foreground until SIGINT or SIGTERM. The server's SQLite database keeps every prompt.
+ * in the foreground until SIGINT, SIGTERM or SIGHUP. The server's SQLite database keeps every prompt.
  * `<home>/server.pid` (or `worker.pid`) names the process while it runs, for scripts that stop it.
  */
 export async function serveCommand(config: Config, kind: 'server' | 'worker', fake: FakeResponses | undefined, io: Io, logger: Logger): Promise<number> {
@@ -22,6 +22,8 @@ export async function serveCommand(config: Config, kind: 'server' | 'worker', fa
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
+    // A closed terminal: without a handler Node dies at once and leaves the dev server running.
+    process.once('SIGHUP', resolve);
   });
   io.stderr.write('stopping…\n');
   fs.rmSync(pidFile, { force: true });

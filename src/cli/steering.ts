@@ -6,6 +6,8 @@ import { compressSignal, topUpBudgetSignal } from '../workflows/context';
 import { withClient } from './connect';
 import { sendToSession } from '../client';
 import { InputError } from './exit-codes';
+import { checkPayloadSize } from '../payload-limit';
+import { LARGE_TEXT_HINT } from './prompt-input';
 import { loopDecisionCommand } from './inspect';
 import { positiveInt } from './arguments';
 import type { Io } from './output';
@@ -22,6 +24,7 @@ export function addSteering(program: Command, setup: Setup, io: Io): void {
     .description('add a message to a session; it runs as the session’s next prompt (prints its id)')
     .action(async (sessionId: string, message: string, o: { steer?: boolean }) => {
       if (!message.trim()) throw new InputError('the message is empty');
+      checkPayloadSize('the message', message, LARGE_TEXT_HINT);
       const ctx = setup();
       process.exitCode = await withClient(ctx, async (client) => {
         io.stdout.write(`${await sendToSession(client, sessionId, message, { taskQueue: ctx.config.taskQueue, steer: o.steer })}\n`);

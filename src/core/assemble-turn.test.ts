@@ -39,6 +39,15 @@ describe('assembleTurn', () => {
     expect(turn.historyParts.map((p) => p.functionCall?.id)).toEqual(['call_7_0', 'model-id', 'call_7_2']);
   });
 
+  it('cuts a name longer than any tool name and replaces an overlong id, in the call and in history', () => {
+    const name = 'f'.repeat(2100);
+    const turn = assembleTurn([chunk([{ functionCall: { id: 'i'.repeat(3000), name, args: {} } }])], 2);
+    const call = turn.functionCalls[0];
+    expect(call.name).toBe(`${'f'.repeat(64)}...`);
+    expect(call.id).toBe('call_2_0');
+    expect(turn.historyParts[0].functionCall).toEqual({ id: 'call_2_0', name: call.name, args: {} });
+  });
+
   it('preserves the thoughtSignature of a function-call part in history', () => {
     const turn = assembleTurn([chunk([{ functionCall: { name: 'glob', args: { pattern: '*.ts' } }, thoughtSignature: 'sig-abc' }])], 2);
     expect(turn.historyParts).toEqual([

@@ -74,9 +74,21 @@ export function parseThought(raw: string): { subject: string; description: strin
   return { subject: match[1].trim(), description };
 }
 
+/** Longer names and ids than any tool's are the model's mistake, never a real tool or call id. */
+export const MAX_FUNCTION_NAME_CHARS = 256;
+const SHOWN_NAME_CHARS = 64;
+const MAX_CALL_ID_CHARS = 256;
+
+/**
+ * A call as the workflow handles it. An overlong name is cut (it names no tool, so the model gets
+ * `tool_not_registered` back) and an overlong or non-string id is replaced: either would otherwise
+ * leave the activity as a blob marker where the workflow expects a string.
+ */
 function toFunctionCall(fc: NonNullable<ChunkPart['functionCall']>, turn: number, n: number): FunctionCall {
-  const name = fc.name?.trim() || 'generic_tool';
-  return { id: fc.id || `call_${turn}_${n}`, name, args: fc.args ?? {} };
+  const raw = typeof fc.name === 'string' ? fc.name.trim() : '';
+  const name = raw.length > MAX_FUNCTION_NAME_CHARS ? `${raw.slice(0, SHOWN_NAME_CHARS)}...` : raw || 'generic_tool';
+  const id = typeof fc.id === 'string' && fc.id && fc.id.length <= MAX_CALL_ID_CHARS ? fc.id : `call_${turn}_${n}`;
+  return { id, name, args: fc.args ?? {} };
 }
 
 function toUsage(u: NonNullable<StreamChunk['usageMetadata']>): TokenUsage {

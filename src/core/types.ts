@@ -42,7 +42,10 @@ export interface FunctionCall {
 
 /** The assembled result of one streamed model request. */
 export interface ModelTurn {
+  /** The answer's text; when long, its beginning and a note, with the whole text at `textRef`. */
   text: string;
+  /** Store reference of the whole text, set when `text` was cut (absent in older histories). */
+  textRef?: string;
   thoughts: { subject: string; description: string }[];
   functionCalls: FunctionCall[];
   finishReason?: string;
