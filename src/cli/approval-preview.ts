@@ -6,6 +6,7 @@ import type { BlobMarker } from '../core/types';
 import { FileTranscriptStore } from '../store/file-store';
 import type { TranscriptStore } from '../store/types';
 import { decodeText, looksBinary } from '../tools/tool-helpers';
+import { unreadableNote } from './full-args';
 
 /** Files larger than this are described, not diffed: a preview must come up at once. */
 const MAX_DIFF_BYTES = 1024 * 1024;
@@ -41,7 +42,7 @@ export function openLocalStore(home: string): TranscriptStore {
 export async function previewCall(name: string, args: unknown, workspace: string, options: PreviewOptions = {}): Promise<string> {
   const expanded = await expandMarkers(args, options.store);
   const fields = typeof expanded.value === 'object' && expanded.value !== null ? (expanded.value as Record<string, unknown>) : {};
-  const notes = [...expanded.partial].map(([field, m]) => `(${field}: the first ${m.preview.length} of ${m.size} characters; the full text is in the worker's store)`);
+  const notes = [...expanded.partial].map(([field, m]) => `(${field}: ${unreadableNote(m.size, m.preview.length)})`);
   const body = await previewBody(name, fields, expanded, workspace, options.color ?? false);
   return [...body, ...notes].join('\n');
 }

@@ -105,8 +105,8 @@ async function modifyArgs(options: ApprovalPromptOptions, terminal: Terminal): P
     output.write(`${edited}\n`);
     return undefined;
   }
-  // Text that came from the store goes back as markers, keeping workflow history small (invariant 4).
-  return store && expanded.resolved > 0 ? externalizeLargeStrings(edited, store) : edited;
+  // Long text goes back as markers (ours, made here), keeping workflow history small (invariant 4).
+  return store ? externalizeLargeStrings(edited, store) : edited;
 }
 
 /** The JSON object saved in the editor, or why there is none. */

@@ -16,7 +16,7 @@ import { createPrinter, type Io, type OutputFormat } from './output';
 import { openRuntime, type FakeResponses } from './runtime';
 import { startBackgroundServer } from './background';
 import { approvalHint } from './approval-hint';
-import { openLocalStore } from './approval-preview';
+import { openArgsStore } from './full-args';
 import { createApprovalHandler, type ApprovalHandler } from './interactive-approval';
 
 export interface RunOptions {
@@ -62,6 +62,7 @@ export async function runCommand(config: Config, options: RunOptions, io: Io, lo
   };
   process.once('SIGINT', onSigint);
   let approvals: ApprovalHandler | undefined;
+  const argsStore = openArgsStore(config);
   try {
     workflowId = await launch(runtime.client, input, options.session, { taskQueue: runtime.taskQueue, workflowId });
     if (options.output === 'text') io.stderr.write(`prompt ${workflowId} started\n`);
@@ -69,7 +70,7 @@ export async function runCommand(config: Config, options: RunOptions, io: Io, lo
     // On a terminal, calls awaiting approval are asked about in place; otherwise `run` says how to answer them.
     const interactive = process.stdin.isTTY && process.stdout.isTTY && options.output === 'text';
     if (interactive) {
-      approvals = createApprovalHandler({ client: runtime.client, workflowId, workspace: input.workspace, store: openLocalStore(config.home), input: process.stdin, output: io.stderr });
+      approvals = createApprovalHandler({ client: runtime.client, workflowId, workspace: input.workspace, store: argsStore.store, input: process.stdin, output: io.stderr });
     }
     await followPrompt(config, runtime.client, workflowId, printer, (event) => {
       if (approvals) approvals.onEvent(event);
@@ -82,6 +83,7 @@ export async function runCommand(config: Config, options: RunOptions, io: Io, lo
   } finally {
     process.removeListener('SIGINT', onSigint);
     await approvals?.close();
+    await argsStore.close();
     await runtime.stop();
   }
 }
