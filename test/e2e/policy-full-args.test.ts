@@ -11,7 +11,7 @@ import type { PolicyRule } from '../../src/core/policy/types';
 import { functionCallResponse, textResponse, type ScriptLine } from '../../src/fake-gemini';
 import { statusQuery, toolConfirmationSignal, type PromptStatus, type ToolConfirmation } from '../../src/workflows/messages';
 import { closeTestEnv } from '../helpers/temporal-env';
-import { createHarness, type Harness } from '../helpers/agent-harness';
+import { createHarness, maybeRecordHistory, type Harness } from '../helpers/agent-harness';
 import { createSandbox, eventually, killAllCli } from '../helpers/cli';
 import { hooksOn, saveAndAnswer } from '../helpers/hook-config';
 
@@ -76,7 +76,8 @@ test('an allow rule for `git status` does not allow `git status` + long padding 
 test('in yolo a deny rule for `rm` holds after long padding', async () => {
   const ws = h.workspace({ 'keep.txt': 'k' });
   const rules: PolicyRule[] = [{ toolName: 'run_shell_command', commandPrefix: 'rm', decision: 'deny', priority: 100, tier: 'user', denyMessage: 'No deleting.' }];
-  await h.run([functionCallResponse(shell(`echo hi${PAD}; rm keep.txt`)), textResponse('ok')], { workspace: ws, approvalMode: 'yolo', policyRules: rules });
+  const run = await h.run([functionCallResponse(shell(`echo hi${PAD}; rm keep.txt`)), textResponse('ok')], { workspace: ws, approvalMode: 'yolo', policyRules: rules });
+  await maybeRecordHistory(h, run.workflowId, 'policy-full-args');
   const [response] = responsesIn(1);
   expect(response.error).toMatch(/No deleting/);
   expect(response.error!.length).toBeLessThan(2000);
@@ -110,7 +111,7 @@ test('a call id the model reuses in a later turn is asked about again, and its o
   const script = [withIds(functionCallResponse(shell('echo one')), ['c1']), withIds(functionCallResponse(shell('touch PWNED')), ['c1']), textResponse('done')];
   const handle = await h.start(script, { workspace: ws, approvalMode: 'default' });
   const asked = await answerAll(handle, (call) => ({ outcome: (call.args as { command: string }).command === 'echo one' ? 'proceed_once' : 'cancel' }));
-  await h.finish(handle);
+  await maybeRecordHistory(h, (await h.finish(handle)).workflowId, 'reused-call-id');
   expect(asked.map((a) => (a.args as { command: string }).command)).toEqual(['echo one', 'touch PWNED']);
   expect(new Set(asked.map((a) => a.callId)).size).toBe(2);
   expect(fs.existsSync(path.join(ws, 'PWNED'))).toBe(false);
