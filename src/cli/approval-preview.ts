@@ -1,9 +1,7 @@
-import * as path from 'node:path';
 import { createWorkspace } from '../activities/tool-deps';
 import { isBlobMarker } from '../core/blob-marker';
 import { colorizeDiff, unifiedDiff } from '../core/diff';
 import type { BlobMarker } from '../core/types';
-import { FileTranscriptStore } from '../store/file-store';
 import type { TranscriptStore } from '../store/types';
 import { decodeText, looksBinary } from '../tools/tool-helpers';
 import { unreadableNote } from './full-args';
@@ -24,14 +22,6 @@ export interface ExpandedArgs {
   partial: Map<string, BlobMarker>;
   /** Markers replaced by their full text from the store. */
   resolved: number;
-}
-
-/**
- * The transcript store under `home` on this machine, where the worker of `run` keeps long strings.
- * A worker elsewhere has its own store: its markers then fail to resolve and their preview is shown.
- */
-export function openLocalStore(home: string): TranscriptStore {
-  return new FileTranscriptStore(path.join(home, 'store'));
 }
 
 /**

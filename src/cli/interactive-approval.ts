@@ -22,7 +22,7 @@ export interface ApprovalPromptOptions {
   output: NodeJS.WritableStream;
   /** Editor command line for "modify", run like git runs it (`sh -c '<editor> "$@"' <file>`). Default: $VISUAL, $EDITOR, vi. */
   editor?: string;
-  /** Resolves `{ $blob }` markers for the preview and the editor (see `openLocalStore`). */
+  /** Resolves `{ $blob }` markers for the preview and the editor (see `openArgsStore`); modified long text is stored there as markers. */
   store?: TranscriptStore;
   /** ANSI colours; default: whether `output` is a terminal. */
   color?: boolean;
