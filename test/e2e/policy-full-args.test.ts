@@ -165,3 +165,17 @@ test('a BeforeTool hook sees the full arguments, and its long rewrite is judged 
   expect(responsesIn(1)[0].error).toMatch(/No deleting/);
   expect(fs.existsSync(path.join(ws, 'keep.txt'))).toBe(true);
 });
+
+test('`run` without a terminal prints the whole long command in its approval hint and in stream-json', async () => {
+  const box = createSandbox('full-args-run', h.env.address);
+  const command = `git status${PAD}; touch PWNED`;
+  const script = box.script([functionCallResponse(shell(command)), textResponse('ok')]);
+  const run = box.start(['run', 'check', '--fake-responses', script, '-w', box.workspace, '-o', 'stream-json']);
+  const [, id, callId] = await run.waitFor('stderr', /durable-agent deny (\S+) (\S+)/);
+  expect(run.stderr).toContain(`? run_shell_command ${JSON.stringify({ command })} needs approval`);
+  const toolUse = run.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; parameters?: { command?: unknown } }).find((l) => l.type === 'tool_use');
+  expect(toolUse?.parameters?.command).toBe(command);
+  expect((await box.run(['deny', id, callId])).code).toBe(0);
+  expect((await run.done).code).toBe(0);
+  expect(fs.existsSync(path.join(box.workspace, 'PWNED'))).toBe(false);
+});
