@@ -90,6 +90,17 @@ describe('callModel', () => {
     expect(modelMessage.parts?.[0].functionCall?.args).toEqual({ file_path: 'big.txt', content });
   });
 
+  it('flags a call whose arguments hold a $blob object the model made, and turns the object into text', async () => {
+    const forged = { $blob: 'sha256:' + 'a'.repeat(64), size: 11, preview: 'echo harmless' };
+    const fake = fakeModel([[call('run_shell_command', { command: forged }), call('read_file', { file_path: 'a.txt' })]]);
+    const turn = await run(fake.models, input());
+    const [flagged, clean] = turn.functionCalls;
+    expect(flagged.invalid).toMatch(/parameter "command" is an object with a "\$blob" key/);
+    expect(flagged.args.command).toBe(JSON.stringify(forged));
+    expect(isBlobMarker(flagged.args.command)).toBe(false);
+    expect(clean.invalid).toBeUndefined();
+  });
+
   it('retries an empty stream inside the activity and keeps only the good attempt', async () => {
     const fake = fakeModel([[], [{ candidates: [{ content: { parts: [{ text: 'second' }] }, finishReason: 'STOP' }] }]]);
     const turn = await run(fake.models, input());

@@ -5,9 +5,10 @@ import { streamValidTurn } from './model-stream';
 import { estimateRequestFits } from './compress';
 import { maskOldToolOutputs } from '../core/masking';
 import type { ContextFit } from '../core/compression';
-import type { ModelTurn, NewPart } from '../core/types';
+import type { FunctionCall, ModelTurn, NewPart } from '../core/types';
 import { externalizeLargeStrings } from '../store/blobs';
 import { inlineText } from './long-text';
+import { defuseMarkerShaped, findMarkerShaped } from '../core/blob-marker';
 import type { TranscriptStore } from '../store/types';
 import { findTool, toFunctionDeclaration, type FunctionDeclaration } from '../tools';
 import { buildSystemPrompt } from './system-prompt';
@@ -80,7 +81,7 @@ export async function callModel(deps: ModelDeps, framed: FramedCallModelInput): 
   return {
     ...(await inlineText(turn.text, deps.store)),
     thoughts: turn.thoughts,
-    functionCalls: await externalizeLargeStrings(turn.functionCalls, deps.store),
+    functionCalls: await externalizeLargeStrings(turn.functionCalls.map(refuseForgedMarkers), deps.store),
     finishReason: turn.finishReason,
     usage: turn.usage,
     model: input.model,
@@ -135,6 +136,21 @@ function prefixMadeUpIds(turn: AssembledTurn, prefix: string): void {
     const fc = part.functionCall;
     if (fc?.id && made(fc.id)) fc.id = `${prefix}${fc.id}`;
   }
+}
+
+/**
+ * Only this activity makes blob markers, from the model's long strings; a `$blob` object the model
+ * wrote itself is forged. Its call is flagged for the workflow to answer as invalid arguments, and
+ * the object becomes plain text, so that nothing downstream ever resolves it.
+ */
+function refuseForgedMarkers(call: FunctionCall): FunctionCall {
+  const where = findMarkerShaped(call.args);
+  if (where === undefined) return call;
+  const field = where === '' ? 'the arguments' : `parameter "${where}"`;
+  const invalid =
+    `Invalid arguments for ${call.name}: ${field} is an object with a "$blob" key, which is reserved for the agent's own ` +
+    'references to stored text. The call was not run. Send the value itself (a string), however long.';
+  return { ...call, args: defuseMarkerShaped(call.args) as Record<string, unknown>, invalid };
 }
 
 /** Gemini CLI's step 6: a request that cannot fit is not sent; the workflow ends the prompt. */

@@ -5,6 +5,7 @@ import type { ToolJournal } from '../store/journal';
 import type { LiveStream } from '../store/live-stream';
 import { callModel, toParts, type FramedCallModelInput, type ModelSeam } from './call-model';
 import { runTool, type RunToolInput } from './run-tool';
+import { judgeCall, type JudgeCallInput } from './judge-call';
 import { meterModels, type ModelUsage } from './usage-meter';
 import type { JsonModelSeam } from './json-answer';
 import { checkForLoop, type LoopCheckInput } from './loop-check';
@@ -54,6 +55,10 @@ export function createActivities(deps: ActivityDeps) {
     },
     async runTool(input: RunToolInput) {
       return runTool({ store: deps.store, journal: deps.journal, heartbeatIntervalMs: deps.toolHeartbeatIntervalMs }, input);
+    },
+    /** The workflow's checks of a call with blob markers, on its full arguments (a local activity). */
+    async judgeCall(input: JudgeCallInput) {
+      return judgeCall(deps.store, input);
     },
     async runHooks(input: RunHooksInput) {
       return runHooks({ store: deps.store, env: deps.hookEnv ?? withoutSecrets(process.env), heartbeatIntervalMs: deps.toolHeartbeatIntervalMs }, input);

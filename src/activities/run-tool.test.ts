@@ -69,6 +69,16 @@ describe('runTool', () => {
     expect(await fs.readFile(path.join(workspace, 'big.txt'), 'utf8')).toBe(content);
   });
 
+  it('answers a marker whose blob is gone with an error that names the reference and no store path', async () => {
+    const marker = { $blob: `sha256:${'b'.repeat(64)}`, size: 5000, preview: 'echo' };
+    const outcome = await run('run_shell_command', { command: marker });
+    expect(outcome).toMatchObject({ ok: false, errorKind: 'invalid_tool_params' });
+    const error = (await responseOf(outcome)).error as string;
+    expect(error).toMatch(/is no longer in the transcript store/);
+    expect(error).toContain(marker.$blob);
+    expect(error).not.toContain(storeDir);
+  });
+
   it('does not re-run a shell command on a retry attempt and reports the outcome as unknown', async () => {
     const outcome = await run('run_shell_command', { command: 'touch ran-again' }, new MockActivityEnvironment({ attempt: 2 }));
     expect(outcome).toMatchObject({ ok: false, errorKind: 'outcome_unknown' });

@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { ToolOutcome } from '../core/types';
 import { resolveBlobMarkers } from '../store/blobs';
-import type { TranscriptStore } from '../store/types';
+import { BlobMissingError, type TranscriptStore } from '../store/types';
 import { findTool, parseToolArgs } from '../tools';
 import type { ToolJournal } from '../store/journal';
 import { fingerprintTarget, resumeInterrupted } from './interrupted';
@@ -63,7 +63,13 @@ async function toOutcome(deps: ToolActivityDeps, input: RunToolInput, result: To
 }
 
 async function executeTool(deps: ToolActivityDeps, input: RunToolInput, ctx: Context, interrupted?: { before?: string }): Promise<ToolResult> {
-  const args = await resolveBlobMarkers(input.args, deps.store);
+  let args: Record<string, unknown>;
+  try {
+    args = await resolveBlobMarkers(input.args, deps.store);
+  } catch (err) {
+    if (err instanceof BlobMissingError) return missingBlobResult(err);
+    throw err;
+  }
   const parsed = parseToolArgs(input.name, args);
   if (!parsed.ok) return { ok: false, error: parsed.error };
   const resumed = interrupted ? await resumeInterrupted(input.name, parsed.args as Record<string, unknown>, input.workspace, interrupted.before) : undefined;
@@ -80,4 +86,10 @@ async function executeTool(deps: ToolActivityDeps, input: RunToolInput, ctx: Con
   } finally {
     clearInterval(timer);
   }
+}
+
+/** A marker whose text the store does not hold: an error the model can act on, with no store path in it. */
+export function missingBlobResult(err: BlobMissingError): ToolResult {
+  const message = `A long argument of this call (stored as ${err.ref}) is no longer in the transcript store, so the call was not run. Send it again.`;
+  return { ok: false, error: { kind: 'invalid_tool_params', message } };
 }

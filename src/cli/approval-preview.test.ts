@@ -69,7 +69,7 @@ describe('blob markers', () => {
   test('without the store, the preview is shown and the full size is given', async () => {
     const preview = await previewCall('write_file', { file_path: 'big.txt', content: marker('sha256:missing') }, ws);
     expect(preview).toContain('"content": "line of text\\nline of text');
-    expect(preview).toContain(`(content: the first 200 of ${long.length} characters; the full text is in the worker's store)`);
+    expect(preview).toContain(`(content: not shown in full: this argument is ${long.length} characters long and the transcript store`);
     expect(preview).not.toContain('@@');
   });
 
@@ -78,7 +78,7 @@ describe('blob markers', () => {
     const ref = await store.putBlob(long);
     const preview = await previewCall('write_file', { file_path: 'big.txt', content: marker(ref) }, ws, { store });
     expect(preview).toContain('@@ -0,0 +1,300 @@');
-    expect(preview).not.toContain('worker\'s store');
+    expect(preview).not.toContain('not shown in full');
     const expanded = await expandMarkers({ edits: [marker(ref), marker('sha256:nope')] }, store);
     expect(expanded.resolved).toBe(1);
     expect([...expanded.partial.keys()]).toEqual(['edits.1']);

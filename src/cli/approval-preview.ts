@@ -1,11 +1,10 @@
-import * as path from 'node:path';
 import { createWorkspace } from '../activities/tool-deps';
 import { isBlobMarker } from '../core/blob-marker';
 import { colorizeDiff, unifiedDiff } from '../core/diff';
 import type { BlobMarker } from '../core/types';
-import { FileTranscriptStore } from '../store/file-store';
 import type { TranscriptStore } from '../store/types';
 import { decodeText, looksBinary } from '../tools/tool-helpers';
+import { unreadableNote } from './full-args';
 
 /** Files larger than this are described, not diffed: a preview must come up at once. */
 const MAX_DIFF_BYTES = 1024 * 1024;
@@ -26,14 +25,6 @@ export interface ExpandedArgs {
 }
 
 /**
- * The transcript store under `home` on this machine, where the worker of `run` keeps long strings.
- * A worker elsewhere has its own store: its markers then fail to resolve and their preview is shown.
- */
-export function openLocalStore(home: string): TranscriptStore {
-  return new FileTranscriptStore(path.join(home, 'store'));
-}
-
-/**
  * What a person should see before approving a call: for `write_file` and `replace` the unified diff
  * of the file as it is now against what the call would leave (computed here, on the client's view
  * of `workspace`), for `run_shell_command` the command and its directory, otherwise the arguments.
@@ -41,7 +32,7 @@ export function openLocalStore(home: string): TranscriptStore {
 export async function previewCall(name: string, args: unknown, workspace: string, options: PreviewOptions = {}): Promise<string> {
   const expanded = await expandMarkers(args, options.store);
   const fields = typeof expanded.value === 'object' && expanded.value !== null ? (expanded.value as Record<string, unknown>) : {};
-  const notes = [...expanded.partial].map(([field, m]) => `(${field}: the first ${m.preview.length} of ${m.size} characters; the full text is in the worker's store)`);
+  const notes = [...expanded.partial].map(([field, m]) => `(${field}: ${unreadableNote(m.size, m.preview.length)})`);
   const body = await previewBody(name, fields, expanded, workspace, options.color ?? false);
   return [...body, ...notes].join('\n');
 }

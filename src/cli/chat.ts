@@ -5,7 +5,7 @@ import { APPROVAL_MODES, type ApprovalMode } from '../core/types';
 import { createGenAI } from '../genai';
 import type { Logger } from '../logger';
 import { DEFAULT_MAX_TURNS } from '../workflows/messages';
-import { openLocalStore } from './approval-preview';
+import { openArgsStore } from './full-args';
 import { positiveInt, positiveNumber } from './arguments';
 import { ChatRepl } from './chat-repl';
 import { checkSessionId, existingSession, printRecap, type ChatSession } from './chat-session';
@@ -68,10 +68,11 @@ export async function chatCommand(config: Config, id: string, options: ChatOptio
   // Scripted responses are served on the shared queue: a session stays on the queue it started on,
   // and a chat resumed later must find a worker there.
   const runtime = await openRuntime(config, { fakeResponses: options.fakeResponses, worker: 'auto', privateQueueForFake: false, logger });
+  const argsStore = openArgsStore(config);
   try {
     const exists = await existingSession(runtime.client, id);
     const tty = process.stdin.isTTY === true && process.stdout.isTTY === true;
-    const session: ChatSession = { client: runtime.client, id, taskQueue: runtime.taskQueue, workspace: settings.workspace, model: options.model, io, interactive: tty, store: openLocalStore(config.home), config };
+    const session: ChatSession = { client: runtime.client, id, taskQueue: runtime.taskQueue, workspace: settings.workspace, model: options.model, io, interactive: tty, store: argsStore.store, config };
     if (!exists) {
       const loaded = await loadPromptConfig(config, settings.workspace, { policyFiles: options.policyFiles, trustFlag: options.trustWorkspace }, io);
       session.defaults = { ...settings, ...loaded, searchAttributes: await hasAgentSearchAttributes(runtime.client) };
@@ -81,6 +82,7 @@ export async function chatCommand(config: Config, id: string, options: ChatOptio
     const end = await new ChatRepl(session, tty).run(pending);
     return end === 'interrupted' ? EXIT.cancelled : EXIT.ok;
   } finally {
+    await argsStore.close();
     await runtime.stop();
   }
 }

@@ -6,10 +6,19 @@ import { exitCodeFor, InputError } from './exit-codes';
 import type { Config } from '../config';
 import { followPrompt } from './follow';
 import { createPrinter, type Io, type OutputFormat } from './output';
+import { openArgsStore, withFullPendingArgs } from './full-args';
 
-/** `status ID [--json]`. */
-export async function statusCommand(client: Client, workflowId: string, json: boolean, io: Io): Promise<number> {
+type StoreConfig = Pick<Config, 'home' | 'storeUrl'>;
+
+/** `status ID [--json]`; the arguments of calls awaiting approval are shown in full (see full-args). */
+export async function statusCommand(client: Client, config: StoreConfig, workflowId: string, json: boolean, io: Io): Promise<number> {
   const report = await promptStatus(client, workflowId);
+  const args = openArgsStore(config);
+  try {
+    report.pendingApprovals = await withFullPendingArgs(report.pendingApprovals, args.store);
+  } finally {
+    await args.close();
+  }
   io.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : formatStatus(report));
   return 0;
 }
@@ -34,19 +43,24 @@ export async function listCommand(client: Client, io: Io): Promise<number> {
 }
 
 /** `pending [ID]`: calls awaiting approval, in one prompt or in every running one. */
-export async function pendingCommand(client: Client, workflowId: string | undefined, io: Io): Promise<number> {
+export async function pendingCommand(client: Client, config: StoreConfig, workflowId: string | undefined, io: Io): Promise<number> {
   const ids = workflowId ? [workflowId] : await promptsAwaitingApproval(client);
+  const args = openArgsStore(config);
   let count = 0;
-  for (const id of ids) {
-    const status = await queryWithin(client, id, statusQuery);
-    if (!status && !workflowId) {
-      count += 1;
-      io.stdout.write(`${id}  (no worker answered: start \`durable-agent server\` to see and answer its calls)\n`);
+  try {
+    for (const id of ids) {
+      const status = await queryWithin(client, id, statusQuery);
+      if (!status && !workflowId) {
+        count += 1;
+        io.stdout.write(`${id}  (no worker answered: start \`durable-agent server\` to see and answer its calls)\n`);
+      }
+      for (const call of await withFullPendingArgs(status?.pendingApprovals ?? [], args.store)) {
+        count += 1;
+        io.stdout.write(`${id}  ${call.callId}  ${call.name}  ${JSON.stringify(call.args)}\n`);
+      }
     }
-    for (const call of status?.pendingApprovals ?? []) {
-      count += 1;
-      io.stdout.write(`${id}  ${call.callId}  ${call.name}  ${JSON.stringify(call.args).slice(0, 200)}\n`);
-    }
+  } finally {
+    await args.close();
   }
   if (count === 0) io.stdout.write('nothing awaits approval\n');
   return 0;
@@ -84,7 +98,7 @@ export async function loopDecisionCommand(client: Client, workflowId: string, ac
 
 function formatStatus(r: StatusReport): string {
   const lines = [`${r.workflowId}: ${r.status}${r.turns !== undefined ? ` after ${r.turns} turn(s)` : ''}`];
-  for (const p of r.pendingApprovals) lines.push(`  awaiting approval: ${p.callId} ${p.name} ${JSON.stringify(p.args).slice(0, 200)}`);
+  for (const p of r.pendingApprovals) lines.push(`  awaiting approval: ${p.callId} ${p.name} ${JSON.stringify(p.args)}`);
   if (r.error) lines.push(`  error: ${r.error.type}: ${r.error.message}`);
   if (r.stats) lines.push(`  tokens: ${r.stats.usage.input} in, ${r.stats.usage.output} out, ${r.stats.usage.cached} cached`);
   if (r.response) lines.push('', r.response);

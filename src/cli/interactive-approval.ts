@@ -23,7 +23,7 @@ export interface ApprovalPromptOptions {
   output: NodeJS.WritableStream;
   /** Editor command line for "modify", run like git runs it (`sh -c '<editor> "$@"' <file>`). Default: $VISUAL, $EDITOR, vi. */
   editor?: string;
-  /** Resolves `{ $blob }` markers for the preview and the editor (see `openLocalStore`). */
+  /** Resolves `{ $blob }` markers for the preview and the editor (see `openArgsStore`); modified long text is stored there as markers. */
   store?: TranscriptStore;
   /** ANSI colours; default: whether `output` is a terminal. */
   color?: boolean;
@@ -106,8 +106,8 @@ async function modifyArgs(options: ApprovalPromptOptions, terminal: Terminal): P
     output.write(`${edited}\n`);
     return undefined;
   }
-  // Text that came from the store goes back as markers, keeping workflow history small (invariant 4).
-  return store && expanded.resolved > 0 ? externalizeLargeStrings(edited, store) : edited;
+  // Long text goes back as markers (ours, made here), keeping workflow history small (invariant 4).
+  return store ? externalizeLargeStrings(edited, store) : edited;
 }
 
 /** The JSON object saved in the editor, or why there is none. */

@@ -129,7 +129,8 @@ async function runAction(prompt: string | undefined, o: RunFlags): Promise<void>
 
 function addInspection(program: Command): void {
   program.command('status').argument('<id>').option('--json', 'one JSON object').description('show a prompt’s state').action(async (id: string, o) => {
-    process.exitCode = await withPrompt(setup(), id, (client) => statusCommand(client, id, !!o.json, io));
+    const context = setup();
+    process.exitCode = await withPrompt(context, id, (client) => statusCommand(client, context.config, id, !!o.json, io));
   });
   program
     .command('watch')
@@ -147,7 +148,8 @@ function addInspection(program: Command): void {
     process.exitCode = await withClient(setup(), (client) => cancelPromptCommand(client, id, io));
   });
   program.command('pending').argument('[id]').description('list calls awaiting approval').action(async (id?: string) => {
-    process.exitCode = await withClient(setup(), (client) => pendingCommand(client, id, io));
+    const context = setup();
+    process.exitCode = await withClient(context, (client) => pendingCommand(client, context.config, id, io));
   });
 }
 

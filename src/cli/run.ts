@@ -15,7 +15,7 @@ import { openRuntime, type AgentRuntime, type FakeResponses } from './runtime';
 import { reportLeftRunning, SIGNAL_EXIT, watchStopSignals, type StopWatch } from './run-signals';
 import { startBackgroundServer } from './background';
 import { approvalHint } from './approval-hint';
-import { openLocalStore } from './approval-preview';
+import { openArgsStore } from './full-args';
 import { createApprovalHandler } from './interactive-approval';
 
 export interface RunOptions {
@@ -77,8 +77,9 @@ async function runAttached(config: Config, options: RunOptions, input: PromptInp
   const printer = createPrinter(options.output, io, workflowId, options.model);
   // On a terminal, calls awaiting approval are asked about in place; otherwise `run` says how to answer them.
   const interactive = process.stdin.isTTY && process.stdout.isTTY && options.output === 'text';
+  const argsStore = openArgsStore(config);
   const approvals = interactive
-    ? createApprovalHandler({ client: runtime.client, workflowId, workspace: input.workspace, store: openLocalStore(config.home), input: process.stdin, output: io.stderr })
+    ? createApprovalHandler({ client: runtime.client, workflowId, workspace: input.workspace, store: argsStore.store, input: process.stdin, output: io.stderr })
     : undefined;
   try {
     await followPrompt(config, runtime.client, workflowId, printer, (event) => {
@@ -96,6 +97,7 @@ async function runAttached(config: Config, options: RunOptions, input: PromptInp
     return signal === 'SIGINT' ? EXIT.cancelled : exitCodeFor(report);
   } finally {
     await approvals?.close();
+    await argsStore.close();
   }
 }
 

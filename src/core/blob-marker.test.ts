@@ -1,4 +1,4 @@
-import { isBlobMarker, mapStrings, previewMarkers } from './blob-marker';
+import { defuseMarkerShaped, findMarkerShaped, hasBlobMarkers, isBlobMarker, mapStrings, previewMarkers } from './blob-marker';
 import type { BlobMarker } from './types';
 
 const marker: BlobMarker = { $blob: 'sha256:abc', size: 5000, preview: 'start of it' };
@@ -53,5 +53,35 @@ describe('previewMarkers', () => {
   it('leaves values without markers equal', () => {
     const value = { a: [1, 'b', { c: null }], d: false };
     expect(previewMarkers(value)).toEqual(value);
+  });
+});
+
+describe('hasBlobMarkers', () => {
+  it('finds a marker at any depth, and nothing in plain JSON', () => {
+    expect(hasBlobMarkers({ a: [1, { b: marker }] })).toBe(true);
+    expect(hasBlobMarkers(marker)).toBe(true);
+    expect(hasBlobMarkers({ a: 'x', b: [1, null, { c: 'sha256:abc' }] })).toBe(false);
+  });
+});
+
+describe('findMarkerShaped', () => {
+  it.each([
+    ['a whole marker', { command: marker }, 'command'],
+    ['any object with a $blob key', { edits: [{ text: { $blob: 1 } }] }, 'edits.0.text'],
+    ['the arguments themselves', { $blob: 'x' }, ''],
+  ])('names where %s is', (_label, value, where) => {
+    expect(findMarkerShaped(value)).toBe(where);
+  });
+
+  it('finds nothing in ordinary arguments, whatever their strings say', () => {
+    expect(findMarkerShaped({ command: '{"$blob":"sha256:abc"}', list: ['$blob'], n: null })).toBeUndefined();
+  });
+});
+
+describe('defuseMarkerShaped', () => {
+  it('turns every $blob object into its JSON text and keeps the rest', () => {
+    const out = defuseMarkerShaped({ a: marker, b: [{ $blob: 1 }, 'x'], c: { d: 2 } });
+    expect(out).toEqual({ a: JSON.stringify(marker), b: [JSON.stringify({ $blob: 1 }), 'x'], c: { d: 2 } });
+    expect(hasBlobMarkers(out)).toBe(false);
   });
 });

@@ -34,3 +34,33 @@ export function previewMarkers(value: unknown): unknown {
   }
   return value;
 }
+
+/** Whether a JSON value holds a marker anywhere: its checks must then see the stored text. */
+export function hasBlobMarkers(value: unknown): boolean {
+  if (isBlobMarker(value)) return true;
+  if (Array.isArray(value)) return value.some(hasBlobMarkers);
+  if (typeof value === 'object' && value !== null) return Object.values(value).some(hasBlobMarkers);
+  return false;
+}
+
+/**
+ * Where a model's arguments hold an object with a `$blob` key (`edits.0.text`, or `` for the
+ * arguments themselves), or undefined. Only our code makes markers; one in model output is forged.
+ */
+export function findMarkerShaped(value: unknown, where = ''): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (!Array.isArray(value) && Object.prototype.hasOwnProperty.call(value, '$blob')) return where;
+  for (const [key, item] of Object.entries(value)) {
+    const found = findMarkerShaped(item, where ? `${where}.${key}` : key);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** Replaces every object with a `$blob` key by its JSON text, so that nothing forged is ever resolved. */
+export function defuseMarkerShaped(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(defuseMarkerShaped);
+  if (Object.prototype.hasOwnProperty.call(value, '$blob')) return JSON.stringify(value);
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, defuseMarkerShaped(v)]));
+}

@@ -38,6 +38,13 @@ export interface FunctionCall {
   id: string;
   name: string;
   args: Record<string, unknown>;
+  /**
+   * Set by the model activity when the arguments are unusable as they stand (a forged blob marker):
+   * the workflow answers the call with this message and never runs it.
+   */
+  invalid?: string;
+  /** Set by the workflow when the model reused an id of this prompt: the id its function response carries. */
+  modelId?: string;
 }
 
 /** The assembled result of one streamed model request. */

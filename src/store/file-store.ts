@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Content } from '@google/genai';
 import { MessageCache } from './message-cache';
-import { TranscriptGapError, type TranscriptStore } from './types';
+import { BlobMissingError, TranscriptGapError, type TranscriptStore } from './types';
 
 const BLOB_CACHE_LIMIT = 2000;
 
@@ -45,7 +45,9 @@ export class FileTranscriptStore implements TranscriptStore {
   async getBlob(ref: string): Promise<string> {
     const cached = this.blobCache.get(ref);
     if (cached !== undefined) return cached;
-    const content = await fs.readFile(this.blobPath(ref), 'utf8');
+    const content = await fs.readFile(this.blobPath(ref), 'utf8').catch((err: NodeJS.ErrnoException) => {
+      throw err.code === 'ENOENT' ? new BlobMissingError(ref) : err;
+    });
     this.remember(ref, content);
     return content;
   }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Content } from '@google/genai';
 import { Pool } from 'pg';
 import { MessageCache } from './message-cache';
-import { TranscriptGapError, type TranscriptStore } from './types';
+import { BlobMissingError, TranscriptGapError, type TranscriptStore } from './types';
 
 const BLOB_CACHE_LIMIT = 2000;
 
@@ -116,7 +116,7 @@ export class PostgresTranscriptStore implements TranscriptStore {
     if (cached !== undefined) return cached;
     checkRef(ref);
     const { rows } = await this.pool.query<{ content: Buffer }>('SELECT content FROM blobs WHERE ref = $1', [ref]);
-    if (rows.length === 0) throw new Error(`no blob ${ref} in the PostgreSQL transcript store`);
+    if (rows.length === 0) throw new BlobMissingError(ref);
     return this.remember(ref, rows[0].content.toString('utf8'));
   }
 

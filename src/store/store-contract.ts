@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Content } from '@google/genai';
-import { TranscriptGapError, type TranscriptStore } from './types';
+import { BlobMissingError, TranscriptGapError, type TranscriptStore } from './types';
 
 /**
  * The behaviour every `TranscriptStore` shares (the contract in ./types.ts), as a jest suite that
@@ -60,7 +60,10 @@ function describeBlobs(ctx: Ctx): void {
 
     it('refuses a reference that is not a sha256, and one it never stored', async () => {
       await expect(ctx().store.getBlob('sha256:../../etc/passwd')).rejects.toThrow(/not a blob reference/);
-      await expect(ctx().store.getBlob(sha256('never stored'))).rejects.toThrow();
+      // A missing blob is a typed error whose text names the reference alone: no store path or URL.
+      const missing = sha256('never stored');
+      await expect(ctx().store.getBlob(missing)).rejects.toThrow(BlobMissingError);
+      await expect(ctx().store.getBlob(missing)).rejects.toThrow(new RegExp(`^the transcript store holds no blob ${missing}$`));
     });
   });
 }

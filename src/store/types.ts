@@ -24,3 +24,11 @@ export class TranscriptGapError extends Error {
     this.name = 'TranscriptGapError';
   }
 }
+
+/** A blob reference the store does not hold. The message names the reference, never a path or URL. */
+export class BlobMissingError extends Error {
+  constructor(readonly ref: string) {
+    super(`the transcript store holds no blob ${ref}`);
+    this.name = 'BlobMissingError';
+  }
+}

@@ -79,7 +79,9 @@ export type ParseToolArgsResult =
 /**
  * Phase one of a tool call: find the tool and check the model's arguments against its schema.
  * Pure, so the workflow can run it. A blob marker (`{ $blob, size, preview }`, a large string kept
- * out of history) is checked as the string `preview`. On success `args` is the caller's object,
+ * out of history) is checked as the string `preview`: the tool schemas constrain strings only by
+ * type and non-emptiness, which a preview shares with its text, and a call holding markers is parsed
+ * again on its full text before it is judged (activities/judge-call) and run. On success `args` is the caller's object,
  * unchanged, markers kept. Tools rely on no zod transform or default, so once the markers are
  * swapped back for their text the same object can be passed to `execute`.
  */

@@ -13,6 +13,7 @@ import { callWithFallback, chooseModel, continuation } from './model-choice';
 import { createPromptState, emit, eventsPage, recordUsage, recordUtilityUsage, statusOf, type PromptState } from './prompt-state';
 import { continueAsNewIfSuggested, restoreCarry } from './prompt-carry';
 import { runToolCalls } from './tool-calls';
+import { adoptCallIds } from './call-ids';
 import { toolsForMode } from './workflow-tools';
 import { invokeAgentDeclaration } from './agent-calls';
 import type { CallModelInput } from '../activities/call-model';
@@ -101,6 +102,7 @@ async function step(state: PromptState, acts: PromptActivities, cursor: Cursor, 
     Object.assign(cursor, sent);
     return void (await handleLoop(state, detection, cursor));
   }
+  adoptCallIds(state, turn.functionCalls);
   reportTurn(state, turn);
   if (turn.functionCalls.length > 0) {
     open.calls = turn.functionCalls;

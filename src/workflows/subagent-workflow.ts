@@ -11,6 +11,7 @@ import { failPrompt, recordCancellation, type Cursor } from './endings';
 import { eventsQuery, statusQuery, type PromptInput, type SubagentResult } from './messages';
 import { createPromptState, emit, eventsPage, recordUsage, statusOf, type PromptState } from './prompt-state';
 import { runToolCalls, settleCalls } from './tool-calls';
+import { adoptCallIds } from './call-ids';
 import { callFramed } from './request-frame';
 
 /** What a parent prompt passes to one sub-agent run. */
@@ -86,6 +87,7 @@ async function modelTurn(state: PromptState, acts: PromptActivities, cursor: Cur
   const turn = await callFramed(state, request, acts.callModel);
   Object.assign(cursor, { length: turn.transcriptLength, append: [] as NewPart[] });
   if (turn.text) emit(state, { type: 'content', turn: state.turns, text: turn.text });
+  adoptCallIds(state, turn.functionCalls);
   for (const call of turn.functionCalls) emit(state, { type: 'tool_call_request', turn: state.turns, callId: call.id, name: call.name, args: call.args });
   recordUsage(state, turn.model, turn.usage);
   return turn;

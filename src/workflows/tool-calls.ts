@@ -2,10 +2,9 @@ import { condition, getExternalWorkflowHandle, log, workflowInfo } from '@tempor
 import { childApprovalSignal } from './messages';
 import type { FunctionCall, NewPart, ToolOutcome } from '../core/types';
 import { planWaves } from '../core/waves';
-import { previewMarkers } from '../core/blob-marker';
-import { defaultPolicy, EDIT_TOOLS, evaluatePolicy, sessionAllowRule } from '../core/policy/index';
-import { PLANS_DIR } from '../tools/plan-mode';
-import { runWorkflowTool, setMode, type WorkflowToolResult } from './workflow-tools';
+import { runWorkflowTool, type WorkflowToolResult } from './workflow-tools';
+import { judge, policyRefuses, recheckAfterApproval, refusalOf } from './call-policy';
+import { modelIdOf } from './call-ids';
 import { unauthorizedToolMessage } from '../core/agents/recovery';
 import { findTool, parseToolArgs } from '../tools';
 import { isReadOnly, type ToolErrorKind } from '../tools/types';
@@ -39,14 +38,14 @@ export async function runToolCalls(state: PromptState, calls: FunctionCall[], ru
       if (result.errorKind === 'cancelled') cancelled = true;
     }
   }
-  return calls.map((call) => toNewPart(outcomes.get(call.id)!));
+  return calls.map((call) => toNewPart(outcomes.get(call.id)!, call));
 }
 
 /** One response per call of an interrupted turn: its result if it finished, else cancelled. */
 export function settleCalls(state: PromptState, calls: FunctionCall[], reason: string): NewPart[] {
   return calls.map((call) => {
     const record = track(state, call);
-    return toNewPart(record.outcome ?? finishInline(state, record, 'cancelled', reason));
+    return toNewPart(record.outcome ?? finishInline(state, record, 'cancelled', reason), call);
   });
 }
 
@@ -54,15 +53,17 @@ async function processCall(state: PromptState, call: FunctionCall, runTool: RunT
   const record = track(state, call);
   const unauthorized = authorize(state, call.name);
   if (unauthorized) return finishInline(state, record, 'policy_violation', unauthorized);
+  if (call.invalid) return finishInline(state, record, 'invalid_tool_params', call.invalid);
   const parsed = parseToolArgs(call.name, call.args);
   if (!parsed.ok) return finishInline(state, record, parsed.error.kind, parsed.error.message);
-  const verdict = decide(state, record);
-  if (verdict.decision === 'deny') return finishInline(state, record, 'policy_violation', verdict.message ?? 'Tool execution denied by policy.');
-  if (verdict.decision === 'ask_user') {
-    const refusal = (await awaitApproval(state, record)) ?? recheckAfterApproval(state, record);
+  const judged = await judge(state, record);
+  const denied = refusalOf(judged);
+  if (denied) return finishInline(state, record, denied.kind, denied.message);
+  if (judged.verdict.decision === 'ask_user') {
+    const refusal = (await awaitApproval(state, record)) ?? (await recheckAfterApproval(state, record));
     if (refusal) return finishInline(state, record, refusal.kind, refusal.message);
   }
-  const hooked = await beforeTool(state, record, (r) => policyDenies(state, r));
+  const hooked = await beforeTool(state, record, (r) => policyRefuses(state, r));
   if (hooked) return finishInline(state, record, hooked.kind, hooked.message);
   if (parsed.tool.runsIn === 'workflow') return finishWorkflowTool(state, record, await runWorkflowTool(state, record), runTool);
   record.status = 'executing';
@@ -84,11 +85,6 @@ async function afterHooks(state: PromptState, record: CallRecord, outcome: ToolO
   return { ...tail, callId: record.callId, name: record.name };
 }
 
-function policyDenies(state: PromptState, record: CallRecord): { kind: ToolErrorKind; message: string } | undefined {
-  const verdict = decide(state, record);
-  return verdict.decision === 'deny' ? { kind: 'policy_violation', message: verdict.message ?? 'Tool execution denied by policy.' } : undefined;
-}
-
 /** Waits (durably, for as long as it takes) for a person's decision; returns why the call won't run. */
 async function awaitApproval(state: PromptState, record: CallRecord): Promise<{ kind: ToolErrorKind; message: string } | undefined> {
   record.status = 'awaiting_approval';
@@ -108,29 +104,6 @@ async function awaitApproval(state: PromptState, record: CallRecord): Promise<{ 
   if (outcome === 'cancel') return { kind: 'cancelled', message: `User denied execution.${reason ? ` Reason: ${reason}` : ''}` };
   if (outcome === 'modify' && args) record.args = args;
   return undefined;
-}
-
-/** The first matching rule of defaults, policy files and this prompt's `proceed_always` rules. */
-function decide(state: PromptState, record: CallRecord) {
-  const rules = [...defaultPolicy(PLANS_DIR), ...(state.input.policyRules ?? []), ...state.sessionRules];
-  return evaluatePolicy({ rules }, { name: record.name, args: previewMarkers(record.args) as Record<string, unknown> }, { mode: state.mode, plansDir: PLANS_DIR, workspaceRoot: state.input.workspace });
-}
-
-/**
- * An approval never overrides a deny (invariant 6): the policy is asked again with the final
- * arguments and the current mode, since `modify` or a mode switch may have changed either.
- * `proceed_always` first adds its session rule, and on an edit tool switches to auto_edit as
- * Gemini CLI does.
- */
-function recheckAfterApproval(state: PromptState, record: CallRecord): { kind: ToolErrorKind; message: string } | undefined {
-  if (record.decision?.outcome === 'proceed_always') {
-    const rule = sessionAllowRule({ name: record.name, args: previewMarkers(record.args) as Record<string, unknown> }, state.mode);
-    if (rule) state.sessionRules.push(rule);
-    if (EDIT_TOOLS.includes(record.name) && state.mode === 'default') setMode(state, 'auto_edit');
-  }
-  const verdict = decide(state, record);
-  if (verdict.decision !== 'deny') return undefined;
-  return { kind: 'policy_violation', message: `${verdict.message ?? 'Tool execution denied by policy.'} An approval cannot override a policy deny.` };
 }
 
 async function finishWorkflowTool(state: PromptState, record: CallRecord, result: WorkflowToolResult, runTool: RunToolActivity): Promise<ToolOutcome> {
@@ -184,6 +157,7 @@ function parallelSafe(call: FunctionCall): boolean {
   return (!tool || isReadOnly(tool)) && call.args.wait_for_previous !== true;
 }
 
-function toNewPart(outcome: ToolOutcome): NewPart {
-  return { kind: 'functionResponse', callId: outcome.callId, name: outcome.name, response: outcome.response, responseRef: outcome.responseRef };
+/** The function response answers the call as the model made it: its id, even where the prompt renamed it. */
+function toNewPart(outcome: ToolOutcome, call: FunctionCall): NewPart {
+  return { kind: 'functionResponse', callId: modelIdOf(call), name: outcome.name, response: outcome.response, responseRef: outcome.responseRef };
 }

@@ -14,7 +14,7 @@ type Refusal = { kind: ToolErrorKind; message: string };
  * `tool_input` into the arguments, which are parsed and put to the policy again (`recheck`), so a
  * hook cannot turn a call into one the policy denies.
  */
-export async function beforeTool(state: PromptState, record: CallRecord, recheck: (record: CallRecord) => Refusal | undefined): Promise<Refusal | undefined> {
+export async function beforeTool(state: PromptState, record: CallRecord, recheck: (record: CallRecord) => Promise<Refusal | undefined>): Promise<Refusal | undefined> {
   const decision = await firePromptHook(state, 'BeforeTool', record.name, { fields: { tool_name: record.name, tool_input: record.args } });
   if (!decision) return undefined;
   if (decision.stop) {

@@ -1,4 +1,6 @@
-import { previewMarkers } from '../core/blob-marker';
+import { patched } from '@temporalio/workflow';
+import { hasBlobMarkers, previewMarkers } from '../core/blob-marker';
+import { FULL_ARGS_PATCH } from './call-policy';
 import type { ApprovalMode } from '../core/types';
 import { checkCompleteTask, COMPLETE_TASK_ACCEPTED } from '../tools/complete-task';
 import { PLANS_DIR } from '../tools/plan-mode';
@@ -50,8 +52,10 @@ function exitPlanMode(state: PromptState, record: CallRecord): string {
 function completeTask(state: PromptState, record: CallRecord): WorkflowToolResult {
   const agent = state.agent;
   if (!agent) return { ok: false, text: 'complete_task is only for sub-agents.' };
-  const check = checkCompleteTask(previewMarkers(record.args), agent.outputSchema);
-  if (!check.ok) return { ok: false, text: check.message };
+  // With blob markers the schema was checked on the full output by `judge` (call-policy), not on previews.
+  const judged = hasBlobMarkers(record.args) && patched(FULL_ARGS_PATCH);
+  const check = judged ? undefined : checkCompleteTask(previewMarkers(record.args), agent.outputSchema);
+  if (check && !check.ok) return { ok: false, text: check.message };
   state.completion = record.args;
   return { ok: true, text: COMPLETE_TASK_ACCEPTED };
 }

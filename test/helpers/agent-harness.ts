@@ -33,6 +33,8 @@ export interface Harness {
   env: TestEnv;
   fake: FakeGeminiServer;
   store: FileTranscriptStore;
+  /** The directory of `store` (a CLI whose home holds it as `store` reads the same blobs). */
+  storeDir: string;
   /** Where the worker publishes model output as it streams. */
   live: FileLiveStream;
   taskQueue: string;
@@ -50,7 +52,8 @@ export async function createHarness(name: string): Promise<Harness> {
   const env = await getTestEnv();
   const root = fs.mkdtempSync(path.join(env.tmpDir, `${name}-`));
   const fake = await FakeGeminiServer.start({ script: [] });
-  const store = new FileTranscriptStore(path.join(root, 'store'));
+  const storeDir = path.join(root, 'store');
+  const store = new FileTranscriptStore(storeDir);
   const live = new FileLiveStream(path.join(root, 'live'));
   const taskQueue = env.uniqueTaskQueue(name);
   const worker: Worker = await createAgentWorker({
@@ -69,6 +72,7 @@ export async function createHarness(name: string): Promise<Harness> {
     env,
     fake,
     store,
+    storeDir,
     live,
     taskQueue,
     workspace(files = {}) {

@@ -1,0 +1,87 @@
+import { isCancellation, log, patched, proxyLocalActivities } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import type { JudgeCallInput, JudgeCallResult } from '../activities/judge-call';
+import { hasBlobMarkers, previewMarkers } from '../core/blob-marker';
+import { defaultPolicy, EDIT_TOOLS, evaluatePolicy, sessionAllowRule } from '../core/policy/index';
+import type { ApprovalMode } from '../core/types';
+import { PLANS_DIR } from '../tools/plan-mode';
+import type { ToolErrorKind } from '../tools/types';
+import type { CallRecord, PromptState } from './prompt-state';
+import { setMode } from './workflow-tools';
+
+export type Refusal = { kind: ToolErrorKind; message: string };
+
+/**
+ * Calls whose arguments hold blob markers are judged on their full text by the `judgeCall` local
+ * activity; before this patch they were judged on the markers' previews. Calls without markers
+ * decide in the workflow as before, with no new command.
+ */
+export const FULL_ARGS_PATCH = 'policy-full-args';
+
+/**
+ * Schema, policy and (with `allowRuleFor`) the `proceed_always` rule for a call, as they apply to
+ * the arguments that will run: the defaults, the policy files and this prompt's session rules,
+ * first match wins (core/policy).
+ */
+export async function judge(state: PromptState, record: CallRecord, allowRuleFor?: ApprovalMode): Promise<JudgeCallResult> {
+  const rules = [...defaultPolicy(PLANS_DIR), ...(state.input.policyRules ?? []), ...state.sessionRules];
+  const context = { mode: state.mode, plansDir: PLANS_DIR, workspaceRoot: state.input.workspace };
+  if (hasBlobMarkers(record.args) && patched(FULL_ARGS_PATCH)) {
+    return judgeFullArgs({ name: record.name, args: record.args, rules, context, allowRuleFor, outputSchema: outputSchemaFor(state, record) });
+  }
+  const call = { name: record.name, args: previewMarkers(record.args) as Record<string, unknown> };
+  const allowRule = allowRuleFor ? sessionAllowRule(call, allowRuleFor) : undefined;
+  return { verdict: evaluatePolicy({ rules }, call, context), allowRule };
+}
+
+/** Why a judged call must not run: invalid full arguments, or a policy deny. */
+export function refusalOf(judged: JudgeCallResult): Refusal | undefined {
+  if (judged.invalid) return judged.invalid;
+  if (judged.verdict.decision !== 'deny') return undefined;
+  return { kind: 'policy_violation', message: judged.verdict.message ?? 'Tool execution denied by policy.' };
+}
+
+/** The policy asked again (after a BeforeTool hook rewrote the arguments): a deny refuses the call. */
+export async function policyRefuses(state: PromptState, record: CallRecord): Promise<Refusal | undefined> {
+  return refusalOf(await judge(state, record));
+}
+
+/**
+ * An approval never overrides a deny (invariant 6): the policy is asked again with the final
+ * arguments and the current mode, since `modify` or a mode switch may have changed either.
+ * `proceed_always` first adds its session rule, and on an edit tool switches to auto_edit as
+ * Gemini CLI does.
+ */
+export async function recheckAfterApproval(state: PromptState, record: CallRecord): Promise<Refusal | undefined> {
+  if (record.decision?.outcome === 'proceed_always') {
+    const { allowRule } = await judge(state, record, state.mode);
+    if (allowRule) state.sessionRules.push(allowRule);
+    if (EDIT_TOOLS.includes(record.name) && state.mode === 'default') setMode(state, 'auto_edit');
+  }
+  const refusal = refusalOf(await judge(state, record));
+  if (!refusal || refusal.kind !== 'policy_violation') return refusal;
+  return { ...refusal, message: `${refusal.message} An approval cannot override a policy deny.` };
+}
+
+function outputSchemaFor(state: PromptState, record: CallRecord) {
+  return record.name === 'complete_task' && state.agent ? state.agent.outputSchema : undefined;
+}
+
+/**
+ * A local activity: it only reads the store, so a rerun is harmless, and its verdict is one marker
+ * in history. If the store stays unreadable the call is refused, never judged on a preview.
+ */
+async function judgeFullArgs(input: JudgeCallInput): Promise<JudgeCallResult> {
+  const act = proxyLocalActivities<Activities>({
+    startToCloseTimeout: '30 seconds',
+    retry: { initialInterval: '1 second', maximumInterval: '10 seconds', maximumAttempts: 8 },
+  });
+  try {
+    return await act.judgeCall(input);
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    log.warn('could not judge a call on its full arguments', { name: input.name, error: String(err) });
+    const message = 'The full arguments of this call could not be read from the transcript store, so the call was not run.';
+    return { invalid: { kind: 'execution_failed', message }, verdict: { decision: 'deny', message } };
+  }
+}
