@@ -36,7 +36,9 @@ export async function createWorkspace(root: string): Promise<Workspace> {
       if (typeof input !== 'string' || input.trim() === '') {
         throw new ToolError('invalid_tool_params', 'A path must be a non-empty string.');
       }
-      const resolved = await realpathOfNearest(path.resolve(realRoot, input), 0);
+      const resolved = await realpathOfNearest(path.resolve(realRoot, checkedPath(input)), 0).catch((error: unknown) => {
+        throw unusablePath(error, input);
+      });
       if (!isInside(resolved)) {
         throw new ToolError(
           'path_outside_workspace',
@@ -78,6 +80,27 @@ async function realpathOfNearest(target: string, hops: number): Promise<string> 
     missing.unshift(path.basename(current));
     current = parent;
   }
+}
+
+/** Names the file system cannot take are the model's mistake: an error result it can correct. */
+function checkedPath(input: string): string {
+  if (input.includes('\0')) {
+    throw new ToolError('invalid_tool_params', 'A path must not contain a NUL character (\\0). Give the path without it.');
+  }
+  return input;
+}
+
+function unusablePath(error: unknown, input: string): unknown {
+  const code = (error as { code?: string } | null)?.code;
+  const shown = input.length > 120 ? `${input.slice(0, 120)}...` : input;
+  if (code === 'ENAMETOOLONG') {
+    return new ToolError(
+      'invalid_tool_params',
+      `Path "${shown}" is too long: the file system allows at most 255 bytes per name and 4096 per path.`,
+    );
+  }
+  if (code === 'ELOOP') return new ToolError('invalid_tool_params', `Path "${shown}" has too many levels of symbolic links.`);
+  return error;
 }
 
 function isMissing(error: unknown): boolean {
