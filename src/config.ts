@@ -30,6 +30,8 @@ export interface Config {
    * (Temporal's default: 10 s). Shorter moves a crashed worker's workflows to another one sooner.
    */
   stickyTimeoutMs?: number;
+  /** Time `grep_search` may spend matching one file before it reports the pattern as too slow. */
+  grepTimeoutMs?: number;
 }
 
 const envSchema = z.object({
@@ -50,6 +52,11 @@ const envSchema = z.object({
     .number({ message: 'DURABLE_AGENT_STICKY_TIMEOUT_MS must be a whole number of milliseconds' })
     .int({ message: 'DURABLE_AGENT_STICKY_TIMEOUT_MS must be a whole number of milliseconds' })
     .min(100, { message: 'DURABLE_AGENT_STICKY_TIMEOUT_MS must be at least 100' })
+    .optional(),
+  DURABLE_AGENT_GREP_TIMEOUT_MS: z.coerce
+    .number({ message: 'DURABLE_AGENT_GREP_TIMEOUT_MS must be a whole number of milliseconds' })
+    .int({ message: 'DURABLE_AGENT_GREP_TIMEOUT_MS must be a whole number of milliseconds' })
+    .min(100, { message: 'DURABLE_AGENT_GREP_TIMEOUT_MS must be at least 100' })
     .optional(),
   PATH: z.string().optional(),
 });
@@ -81,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.DURABLE_AGENT_LOG_LEVEL ?? 'warn',
     searchPath: e.PATH ?? '',
     stickyTimeoutMs: e.DURABLE_AGENT_STICKY_TIMEOUT_MS,
+    grepTimeoutMs: e.DURABLE_AGENT_GREP_TIMEOUT_MS,
   };
 }
 

@@ -21,6 +21,8 @@ export interface ActivityDeps {
   live?: LiveStream;
   modelHeartbeatIntervalMs?: number;
   toolHeartbeatIntervalMs?: number;
+  /** Time `grep_search` may spend matching one file before it reports the pattern as too slow. */
+  grepTimeoutMs?: number;
   /** Environment of command hooks (default: the worker's, without secrets). */
   hookEnv?: NodeJS.ProcessEnv;
 }
@@ -53,7 +55,7 @@ export function createActivities(deps: ActivityDeps) {
       return metered(deps, (models) => compressTranscript({ models, store: deps.store, heartbeatIntervalMs: deps.modelHeartbeatIntervalMs }, input));
     },
     async runTool(input: RunToolInput) {
-      return runTool({ store: deps.store, journal: deps.journal, heartbeatIntervalMs: deps.toolHeartbeatIntervalMs }, input);
+      return runTool({ store: deps.store, journal: deps.journal, heartbeatIntervalMs: deps.toolHeartbeatIntervalMs, grepTimeoutMs: deps.grepTimeoutMs }, input);
     },
     async runHooks(input: RunHooksInput) {
       return runHooks({ store: deps.store, env: deps.hookEnv ?? withoutSecrets(process.env), heartbeatIntervalMs: deps.toolHeartbeatIntervalMs }, input);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { ToolError, type FileInfo } from '../tools/types';
 import type { ToolDeps, ToolLimits, Workspace } from '../tools/types';
 import { createExec } from './exec';
+import { createLineMatcher } from './line-matcher';
 import { listInside, readDirectoryInside, readFileInside, targetInside, writeFileInside, type IsInside } from './safe-fs';
 
 /** Part of the tool dependencies' surface, next to `createToolDeps` and `createWorkspace`. */
@@ -17,10 +18,19 @@ export async function createToolDeps(options: {
   signal: AbortSignal;
   shellTimeoutMs?: number;
   maxOutputChars?: number;
+  grepTimeoutMs?: number;
   readBlob?: (ref: string) => Promise<string>;
 }): Promise<ToolDeps> {
-  const limits: ToolLimits = { shellTimeoutMs: options.shellTimeoutMs, maxOutputChars: options.maxOutputChars };
-  return { workspace: await createWorkspace(options.root), exec: createExec(), signal: options.signal, limits, readBlob: options.readBlob };
+  const { shellTimeoutMs, maxOutputChars, grepTimeoutMs, signal } = options;
+  const limits: ToolLimits = { shellTimeoutMs, maxOutputChars, grepTimeoutMs };
+  return {
+    workspace: await createWorkspace(options.root),
+    exec: createExec(),
+    signal,
+    limits,
+    readBlob: options.readBlob,
+    lineMatcher: (search, timeoutMs) => createLineMatcher(search, timeoutMs, signal),
+  };
 }
 
 /** The workspace rooted at the real path of `root`, which must be an existing directory. */
