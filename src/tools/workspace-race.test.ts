@@ -11,24 +11,28 @@ import type { ToolDeps, ToolResult } from './types';
 
 afterAll(removeWorkspaces);
 
-const CALLS = 300;
+const CALLS = 600;
 
 /** Swaps `dir` with a link to `outside` and back until killed, bounded in iterations and time. */
 const SWAPPER = `
 const fs = require('node:fs');
 const [dir, outside] = process.argv.slice(1);
+const real = dir + '.real';
 const stopAt = Date.now() + 60000;
-// Holds each state for a random 0-400 microseconds, so every gap between a check and a use is hit.
-const hold = () => { const until = process.hrtime.bigint() + BigInt(Math.floor(Math.random() * 400000)); while (process.hrtime.bigint() < until); };
+// Spins for a random time up to \${us} microseconds, so every gap between a check and a use is hit.
+const hold = (us) => { const until = process.hrtime.bigint() + BigInt(Math.floor(Math.random() * us * 1000)); while (process.hrtime.bigint() < until); };
 for (let i = 0; i < 5000000 && Date.now() < stopAt; i += 1) {
   try {
-    fs.renameSync(dir, dir + '.real');
+    fs.renameSync(dir, real);
     fs.symlinkSync(outside, dir);
-    hold();
-    fs.unlinkSync(dir);
-    fs.renameSync(dir + '.real', dir);
-    hold();
-  } catch { /* a step lost a race with itself after a kill: go on */ }
+    hold(50);
+  } catch { /* a write_file created the directory while it was away: removed below */ }
+  try {
+    if (!fs.existsSync(real)) continue;
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.renameSync(real, dir);
+    hold(1000);
+  } catch { /* the same race again: the next round repairs it */ }
 }
 `;
 
@@ -69,7 +73,7 @@ describe('tools while a directory is swapped with a symlink to outside the works
         if (leaked(read)) leaks.read_file += 1;
         if (read.ok) ok += 1;
         await call('write_file', { file_path: `d/w${i}.txt`, content: 'written' }, deps);
-        if (i % 10 !== 0) continue;
+        if (i % 20 !== 0) continue;
         if (leaked(await call('list_directory', { dir_path: 'd' }, deps))) leaks.list_directory += 1;
         if (leaked(await call('grep_search', { pattern: 'SECRET.OUT', dir_path: 'd' }, deps))) leaks.grep_search += 1;
         if (leaked(await call('glob', { pattern: '**/*-only.txt', dir_path: 'd' }, deps))) leaks.glob += 1;
