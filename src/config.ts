@@ -25,13 +25,13 @@ export interface Config {
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** The PATH used to look for a `temporal` binary. */
   searchPath: string;
+  /** Time `grep_search` may spend matching one file before it reports the pattern as too slow. */
+  grepTimeoutMs?: number;
   /**
    * How long a workflow task waits on this worker's sticky queue before any worker may take it
    * (Temporal's default: 10 s). Shorter moves a crashed worker's workflows to another one sooner.
    */
   stickyTimeoutMs?: number;
-  /** Time `grep_search` may spend matching one file before it reports the pattern as too slow. */
-  grepTimeoutMs?: number;
 }
 
 const envSchema = z.object({
@@ -48,15 +48,15 @@ const envSchema = z.object({
     .string()
     .regex(/^(file|postgres(ql)?:\/\/.+)$/, { message: 'DURABLE_AGENT_STORE must be "file" or a postgres:// URL' })
     .optional(),
-  DURABLE_AGENT_STICKY_TIMEOUT_MS: z.coerce
-    .number({ message: 'DURABLE_AGENT_STICKY_TIMEOUT_MS must be a whole number of milliseconds' })
-    .int({ message: 'DURABLE_AGENT_STICKY_TIMEOUT_MS must be a whole number of milliseconds' })
-    .min(100, { message: 'DURABLE_AGENT_STICKY_TIMEOUT_MS must be at least 100' })
-    .optional(),
   DURABLE_AGENT_GREP_TIMEOUT_MS: z.coerce
     .number({ message: 'DURABLE_AGENT_GREP_TIMEOUT_MS must be a whole number of milliseconds' })
     .int({ message: 'DURABLE_AGENT_GREP_TIMEOUT_MS must be a whole number of milliseconds' })
     .min(100, { message: 'DURABLE_AGENT_GREP_TIMEOUT_MS must be at least 100' })
+    .optional(),
+  DURABLE_AGENT_STICKY_TIMEOUT_MS: z.coerce
+    .number({ message: 'DURABLE_AGENT_STICKY_TIMEOUT_MS must be a whole number of milliseconds' })
+    .int({ message: 'DURABLE_AGENT_STICKY_TIMEOUT_MS must be a whole number of milliseconds' })
+    .min(100, { message: 'DURABLE_AGENT_STICKY_TIMEOUT_MS must be at least 100' })
     .optional(),
   PATH: z.string().optional(),
 });
@@ -87,8 +87,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPolicyDir: path.resolve(e.DURABLE_AGENT_ADMIN_POLICIES ?? '/etc/durable-agent/policies'),
     logLevel: e.DURABLE_AGENT_LOG_LEVEL ?? 'warn',
     searchPath: e.PATH ?? '',
-    stickyTimeoutMs: e.DURABLE_AGENT_STICKY_TIMEOUT_MS,
     grepTimeoutMs: e.DURABLE_AGENT_GREP_TIMEOUT_MS,
+    stickyTimeoutMs: e.DURABLE_AGENT_STICKY_TIMEOUT_MS,
   };
 }
 
