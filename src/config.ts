@@ -25,6 +25,8 @@ export interface Config {
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** The PATH used to look for a `temporal` binary. */
   searchPath: string;
+  /** Time `grep_search` may spend matching one file before it reports the pattern as too slow. */
+  grepTimeoutMs?: number;
   /**
    * How long a workflow task waits on this worker's sticky queue before any worker may take it
    * (Temporal's default: 10 s). Shorter moves a crashed worker's workflows to another one sooner.
@@ -50,6 +52,11 @@ const envSchema = z.object({
   DURABLE_AGENT_STORE: z
     .string()
     .regex(/^(file|postgres(ql)?:\/\/.+)$/, { message: 'DURABLE_AGENT_STORE must be "file" or a postgres:// URL' })
+    .optional(),
+  DURABLE_AGENT_GREP_TIMEOUT_MS: z.coerce
+    .number({ message: 'DURABLE_AGENT_GREP_TIMEOUT_MS must be a whole number of milliseconds' })
+    .int({ message: 'DURABLE_AGENT_GREP_TIMEOUT_MS must be a whole number of milliseconds' })
+    .min(100, { message: 'DURABLE_AGENT_GREP_TIMEOUT_MS must be at least 100' })
     .optional(),
   DURABLE_AGENT_STICKY_TIMEOUT_MS: z.coerce
     .number({ message: 'DURABLE_AGENT_STICKY_TIMEOUT_MS must be a whole number of milliseconds' })
@@ -89,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPolicyDir: path.resolve(e.DURABLE_AGENT_ADMIN_POLICIES ?? '/etc/durable-agent/policies'),
     logLevel: e.DURABLE_AGENT_LOG_LEVEL ?? 'warn',
     searchPath: e.PATH ?? '',
+    grepTimeoutMs: e.DURABLE_AGENT_GREP_TIMEOUT_MS,
     stickyTimeoutMs: e.DURABLE_AGENT_STICKY_TIMEOUT_MS,
     trustWorkspace: ['1', 'true'].includes(e.DURABLE_AGENT_TRUST_WORKSPACE?.toLowerCase() ?? ''),
   };

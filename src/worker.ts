@@ -24,6 +24,8 @@ export interface AgentWorkerOptions {
   shutdownGraceTime?: Duration;
   /** Temporal's stickyQueueScheduleToStartTimeout (ours 1 s, the SDK's 10 s): how long a crashed worker holds its workflows. */
   stickyTimeout?: Duration;
+  /** Time `grep_search` may spend matching one file (default 4 s). */
+  grepTimeoutMs?: number;
 }
 
 /** Wires a worker: connection, activities from real dependencies, the workflow bundle, the task queue. */
@@ -32,7 +34,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    activities: createActivities({ models: options.models, store: options.store, journal: options.journal, live: options.live }),
+    activities: createActivities({ models: options.models, store: options.store, journal: options.journal, live: options.live, grepTimeoutMs: options.grepTimeoutMs }),
     ...workflowSource(options.workflowBundlePath),
     shutdownGraceTime: options.shutdownGraceTime ?? '5 seconds',
     // A worker killed without saying goodbye leaves its cached prompts' next tasks on its sticky

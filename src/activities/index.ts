@@ -22,6 +22,8 @@ export interface ActivityDeps {
   live?: LiveStream;
   modelHeartbeatIntervalMs?: number;
   toolHeartbeatIntervalMs?: number;
+  /** Time `grep_search` may spend matching one file before it reports the pattern as too slow. */
+  grepTimeoutMs?: number;
   /** Environment of command hooks (default: the worker's, without secrets). */
   hookEnv?: NodeJS.ProcessEnv;
 }
@@ -54,7 +56,7 @@ export function createActivities(deps: ActivityDeps) {
       return metered(deps, (models) => compressTranscript({ models, store: deps.store, heartbeatIntervalMs: deps.modelHeartbeatIntervalMs }, input));
     },
     async runTool(input: RunToolInput) {
-      return runTool({ store: deps.store, journal: deps.journal, heartbeatIntervalMs: deps.toolHeartbeatIntervalMs }, input);
+      return runTool({ store: deps.store, journal: deps.journal, heartbeatIntervalMs: deps.toolHeartbeatIntervalMs, grepTimeoutMs: deps.grepTimeoutMs }, input);
     },
     /** The workflow's checks of a call with blob markers, on its full arguments (a local activity). */
     async judgeCall(input: JudgeCallInput) {

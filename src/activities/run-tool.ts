@@ -23,6 +23,8 @@ export interface ToolActivityDeps {
   journal?: ToolJournal;
   /** Heartbeat period while a tool runs; the workflow sets the heartbeat timeout. */
   heartbeatIntervalMs?: number;
+  /** Time `grep_search` may spend matching one file (the tool's default: 4 s). */
+  grepTimeoutMs?: number;
 }
 
 const PREVIEW_CHARS = 300;
@@ -76,7 +78,7 @@ async function executeTool(deps: ToolActivityDeps, input: RunToolInput, ctx: Con
   if (resumed) return resumed;
   const timer = setInterval(() => ctx.heartbeat(), deps.heartbeatIntervalMs ?? 1000);
   try {
-    const toolDeps = await createToolDeps({ root: input.workspace, signal: ctx.cancellationSignal, shellTimeoutMs: input.shellTimeoutMs, readBlob: (ref) => deps.store.getBlob(ref) });
+    const toolDeps = await createToolDeps({ root: input.workspace, signal: ctx.cancellationSignal, shellTimeoutMs: input.shellTimeoutMs, grepTimeoutMs: deps.grepTimeoutMs, readBlob: (ref) => deps.store.getBlob(ref) });
     return await parsed.tool.execute(parsed.args, toolDeps);
   } catch (err) {
     if (err instanceof ToolError) return { ok: false, error: { kind: err.kind, message: err.message } };

@@ -1,8 +1,10 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { ToolError, type DirEntry, type FileInfo } from '../tools/types';
+import { ToolError, type FileInfo } from '../tools/types';
 import type { ToolDeps, ToolLimits, Workspace } from '../tools/types';
 import { createExec } from './exec';
+import { createLineMatcher } from './line-matcher';
+import { listInside, readDirectoryInside, readFileInside, targetInside, writeFileInside, type IsInside } from './safe-fs';
 
 /** Part of the tool dependencies' surface, next to `createToolDeps` and `createWorkspace`. */
 
@@ -16,10 +18,19 @@ export async function createToolDeps(options: {
   signal: AbortSignal;
   shellTimeoutMs?: number;
   maxOutputChars?: number;
+  grepTimeoutMs?: number;
   readBlob?: (ref: string) => Promise<string>;
 }): Promise<ToolDeps> {
-  const limits: ToolLimits = { shellTimeoutMs: options.shellTimeoutMs, maxOutputChars: options.maxOutputChars };
-  return { workspace: await createWorkspace(options.root), exec: createExec(), signal: options.signal, limits, readBlob: options.readBlob };
+  const { shellTimeoutMs, maxOutputChars, grepTimeoutMs, signal } = options;
+  const limits: ToolLimits = { shellTimeoutMs, maxOutputChars, grepTimeoutMs };
+  return {
+    workspace: await createWorkspace(options.root),
+    exec: createExec(),
+    signal,
+    limits,
+    readBlob: options.readBlob,
+    lineMatcher: (search, timeoutMs) => createLineMatcher(search, timeoutMs, signal),
+  };
 }
 
 /** The workspace rooted at the real path of `root`, which must be an existing directory. */
@@ -28,13 +39,16 @@ export async function createWorkspace(root: string): Promise<Workspace> {
   if (!(await fs.stat(realRoot)).isDirectory()) throw new Error(`Workspace root is not a directory: ${realRoot}`);
   const prefix = realRoot.endsWith(path.sep) ? realRoot : realRoot + path.sep;
   const isInside = (candidate: string) => candidate === realRoot || candidate.startsWith(prefix);
+  const shown = (absolute: string) => path.relative(realRoot, absolute).split(path.sep).join('/') || '.';
   return {
     root: realRoot,
     async resolve(input) {
       if (typeof input !== 'string' || input.trim() === '') {
         throw new ToolError('invalid_tool_params', 'A path must be a non-empty string.');
       }
-      const resolved = await realpathOfNearest(path.resolve(realRoot, input), 0);
+      const resolved = await realpathOfNearest(path.resolve(realRoot, checkedPath(input)), 0).catch((error: unknown) => {
+        throw unusablePath(error, input);
+      });
       if (!isInside(resolved)) {
         throw new ToolError(
           'path_outside_workspace',
@@ -43,14 +57,11 @@ export async function createWorkspace(root: string): Promise<Workspace> {
       }
       return resolved;
     },
-    relative: (absolute) => path.relative(realRoot, absolute).split(path.sep).join('/') || '.',
-    readFile: (absolute) => fs.readFile(absolute),
-    async writeFile(absolute, content) {
-      await fs.mkdir(path.dirname(absolute), { recursive: true });
-      await fs.writeFile(absolute, content, 'utf8');
-    },
+    relative: shown,
+    readFile: (absolute) => readFileInside(absolute, isInside, shown(absolute)),
+    writeFile: (absolute, content) => writeFileInside(realRoot, absolute, content, isInside, shown(absolute)),
     stat: statOrUndefined,
-    readdir: listEntries,
+    readdir: (absolute) => listInside(absolute, isInside, shown(absolute)),
     walk: (dir, options) => walkFiles(dir, isInside, options?.limit ?? Number.POSITIVE_INFINITY),
   };
 }
@@ -81,6 +92,27 @@ async function realpathOfNearest(target: string, hops: number): Promise<string> 
   }
 }
 
+/** Names the file system cannot take are the model's mistake: an error result it can correct. */
+function checkedPath(input: string): string {
+  if (input.includes('\0')) {
+    throw new ToolError('invalid_tool_params', 'A path must not contain a NUL character (\\0). Give the path without it.');
+  }
+  return input;
+}
+
+function unusablePath(error: unknown, input: string): unknown {
+  const code = (error as { code?: string } | null)?.code;
+  const shown = input.length > 120 ? `${input.slice(0, 120)}...` : input;
+  if (code === 'ENAMETOOLONG') {
+    return new ToolError(
+      'invalid_tool_params',
+      `Path "${shown}" is too long: the file system allows at most 255 bytes per name and 4096 per path.`,
+    );
+  }
+  if (code === 'ELOOP') return new ToolError('invalid_tool_params', `Path "${shown}" has too many levels of symbolic links.`);
+  return error;
+}
+
 function isMissing(error: unknown): boolean {
   const code = (error as { code?: string } | null)?.code;
   return code === 'ENOENT' || code === 'ENOTDIR';
@@ -96,45 +128,33 @@ async function statOrUndefined(absolute: string): Promise<FileInfo | undefined> 
   }
 }
 
-/** Entries of a directory; symlinks are described by their targets (broken ones as empty files). */
-async function listEntries(absolute: string): Promise<DirEntry[]> {
-  const names = await fs.readdir(absolute);
-  return Promise.all(
-    names.map(async (name) => {
-      const info = await statOrUndefined(path.join(absolute, name)).catch(() => undefined);
-      return { name, isDirectory: info?.isDirectory ?? false, size: info?.size ?? 0 };
-    }),
-  );
-}
-
 /**
- * Files under `dir` in name order, relative to it with `/` separators. Symlinked directories are
- * not followed; a symlinked file is listed only when its target is inside the workspace.
+ * Files under `dir` in name order, relative to it with `/` separators. Each directory is opened and
+ * verified inside the workspace and its subdirectories are opened through it, so a directory swapped
+ * for a symlink is never walked. Symlinked directories are not followed; a symlinked file is listed
+ * only when its target is inside the workspace.
  */
-async function walkFiles(dir: string, isInside: (p: string) => boolean, limit: number): Promise<string[]> {
+async function walkFiles(dir: string, isInside: IsInside, limit: number): Promise<string[]> {
   const files: string[] = [];
-  const visit = async (relative: string): Promise<void> => {
-    const entries = await fs.readdir(path.join(dir, relative), { withFileTypes: true }).catch(() => []);
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      if (files.length >= limit) return;
-      const child = relative === '' ? entry.name : `${relative}/${entry.name}`;
-      if (entry.isDirectory()) {
-        if (!SKIPPED_DIRECTORIES.has(entry.name)) await visit(child);
-      } else if (entry.isFile() || (entry.isSymbolicLink() && (await isFileInside(path.join(dir, child), isInside)))) {
-        files.push(child);
+  const visit = async (opening: string, relative: string): Promise<void> => {
+    const opened = await readDirectoryInside(opening, isInside);
+    if (!opened) return;
+    try {
+      const entries = opened.entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      for (const entry of entries) {
+        if (files.length >= limit) return;
+        const child = relative === '' ? entry.name : `${relative}/${entry.name}`;
+        const inside = path.join(opened.base, entry.name);
+        if (entry.isDirectory()) {
+          if (!SKIPPED_DIRECTORIES.has(entry.name)) await visit(inside, child);
+        } else if (entry.isFile() || (entry.isSymbolicLink() && (await targetInside(inside, isInside))?.isFile())) {
+          files.push(child);
+        }
       }
+    } finally {
+      await opened.close();
     }
   };
-  await visit('');
+  await visit(dir, '');
   return files;
-}
-
-async function isFileInside(link: string, isInside: (p: string) => boolean): Promise<boolean> {
-  try {
-    const real = await fs.realpath(link);
-    return isInside(real) && (await fs.stat(real)).isFile();
-  } catch {
-    return false;
-  }
 }

@@ -101,6 +101,7 @@ export async function startWorker(config: Config, taskQueue: string, fakeUrl?: s
     journal: stores.journal,
     live: stores.live,
     stickyTimeout: config.stickyTimeoutMs,
+    grepTimeoutMs: config.grepTimeoutMs,
   });
   const running = worker.run();
   return {

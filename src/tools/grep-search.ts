@@ -10,11 +10,16 @@ import {
   placeName,
   resolveDirectory,
 } from './tool-helpers';
-import { ToolError, type ToolDeps, type ToolDefinition } from './types';
+import { ToolError, type LineMatcher, type ToolDeps, type ToolDefinition } from './types';
 
 /** Gemini CLI's defaults: 100 matches, 30 s per search. */
 const DEFAULT_TOTAL_MAX_MATCHES = 100;
 const SEARCH_TIME_LIMIT_MS = 30_000;
+/**
+ * Matching one file (20 MB at most) takes well under a second unless the pattern backtracks without
+ * end. Below the 5 s limit of a read tool's local activity, so its first attempt reports the timeout.
+ */
+export const DEFAULT_GREP_TIMEOUT_MS = 4_000;
 const MAX_FILES_WALKED = 50_000;
 /** Matched lines longer than this are cut (minified files would flood the output). */
 const MAX_LINE_CHARS = 500;
@@ -55,11 +60,6 @@ interface FileMatches {
   lines: string[];
 }
 
-interface LineFilter {
-  match: RegExp;
-  exclude?: RegExp;
-}
-
 interface Search {
   files: FileMatches[];
   total: number;
@@ -78,11 +78,13 @@ export const grepSearchTool: ToolDefinition<typeof schema> = {
   async execute(args, deps) {
     const dir = await resolveDirectory(deps.workspace, args.dir_path);
     const flags = args.case_sensitive ? '' : 'i';
-    const lines: LineFilter = {
-      match: compile('pattern', args.pattern, flags),
-      exclude: args.exclude_pattern === undefined ? undefined : compile('exclude_pattern', args.exclude_pattern, flags),
-    };
-    const search = await searchFiles(args, deps, dir, lines);
+    compile('pattern', args.pattern, flags);
+    if (args.exclude_pattern !== undefined) compile('exclude_pattern', args.exclude_pattern, flags);
+    const matcher = deps.lineMatcher(
+      { pattern: args.pattern, exclude: args.exclude_pattern, flags },
+      deps.limits?.grepTimeoutMs ?? DEFAULT_GREP_TIMEOUT_MS,
+    );
+    const search = await searchFiles(args, deps, dir, matcher).finally(() => matcher.close());
     const output = render(args, placeName(deps.workspace.relative(dir)), search);
     return { ok: true, output, display: `Found ${describeCount(search.total, 'match', 'matches')}` };
   },
@@ -97,15 +99,16 @@ function regexError(source: string): string | undefined {
   }
 }
 
-function compile(parameter: string, source: string, flags: string): RegExp {
+/** Compiling is safe in-process (no matching), and tells the model what is wrong with a pattern. */
+function compile(parameter: string, source: string, flags: string): void {
   const problem = regexError(source);
   if (problem) {
     throw new ToolError('invalid_tool_params', `${parameter} is not a valid JavaScript regular expression: ${problem}`);
   }
-  return new RegExp(source, flags);
+  new RegExp(source, flags);
 }
 
-async function searchFiles(args: Args, deps: ToolDeps, dir: string, filter: LineFilter): Promise<Search> {
+async function searchFiles(args: Args, deps: ToolDeps, dir: string, matcher: LineMatcher): Promise<Search> {
   const { workspace } = deps;
   const include = args.include_pattern ?? args.include;
   const included = include ? compileNameOrPathGlob(include) : () => true;
@@ -124,7 +127,7 @@ async function searchFiles(args: Args, deps: ToolDeps, dir: string, filter: Line
       search.stoppedBy = `the search was stopped after ${SEARCH_TIME_LIMIT_MS / 1000} seconds`;
       break;
     }
-    const lines = await matchFile(deps, absolute, filter, Math.min(perFileMax, totalMax - search.total));
+    const lines = await matchFile(deps, absolute, matcher, Math.min(perFileMax, totalMax - search.total));
     if (lines.length === 0) continue;
     search.files.push({ path, lines });
     search.total += lines.length;
@@ -136,20 +139,24 @@ async function searchFiles(args: Args, deps: ToolDeps, dir: string, filter: Line
   return search;
 }
 
-async function matchFile(deps: ToolDeps, absolute: string, filter: LineFilter, max: number): Promise<string[]> {
+async function matchFile(deps: ToolDeps, absolute: string, matcher: LineMatcher, max: number): Promise<string[]> {
   const info = await deps.workspace.stat(absolute);
   if (!info?.isFile || info.size > MAX_FILE_BYTES) return [];
-  const bytes = await deps.workspace.readFile(absolute);
-  if (looksBinary(bytes)) return [];
-  const found: string[] = [];
-  const lines = decodeText(bytes).split('\n');
-  for (let i = 0; i < lines.length && found.length < max; i += 1) {
+  // A file removed or swapped for a link since the walk is skipped, as grep skips unreadable files.
+  const bytes = await deps.workspace.readFile(absolute).catch((error: unknown) => {
+    if (error instanceof ToolError) return undefined;
+    throw error;
+  });
+  if (!bytes || looksBinary(bytes)) return [];
+  const text = decodeText(bytes);
+  const found = await matcher.match(text, max);
+  if (found.length === 0) return [];
+  const lines = text.split('\n');
+  return found.map((i) => {
     const line = lines[i].endsWith('\r') ? lines[i].slice(0, -1) : lines[i];
-    if (!filter.match.test(line) || filter.exclude?.test(line)) continue;
-    const text = line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}... [line cut]` : line;
-    found.push(`L${i + 1}: ${text}`);
-  }
-  return found;
+    const shown = line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}... [line cut]` : line;
+    return `L${i + 1}: ${shown}`;
+  });
 }
 
 function render(args: Args, shown: string, search: Search): string {

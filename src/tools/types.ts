@@ -15,6 +15,27 @@ export interface ToolDeps {
   readBlob?(ref: string): Promise<string>;
   /** Limits set by configuration, never by the model; tools fall back to Gemini CLI's defaults. */
   limits?: ToolLimits;
+  /**
+   * A line matcher for `search`, run where a runaway regular expression can be stopped (a worker
+   * thread): each `match` rejects with a `ToolError` of kind `search_timeout` after `timeoutMs`.
+   */
+  lineMatcher(search: LineSearch, timeoutMs: number): LineMatcher;
+}
+
+/** A JavaScript regular expression to find in lines, and one whose matches are left out. */
+export interface LineSearch {
+  pattern: string;
+  exclude?: string;
+  flags: string;
+}
+
+export interface LineMatcher {
+  /**
+   * 0-based indices of the lines of `text` (split on `\n`, a trailing `\r` dropped) that match the
+   * pattern and not the exclusion, at most `max` of them.
+   */
+  match(text: string, max: number): Promise<number[]>;
+  close(): Promise<void>;
 }
 
 export interface ToolLimits {
@@ -22,6 +43,8 @@ export interface ToolLimits {
   shellTimeoutMs?: number;
   /** Characters of tool output the model sees before the middle is cut (20% head, 80% tail). */
   maxOutputChars?: number;
+  /** Time `grep_search` may spend matching one file before it gives up on the pattern. */
+  grepTimeoutMs?: number;
 }
 
 /** Every path is resolved (symlinks included) and refused unless it stays under `root`. */
@@ -89,6 +112,7 @@ export type ToolErrorKind =
   | 'edit_expected_occurrence_mismatch'
   | 'edit_no_change'
   | 'shell_timeout'
+  | 'search_timeout'
   | 'shell_failed'
   | 'policy_violation'
   | 'cancelled'

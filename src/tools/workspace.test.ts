@@ -93,6 +93,22 @@ describe('createWorkspace', () => {
     expect(await deps.workspace.walk(root, { limit: 2 })).toEqual(['a/b/c.txt', 'a/z.txt']);
   });
 
+  it('never reads, writes, lists or walks through a directory swapped for a link after resolve', async () => {
+    const { root, deps } = await makeWorkspace({ 'd/secret.txt': 'inside', 'd/sub/x.txt': 'x' });
+    const outside = await makeOutsideDir({ 'secret.txt': 'OUTSIDE', 'sub/leak.txt': 'OUTSIDE' });
+    const file = await deps.workspace.resolve('d/secret.txt');
+    const dir = await deps.workspace.resolve('d');
+    const sub = await deps.workspace.resolve('d/sub');
+    // The time-of-check/time-of-use gap: the tool resolved the paths, then the tree changes.
+    await fs.rename(path.join(root, 'd'), path.join(root, 'd.real'));
+    await fs.symlink(outside, path.join(root, 'd'));
+    expect((await refusal(deps.workspace.readFile(file))).kind).toBe('path_outside_workspace');
+    expect((await refusal(deps.workspace.writeFile(path.join(dir, 'new.txt'), 'x'))).kind).toBe('path_outside_workspace');
+    expect((await refusal(deps.workspace.readdir(dir))).kind).toBe('path_outside_workspace');
+    expect(await deps.workspace.walk(sub)).toEqual([]);
+    expect((await fs.readdir(outside)).sort()).toEqual(['secret.txt', 'sub']);
+  });
+
   it('writes files, creating parent directories', async () => {
     const { root, deps } = await makeWorkspace();
     await deps.workspace.writeFile(path.join(root, 'x/y/z.txt'), 'hello');
