@@ -63,7 +63,11 @@ test('a worker whose user settings have an invalid allow-list exits 52 naming th
   const home = fs.mkdtempSync(path.join(env.tmpDir, 'secrets-bad-home-'));
   fs.writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ security: { environmentVariableRedaction: { allowed: 'ALLOWED_TOKEN' } } }));
   const worker = spawnWorker({ TEMPORAL_ADDRESS: env.address, DURABLE_AGENT_TASK_QUEUE: env.uniqueTaskQueue('secrets-bad'), GOOGLE_GEMINI_BASE_URL: 'http://127.0.0.1:9', DURABLE_AGENT_HOME: home, GEMINI_API_KEY: 'k' });
-  await exited(worker);
+  try {
+    await Promise.race([exited(worker), new Promise((r) => setTimeout(r, 30_000))]);
+  } finally {
+    worker.kill('SIGKILL');
+  }
   expect(worker.exitCode).toBe(52);
   expect(worker.output()).toContain(`${path.join(home, 'settings.json')}: security.environmentVariableRedaction.allowed`);
 }, 60_000);

@@ -74,6 +74,8 @@ export function defaultProcessRunner(): ProcessRunner {
 
 class Spawner {
   lost = false;
+  /** Closed from here: its running commands are left to their deadlines, as after a crash. */
+  private closed = false;
   private readonly child: ChildProcess;
   private readonly channel: Socket;
   private readonly pending = new Map<number, Pending>();
@@ -117,6 +119,7 @@ class Spawner {
   }
 
   close(): void {
+    this.closed = true;
     this.channel.end();
   }
 
@@ -150,9 +153,9 @@ class Spawner {
   private onLost(): void {
     if (this.lost) return;
     this.lost = true;
-    const why = `the process spawner exited${this.stderr.trim() ? `: ${this.stderr.trim()}` : ''}`;
+    const why = this.closed ? 'the process runner was closed' : `the process spawner exited${this.stderr.trim() ? `: ${this.stderr.trim()}` : ''}`;
     for (const entry of [...this.pending.values()]) {
-      if (entry.pid !== undefined) stopGroup(entry.pid, entry.killGraceMs);
+      if (entry.pid !== undefined && !this.closed) stopGroup(entry.pid, entry.killGraceMs);
       entry.resolve({ exitCode: null, signal: null, timedOut: false, aborted: entry.aborted, pid: entry.pid, error: why });
     }
   }
