@@ -96,6 +96,7 @@ export async function startWorker(config: Config, taskQueue: string, fakeUrl?: s
   // Commands and hooks get the environment without secrets; the spawner that starts them holds none.
   const commandEnv = withoutSecrets(process.env, await loadWorkerEnvRedaction(config));
   const runner = createProcessRunner();
+  runner.start();
   const stores = await openStores(config);
   const connection = await connectWorker(config.temporalAddress, config.temporalConnection);
   const worker = await createAgentWorker({

@@ -35,6 +35,8 @@ export interface RunIo {
 /** Starts commands and hooks away from the worker (see program.ts for why). */
 export interface ProcessRunner {
   run(request: RunRequest, io: RunIo): Promise<RunOutcome>;
+  /** Starts the spawner now rather than on the first command (it takes two Node start-ups). */
+  start(): void;
   /** Closes the pipe: the spawner exits once its running commands have ended. */
   close(): void;
 }
@@ -52,11 +54,13 @@ interface Pending {
 /** A runner that starts its spawner on first use, and a new one if that one is lost. */
 export function createProcessRunner(): ProcessRunner {
   let spawner: Spawner | undefined;
+  const current = () => {
+    if (!spawner || spawner.lost) spawner = new Spawner();
+    return spawner;
+  };
   return {
-    run(request, io) {
-      if (!spawner || spawner.lost) spawner = new Spawner();
-      return spawner.run(request, io);
-    },
+    run: (request, io) => current().run(request, io),
+    start: () => void current(),
     close() {
       spawner?.close();
       spawner = undefined;
