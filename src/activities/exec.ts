@@ -3,8 +3,6 @@ import type { ExecOptions, ExecResult, ToolDeps } from '../tools/types';
 import { withoutSecrets } from './env-filter';
 import { defaultProcessRunner, type ProcessRunner } from './spawner/runner';
 
-export { withoutSecrets } from './env-filter';
-
 /** After SIGTERM, the process group gets this long before SIGKILL. */
 const KILL_GRACE_MS = 2000;
 /** After the shell exits, how long to wait for pipes held open by processes it left running. */
