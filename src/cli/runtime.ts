@@ -96,7 +96,6 @@ export async function startWorker(config: Config, taskQueue: string, fakeUrl?: s
   // Commands and hooks get the environment without secrets; the spawner that starts them holds none.
   const commandEnv = withoutSecrets(process.env, await loadWorkerEnvRedaction(config));
   const runner = createProcessRunner();
-  runner.start();
   const stores = await openStores(config);
   const connection = await connectWorker(config.temporalAddress, config.temporalConnection);
   const worker = await createAgentWorker({
@@ -112,6 +111,7 @@ export async function startWorker(config: Config, taskQueue: string, fakeUrl?: s
     commandEnv,
     runner,
   });
+  runner.start();
   const running = worker.run();
   return {
     worker,
