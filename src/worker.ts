@@ -9,6 +9,7 @@ import type { ModelSeam } from './activities/call-model';
 import type { TranscriptStore } from './store/types';
 import type { ToolJournal } from './store/journal';
 import type { LiveStream } from './store/live-stream';
+import type { ProcessRunner } from './activities/spawner/runner';
 
 export interface AgentWorkerOptions {
   connection: NativeConnection;
@@ -26,6 +27,10 @@ export interface AgentWorkerOptions {
   stickyTimeout?: Duration;
   /** Time `grep_search` may spend matching one file (default 4 s). */
   grepTimeoutMs?: number;
+  /** The whole environment of shell commands and hooks (default: the worker's, without secrets). */
+  commandEnv?: NodeJS.ProcessEnv;
+  /** Starts shell commands and hooks (default: the process's shared spawner). */
+  runner?: ProcessRunner;
 }
 
 /** Wires a worker: connection, activities from real dependencies, the workflow bundle, the task queue. */
@@ -34,7 +39,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    activities: createActivities({ models: options.models, store: options.store, journal: options.journal, live: options.live, grepTimeoutMs: options.grepTimeoutMs }),
+    activities: createActivities({ models: options.models, store: options.store, journal: options.journal, live: options.live, grepTimeoutMs: options.grepTimeoutMs, commandEnv: options.commandEnv, runner: options.runner }),
     ...workflowSource(options.workflowBundlePath),
     shutdownGraceTime: options.shutdownGraceTime ?? '5 seconds',
     // A worker killed without saying goodbye leaves its cached prompts' next tasks on its sticky

@@ -13,7 +13,9 @@ import { compressTranscript, type CompressTranscriptInput } from './compress';
 import { routeModel, type RouteModelInput } from './route-model';
 import { checkNextSpeaker, type NextSpeakerInput } from './next-speaker';
 import { runHooks, type RunHooksInput } from './hooks/run-hooks';
-import { withoutSecrets } from './exec';
+import { withoutSecrets } from './env-filter';
+import { createExec } from './exec';
+import { defaultProcessRunner, type ProcessRunner } from './spawner/runner';
 
 export interface ActivityDeps {
   models: ModelSeam;
@@ -24,8 +26,10 @@ export interface ActivityDeps {
   toolHeartbeatIntervalMs?: number;
   /** Time `grep_search` may spend matching one file before it reports the pattern as too slow. */
   grepTimeoutMs?: number;
-  /** Environment of command hooks (default: the worker's, without secrets). */
-  hookEnv?: NodeJS.ProcessEnv;
+  /** Environment of shell commands and command hooks (default: the worker's, without secrets). */
+  commandEnv?: NodeJS.ProcessEnv;
+  /** Starts shell commands and hooks away from the worker (default: the process's shared spawner). */
+  runner?: ProcessRunner;
 }
 
 export interface RecordMessageInput {
@@ -39,6 +43,9 @@ export interface RecordMessageInput {
  * store, tests pass the same with the SDK pointed at the fake Gemini server.
  */
 export function createActivities(deps: ActivityDeps) {
+  const commandEnv = deps.commandEnv ?? withoutSecrets(process.env);
+  const runner = deps.runner ?? defaultProcessRunner();
+  const exec = createExec(commandEnv, runner);
   return {
     async callModel(input: FramedCallModelInput) {
       return callModel({ models: deps.models, store: deps.store, live: deps.live, heartbeatIntervalMs: deps.modelHeartbeatIntervalMs ?? heartbeatInterval() }, input);
@@ -56,14 +63,14 @@ export function createActivities(deps: ActivityDeps) {
       return metered(deps, (models) => compressTranscript({ models, store: deps.store, heartbeatIntervalMs: deps.modelHeartbeatIntervalMs }, input));
     },
     async runTool(input: RunToolInput) {
-      return runTool({ store: deps.store, journal: deps.journal, heartbeatIntervalMs: deps.toolHeartbeatIntervalMs, grepTimeoutMs: deps.grepTimeoutMs }, input);
+      return runTool({ store: deps.store, journal: deps.journal, heartbeatIntervalMs: deps.toolHeartbeatIntervalMs, grepTimeoutMs: deps.grepTimeoutMs, exec }, input);
     },
     /** The workflow's checks of a call with blob markers, on its full arguments (a local activity). */
     async judgeCall(input: JudgeCallInput) {
       return judgeCall(deps.store, input);
     },
     async runHooks(input: RunHooksInput) {
-      return runHooks({ store: deps.store, env: deps.hookEnv ?? withoutSecrets(process.env), heartbeatIntervalMs: deps.toolHeartbeatIntervalMs }, input);
+      return runHooks({ store: deps.store, env: commandEnv, runner, heartbeatIntervalMs: deps.toolHeartbeatIntervalMs }, input);
     },
     /** Records a user message without a model call: the last function responses of a stopped prompt. */
     async recordMessage(input: RecordMessageInput): Promise<number> {

@@ -6,7 +6,7 @@ import { findTool, parseToolArgs } from '../tools';
 import type { ToolJournal } from '../store/journal';
 import { fingerprintTarget, resumeInterrupted } from './interrupted';
 import { truncateOutput } from '../tools/truncate';
-import { ToolError, isReadOnly, type ToolResult } from '../tools/types';
+import { ToolError, isReadOnly, type ToolDeps, type ToolResult } from '../tools/types';
 import { createToolDeps } from './tool-deps';
 
 export interface RunToolInput {
@@ -25,6 +25,8 @@ export interface ToolActivityDeps {
   heartbeatIntervalMs?: number;
   /** Time `grep_search` may spend matching one file (the tool's default: 4 s). */
   grepTimeoutMs?: number;
+  /** Runs shell commands (default: `createExec()`). */
+  exec?: ToolDeps['exec'];
 }
 
 const PREVIEW_CHARS = 300;
@@ -78,7 +80,7 @@ async function executeTool(deps: ToolActivityDeps, input: RunToolInput, ctx: Con
   if (resumed) return resumed;
   const timer = setInterval(() => ctx.heartbeat(), deps.heartbeatIntervalMs ?? 1000);
   try {
-    const toolDeps = await createToolDeps({ root: input.workspace, signal: ctx.cancellationSignal, shellTimeoutMs: input.shellTimeoutMs, grepTimeoutMs: deps.grepTimeoutMs, readBlob: (ref) => deps.store.getBlob(ref) });
+    const toolDeps = await createToolDeps({ root: input.workspace, signal: ctx.cancellationSignal, shellTimeoutMs: input.shellTimeoutMs, grepTimeoutMs: deps.grepTimeoutMs, readBlob: (ref) => deps.store.getBlob(ref), exec: deps.exec });
     return await parsed.tool.execute(parsed.args, toolDeps);
   } catch (err) {
     if (err instanceof ToolError) return { ok: false, error: { kind: err.kind, message: err.message } };

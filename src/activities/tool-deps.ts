@@ -20,12 +20,13 @@ export async function createToolDeps(options: {
   maxOutputChars?: number;
   grepTimeoutMs?: number;
   readBlob?: (ref: string) => Promise<string>;
+  exec?: ToolDeps['exec'];
 }): Promise<ToolDeps> {
   const { shellTimeoutMs, maxOutputChars, grepTimeoutMs, signal } = options;
   const limits: ToolLimits = { shellTimeoutMs, maxOutputChars, grepTimeoutMs };
   return {
     workspace: await createWorkspace(options.root),
-    exec: createExec(),
+    exec: options.exec ?? createExec(),
     signal,
     limits,
     readBlob: options.readBlob,

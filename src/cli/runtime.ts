@@ -7,6 +7,9 @@ import { FakeGeminiServer } from '../fake-gemini';
 import type { Logger } from '../logger';
 import { isServerReachable, startDevServer, type DevServer } from '../server/dev-server';
 import { ensureTemporalCli, projectRoot } from '../server/temporal-cli';
+import { withoutSecrets } from '../activities/env-filter';
+import { createProcessRunner } from '../activities/spawner/runner';
+import { loadWorkerEnvRedaction } from './settings';
 
 export interface FakeResponses {
   path: string;
@@ -90,6 +93,9 @@ async function ensureServer(config: Config, options: RuntimeOptions): Promise<De
  */
 export async function startWorker(config: Config, taskQueue: string, fakeUrl?: string): Promise<{ worker: Worker; stop: () => Promise<void> }> {
   const [{ openStores }, { connectWorker, createAgentWorker }, { createGenAI }] = await Promise.all([import('../store/open'), import('../worker'), import('../genai')]);
+  // Commands and hooks get the environment without secrets; the spawner that starts them holds none.
+  const commandEnv = withoutSecrets(process.env, await loadWorkerEnvRedaction(config));
+  const runner = createProcessRunner();
   const stores = await openStores(config);
   const connection = await connectWorker(config.temporalAddress, config.temporalConnection);
   const worker = await createAgentWorker({
@@ -102,7 +108,10 @@ export async function startWorker(config: Config, taskQueue: string, fakeUrl?: s
     live: stores.live,
     stickyTimeout: config.stickyTimeoutMs,
     grepTimeoutMs: config.grepTimeoutMs,
+    commandEnv,
+    runner,
   });
+  runner.start();
   const running = worker.run();
   return {
     worker,
@@ -111,6 +120,7 @@ export async function startWorker(config: Config, taskQueue: string, fakeUrl?: s
       await running;
       await connection.close();
       await stores.close();
+      runner.close();
     },
   };
 }

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { loadHookSettings, SettingsFileError } from './load';
+import { loadEnvRedaction, loadHookSettings, SettingsFileError } from './load';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'settings-'));
 const workspaceFile = path.join(dir, 'ws.json');
@@ -51,4 +51,21 @@ test('without a workspace file (an untrusted workspace) only the user file is re
   write(workspaceFile, 'not json {');
   write(userFile, { hooks: { BeforeAgent: [{ hooks: [hook('u')] }] } });
   expect((await loadHookSettings({ userFile }))?.BeforeAgent?.[0].hooks).toEqual([hook('u')]);
+});
+
+describe('security.environmentVariableRedaction', () => {
+  test('is read from the user file only, with empty lists by default', async () => {
+    expect(await loadEnvRedaction(userFile)).toEqual({ allowed: [], blocked: [] });
+    write(userFile, { security: { environmentVariableRedaction: { allowed: ['MY_TOKEN'], blocked: ['INTERNAL_HOST'] } } });
+    expect(await loadEnvRedaction(userFile)).toEqual({ allowed: ['MY_TOKEN'], blocked: ['INTERNAL_HOST'] });
+  });
+
+  test.each([
+    ['a string instead of a list', { allowed: 'MY_TOKEN' }, /user\.json: security\.environmentVariableRedaction\.allowed/],
+    ['a name that is no variable name', { blocked: ['A B'] }, /user\.json: security\.environmentVariableRedaction\.blocked\.0: must be an environment variable name/],
+  ])('%s is an error naming the file and the field', async (_what, redaction, message) => {
+    write(userFile, { security: { environmentVariableRedaction: redaction } });
+    await expect(loadEnvRedaction(userFile)).rejects.toThrow(message);
+    await expect(loadHookSettings({ workspaceFile, userFile })).rejects.toThrow(message);
+  });
 });

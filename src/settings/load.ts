@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import { z } from 'zod';
 import { describeIssues } from '../core/confirmation';
 import { hooksConfigSchema, HOOK_EVENTS, type HooksConfig } from '../core/hooks/types';
+import type { EnvRedaction } from '../activities/env-filter';
 
 /**
  * Reads the `hooks` of Gemini CLI's `settings.json` format at the process edge (invariant 9): the
@@ -15,6 +16,8 @@ export class SettingsFileError extends Error {
   override name = 'SettingsFileError';
 }
 
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
 const settingsSchema = z.looseObject({
   hooks: hooksConfigSchema.optional(),
   hooksConfig: z
@@ -22,6 +25,17 @@ const settingsSchema = z.looseObject({
       enabled: z.boolean().optional(),
       /** Hook names (or commands) switched off. */
       disabled: z.array(z.string()).optional(),
+    })
+    .optional(),
+  security: z
+    .looseObject({
+      /** Gemini CLI's key: which variables of the worker's environment commands and hooks may see. */
+      environmentVariableRedaction: z
+        .looseObject({
+          allowed: z.array(z.string().regex(ENV_NAME, 'must be an environment variable name')).optional(),
+          blocked: z.array(z.string().regex(ENV_NAME, 'must be an environment variable name')).optional(),
+        })
+        .optional(),
     })
     .optional(),
 });
@@ -49,6 +63,15 @@ export async function loadHookSettings(files: SettingsFiles): Promise<HooksConfi
     if (definitions.length > 0) merged[event] = definitions;
   }
   return Object.keys(merged).length > 0 ? merged : undefined;
+}
+
+/**
+ * `security.environmentVariableRedaction` of the user's settings file. Only the user's: a
+ * workspace must not widen what its own commands can read of the worker's environment.
+ */
+export async function loadEnvRedaction(userFile: string): Promise<EnvRedaction> {
+  const redaction = (await readSettings(userFile))?.security?.environmentVariableRedaction;
+  return { allowed: redaction?.allowed ?? [], blocked: redaction?.blocked ?? [] };
 }
 
 async function readSettings(file: string): Promise<Settings | undefined> {

@@ -13,6 +13,7 @@ afterAll(async () => {
 test.each([
   ['workspace', 'not json {', /settings file error: .*\.durable-agent\/settings\.json: not valid JSON/],
   ['user', JSON.stringify({ hooks: { BeforeTool: [{ hooks: [{ type: 'command', command: '' }] }] } }), /settings file error: .*settings\.json: hooks\.BeforeTool\.0\.hooks\.0\.command: command must not be empty/],
+  ['user', JSON.stringify({ security: { environmentVariableRedaction: { allowed: 'FOO_TOKEN' } } }), /settings file error: .*settings\.json: security\.environmentVariableRedaction\.allowed/],
 ])('a bad %s settings file exits 52 and names the file', async (where, content, message) => {
   fake = fake ?? (await FakeGeminiServer.start({ script: [textResponse('never asked')] }));
   const port = await freePortWithUi();

@@ -10,6 +10,7 @@ import { buildHookInput, hookEnvironment } from './hook-input';
 import { rewriteModelTurn } from './model-hooks';
 import { rewriteToolResponse } from './tool-response';
 import { runHookProcess } from './run-command';
+import type { ProcessRunner } from '../spawner/runner';
 
 /** What the workflow knows about where the prompt stands, for the hook input and environment. */
 export interface HookContext {
@@ -37,6 +38,8 @@ export interface HookDeps {
   env: NodeJS.ProcessEnv;
   heartbeatIntervalMs?: number;
   killGraceMs?: number;
+  /** Starts the hook processes (default: the process's shared spawner). */
+  runner?: ProcessRunner;
 }
 
 /**
@@ -70,7 +73,7 @@ async function runOne(deps: HookDeps, input: RunHooksInput, hook: HookCommand, p
   const name = hook.name ?? hook.command;
   const timeoutMs = hook.timeout ?? DEFAULT_HOOK_TIMEOUT_MS;
   const env = { ...deps.env, ...hookEnvironment(input.context), ...(hook.env ?? {}) };
-  const result = await runHookProcess({ command: hook.command, stdin: JSON.stringify(payload), cwd: input.context.workspace, env, timeoutMs, killGraceMs: deps.killGraceMs, signal });
+  const result = await runHookProcess({ command: hook.command, stdin: JSON.stringify(payload), cwd: input.context.workspace, env, timeoutMs, killGraceMs: deps.killGraceMs, signal, runner: deps.runner });
   const base = { name, exitCode: result.exitCode, timedOut: result.timedOut };
   if (result.error) return { ...base, success: false, warning: `hook ${name} could not start: ${result.error}` };
   if (result.timedOut) return { ...base, success: false, warning: `hook ${name} timed out after ${timeoutMs} ms and was stopped` };
