@@ -1,9 +1,9 @@
-import { condition, getExternalWorkflowHandle, log, workflowInfo } from '@temporalio/workflow';
+import { condition, getExternalWorkflowHandle, log, patched, workflowInfo } from '@temporalio/workflow';
 import { childApprovalSignal } from './messages';
 import type { FunctionCall, NewPart, ToolOutcome } from '../core/types';
 import { planWaves } from '../core/waves';
 import { previewMarkers } from '../core/blob-marker';
-import { defaultPolicy, EDIT_TOOLS, evaluatePolicy, sessionAllowRule } from '../core/policy/index';
+import { defaultPolicy, EDIT_TOOLS, evaluatePolicy, sessionAllowRule, SHELL_TOOL, type ShellNarrowing } from '../core/policy/index';
 import { PLANS_DIR } from '../tools/plan-mode';
 import { runWorkflowTool, setMode, type WorkflowToolResult } from './workflow-tools';
 import { unauthorizedToolMessage } from '../core/agents/recovery';
@@ -124,13 +124,21 @@ function decide(state: PromptState, record: CallRecord) {
  */
 function recheckAfterApproval(state: PromptState, record: CallRecord): { kind: ToolErrorKind; message: string } | undefined {
   if (record.decision?.outcome === 'proceed_always') {
-    const rule = sessionAllowRule({ name: record.name, args: previewMarkers(record.args) as Record<string, unknown> }, state.mode);
+    const rule = sessionAllowRule({ name: record.name, args: previewMarkers(record.args) as Record<string, unknown> }, state.mode, shellNarrowing(record.name));
     if (rule) state.sessionRules.push(rule);
     if (EDIT_TOOLS.includes(record.name) && state.mode === 'default') setMode(state, 'auto_edit');
   }
   const verdict = decide(state, record);
   if (verdict.decision !== 'deny') return undefined;
   return { kind: 'policy_violation', message: `${verdict.message ?? 'Tool execution denied by policy.'} An approval cannot override a policy deny.` };
+}
+
+/**
+ * `proceed_always` on a shell command used to allow every command with the same name; it now
+ * keeps the first argument too. Histories recorded before still replay with the old rule.
+ */
+function shellNarrowing(name: string): ShellNarrowing {
+  return name !== SHELL_TOOL || patched('always-allows-subcommand') ? 'subcommand' : 'root';
 }
 
 async function finishWorkflowTool(state: PromptState, record: CallRecord, result: WorkflowToolResult, runTool: RunToolActivity): Promise<ToolOutcome> {

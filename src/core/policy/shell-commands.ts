@@ -37,7 +37,7 @@ export type ScriptSplitter = (script: string) => ShellCommand[];
 export function simpleCommands(text: string, words: Word[], redirected: boolean, split: ScriptSplitter): ShellCommand[] {
   const k = words.findIndex((w) => !ASSIGNMENT.test(w.raw));
   words.slice(0, k < 0 ? words.length : k).forEach(refuseStoredCode);
-  if (k < 0) return [{ text, root: '', normalized: text, hasRedirection: redirected }];
+  if (k < 0) return [{ text, root: '', normalized: text, hasRedirection: redirected, prefix: '' }];
   return named(text, words[k], words.slice(k + 1), redirected, split);
 }
 
@@ -54,7 +54,9 @@ function named(text: string, name: Word, args: Word[], redirected: boolean, spli
   }
   if (REFUSED.has(root)) throw new ParseError(`"${root}" changes how later commands are read`);
   if (DECLARATIONS.has(root)) args.forEach(refuseStoredCode);
-  const self: ShellCommand = { text, root, normalized: [root, ...args.map((w) => w.raw)].join(' '), hasRedirection: redirected };
+  const normalized = [root, ...args.map((w) => w.raw)].join(' ');
+  const prefix = args.length > 0 ? `${root} ${args[0].raw}` : root;
+  const self: ShellCommand = { text, root, normalized, hasRedirection: redirected, prefix };
   const options = WRAPPERS[root];
   if (options === undefined) return [self];
   const inner = wrappedCommand(root, args, options);

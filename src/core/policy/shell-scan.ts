@@ -13,6 +13,11 @@ export interface ShellCommand {
   normalized: string;
   /** Reads or writes a file through `>`, `>>`, `<`, `2>`, `&>`...; fd duplication (`2>&1`) does not count. */
   hasRedirection: boolean;
+  /**
+   * `root` and its first argument as written, the subcommand of `git status -s` (`git status`):
+   * what `proceed_always` allows. Just `root` for a command without arguments.
+   */
+  prefix: string;
 }
 
 export interface Word {

@@ -43,6 +43,16 @@ export function rootCommands(command: string): string[] {
   return [...new Set(split.commands.map((c) => c.root).filter((r) => r !== ''))];
 }
 
+/**
+ * What `proceed_always` on a command line allows: each command's name and first argument
+ * (`git status -s && npm test` → `git status`, `npm test`); empty when it cannot be parsed.
+ */
+export function commandPrefixes(command: string): string[] {
+  const split = splitShellCommand(command);
+  if (!split.ok) return [];
+  return [...new Set(split.commands.map((c) => c.prefix).filter((p) => p !== ''))];
+}
+
 class Parser extends ShellScanner {
   private readonly heredocs: Heredoc[] = [];
 
