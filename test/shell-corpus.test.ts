@@ -34,37 +34,48 @@ function readCorpus(file: string): string[] {
 
 let dir: string;
 let bash: string;
-const log = () => path.join(dir, 'ran.log');
 
 beforeAll(() => {
   bash = execFileSync('bash', ['-c', 'command -v bash'], { encoding: 'utf8' }).trim();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shell-corpus-'));
   fs.mkdirSync(path.join(dir, 'bin'));
-  const stub = (name: string, then = '') => {
-    fs.writeFileSync(path.join(dir, 'bin', name), `#!/bin/sh\necho ${name} >> '${log()}'\n${then}`);
+  const write = (name: string, body: string) => {
+    fs.writeFileSync(path.join(dir, 'bin', name), `#!/bin/sh\n${body}`);
     fs.chmodSync(path.join(dir, 'bin', name), 0o755);
   };
-  STUBS.forEach((name) => stub(name));
-  for (const name of WRAPPERS) {
-    const real = spawnSync(bash, ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim();
-    if (real.startsWith('/')) stub(name, `exec '${real}' "$@"\n`);
-  }
+  const logged = (name: string) => `echo ${name} >> "$CORPUS_LOG"\n`;
+  const real = (name: string) => spawnSync(bash, ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim();
+  STUBS.forEach((name) => write(name, logged(name)));
+  for (const name of WRAPPERS) if (real(name).startsWith('/')) write(name, `${logged(name)}exec '${real(name)}' "$@"\n`);
+  // Shells are not logged: the splitter reports the script of `bash -c`, not `bash`.
+  write('bash', `exec '${bash}' "$@"\n`);
+  write('sh', `exec '${bash}' "$@"\n`);
 });
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-/** The names of the programs `bash -c command` ran, in order. */
+/**
+ * The names of the programs `bash -c command` ran. Each run has its own log, and output goes to
+ * pipes, which spawnSync reads until every process holding them (background jobs too) is gone.
+ */
 function runByBash(command: string): string[] {
   const work = fs.mkdtempSync(path.join(dir, 'run-'));
-  fs.rmSync(log(), { force: true });
-  spawnSync(bash, ['-c', command], { cwd: work, env: { PATH: path.join(dir, 'bin') }, input: '', timeout: 5000, stdio: ['pipe', 'ignore', 'ignore'] });
-  return fs.existsSync(log()) ? fs.readFileSync(log(), 'utf8').split('\n').filter((l) => l !== '') : [];
+  const log = path.join(work, 'ran.log');
+  const env = { PATH: path.join(dir, 'bin'), CORPUS_LOG: log };
+  spawnSync(bash, ['-c', command], { cwd: work, env, input: '', timeout: 5000, stdio: 'pipe' });
+  return fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').filter((l) => l !== '') : [];
 }
 
 const corpus = readCorpus(CORPUS);
 
 test('the corpus is big enough to mean something', () => {
   expect(corpus.length).toBeGreaterThanOrEqual(80);
+});
+
+test('the oracle sees the programs bash runs, wrapped ones included', () => {
+  expect(runByBash('git status; touch PWNED')).toEqual(['git', 'touch']);
+  expect(runByBash('env X=1 timeout 5 touch PWNED')).toEqual(['env', 'timeout', 'touch']);
+  expect(runByBash("bash -c 'git status' && echo $(ls)")).toEqual(['git', 'ls']);
 });
 
 test('whenever the splitter says ok, it reports every program bash runs', () => {
