@@ -170,8 +170,12 @@ export abstract class ShellScanner {
     this.cur.dynamic = true;
     this.substitutions++;
     this.sequence(end);
+    this.closeSubstitution();
     this.substitutions--;
   }
+
+  /** Called at the `)` of a substitution, before leaving it. */
+  protected closeSubstitution(): void {}
 
   /**
    * `$(( ... ))` or `(( ... ))` from `from` (after the parentheses): arithmetic, in which only

@@ -151,14 +151,19 @@ describe('splitShellCommand', () => {
   });
 
   it.each([
-    ['git status $(cat <<EOF\nx\nEOF\n); touch PWNED'],
     ['git status $(cat <<EOF)\ntouch PWNED\nEOF'],
+    ['echo "$(cat <<EOF\nbody\nEOF)"; touch PWNED'],
     ['git status `cat <<EOF\ntouch PWNED\nEOF`'],
     ['cat <<EOF $(a\nb)\nbody\nEOF'],
     ['cat <<EOF\nEO\\\nF\ntouch PWNED'],
     ['cat <<$(x)\nbody\n$(x)'],
   ])('refuses a here-document it cannot delimit exactly as bash does: %j', (command) => {
     expect(splitShellCommand(command).ok).toBe(false);
+  });
+
+  it('reads a here-document that opens and ends inside $(...)', () => {
+    expect(roots('git commit -m "$(cat <<\'EOF\'\nfix: a; b\nEOF\n)"; rm x')).toEqual(['git', 'cat', 'rm']);
+    expect(roots('git status $(cat <<EOF\n$(rm y)\nEOF\n); rm x')).toEqual(['git', 'cat', 'rm', 'rm']);
   });
 
   it('reads several here-documents of one line in order', () => {

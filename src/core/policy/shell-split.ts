@@ -14,6 +14,8 @@ export type { ShellCommand } from './shell-scan';
 export type ShellSplit = { ok: true; commands: ShellCommand[] } | { ok: false; reason: string };
 
 interface Heredoc {
+  /** How many substitutions enclose its operator: its body must be read at that depth. */
+  depth: number;
   delimiter: string;
   stripTabs: boolean;
   expands: boolean;
@@ -56,10 +58,22 @@ export function commandPrefixes(command: string): string[] {
 class Parser extends ShellScanner {
   private readonly heredocs: Heredoc[] = [];
 
-  /** `inSubstitution`: the text is the body of a backtick substitution or of a here-document. */
-  constructor(src: string, level: number, inSubstitution: boolean) {
+  /**
+   * `inSubstitution`: the text is the body of a backtick substitution or of a here-document, where
+   * bash's reading of a here-document differs from the line-based one here: refused.
+   */
+  constructor(
+    src: string,
+    level: number,
+    private readonly inSubstitution: boolean,
+  ) {
     super(src, level);
     if (inSubstitution) this.substitutions = 1;
+  }
+
+  /** A here-document opened inside `$( )` must end inside it (`$(cat <<EOF)` is refused). */
+  protected override closeSubstitution(): void {
+    if (this.heredocs.some((doc) => doc.depth === this.substitutions)) throw new ParseError('a here-document left open in a substitution');
   }
 
   protected nested(text: string): ShellCommand[] {
@@ -183,9 +197,9 @@ class Parser extends ShellScanner {
     const op = match[1];
     if (op === '>&' || op === '<&') return !/^(\d+-?|-)$/.test(target.raw);
     if (op === '<<' || op === '<<-') {
-      if (this.substitutions > 0) throw new ParseError('a here-document inside a substitution');
+      if (this.inSubstitution) throw new ParseError('a here-document inside backticks or a here-document');
       if (target.dynamic) throw new ParseError('a here-document delimiter with a substitution');
-      this.heredocs.push({ delimiter: target.plain, stripTabs: op === '<<-', expands: target.raw === target.plain });
+      this.heredocs.push({ depth: this.substitutions, delimiter: target.plain, stripTabs: op === '<<-', expands: target.raw === target.plain });
       return false;
     }
     return op !== '<<<';
@@ -193,7 +207,7 @@ class Parser extends ShellScanner {
 
   /** After a newline: skips pending heredoc bodies, parsing substitutions in unquoted ones. */
   private readHeredocs(): void {
-    if (this.heredocs.length > 0 && this.substitutions > 0) throw new ParseError('a here-document around a substitution');
+    if (this.heredocs.some((doc) => doc.depth !== this.substitutions)) throw new ParseError('a here-document around a substitution');
     for (const doc of this.heredocs.splice(0)) {
       const bodyStart = this.i;
       let bodyEnd = this.src.length;
