@@ -15,7 +15,7 @@ import { splitShellCommand } from '../src/core/policy/shell-split';
 const CORPUS = path.join(__dirname, 'fixtures', 'shell-corpus.txt');
 const STUBS = ['git', 'touch', 'rm', 'ls', 'cat', 'grep', 'sort', 'head', 'tee', 'make', 'npm', 'g', 'f', 'printf'];
 /** Logged, then run for real: the real program finds the command it wraps among the stubs. */
-const WRAPPERS = ['env', 'nice', 'nohup', 'timeout', 'xargs'];
+const WRAPPERS = ['env', 'nice', 'nohup', 'timeout', 'xargs', 'find'];
 
 /** One command per line, except that the lines between two `%%` lines form one command. */
 function readCorpus(file: string): string[] {
@@ -76,6 +76,7 @@ test('the oracle sees the programs bash runs, wrapped ones included', () => {
   expect(runByBash('git status; touch PWNED')).toEqual(['git', 'touch']);
   expect(runByBash('env X=1 timeout 5 touch PWNED')).toEqual(['env', 'timeout', 'touch']);
   expect(runByBash("bash -c 'git status' && echo $(ls)")).toEqual(['git', 'ls']);
+  expect(runByBash('find . -maxdepth 0 -exec touch x \\;')).toEqual(['find', 'touch']);
 });
 
 test('whenever the splitter says ok, it reports every program bash runs', () => {

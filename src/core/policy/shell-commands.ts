@@ -57,6 +57,7 @@ function named(text: string, name: Word, args: Word[], redirected: boolean, spli
   const normalized = [root, ...args.map((w) => w.raw)].join(' ');
   const prefix = args.length > 0 ? `${root} ${args[0].raw}` : root;
   const self: ShellCommand = { text, root, normalized, hasRedirection: redirected, prefix };
+  if (root === 'find') return [self, ...findActions(args).flatMap((a) => named(a.map((w) => w.raw).join(' '), a[0], a.slice(1), false, split))];
   const options = WRAPPERS[root];
   if (options === undefined) return [self];
   const inner = wrappedCommand(root, args, options);
@@ -66,6 +67,19 @@ function named(text: string, name: Word, args: Word[], redirected: boolean, spli
   if (rest < 0) return [self];
   const innerText = inner.map((w) => w.raw).join(' ');
   return [self, ...named(innerText, inner[rest], inner.slice(rest + 1), redirected, split)];
+}
+
+/** The commands of `find ... -exec CMD ARGS ;` (also `-execdir`, `-ok`, `-okdir`, ended by `;` or `+`). */
+function findActions(args: Word[]): Word[][] {
+  const actions: Word[][] = [];
+  for (let k = 0; k < args.length; k++) {
+    if (!/^-(exec|execdir|ok|okdir)$/.test(args[k].plain)) continue;
+    const end = args.findIndex((w, j) => j > k && (w.plain === ';' || w.plain === '+'));
+    const action = args.slice(k + 1, end < 0 ? args.length : end);
+    if (action.length > 0) actions.push(action);
+    k = end < 0 ? args.length : end;
+  }
+  return actions;
 }
 
 /** The command name as bash looks it up: path stripped; refused when only known at run time. */

@@ -191,6 +191,7 @@ describe('splitShellCommand', () => {
     ["env bash -c 'rm x'", ['env', 'rm']],
     ["bash -o errexit -c 'rm x'", ['rm']],
     ['time -p rm x', ['rm']],
+    ['find . -name "*.o" -exec rm {} \\; -execdir ls +', ['find', 'rm', 'ls']],
   ])('reports the command a wrapper runs: %j', (command, expected) => {
     expect(roots(command)).toEqual(expected);
   });
