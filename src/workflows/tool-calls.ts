@@ -3,7 +3,8 @@ import { childApprovalSignal } from './messages';
 import type { FunctionCall, NewPart, ToolOutcome } from '../core/types';
 import { planWaves } from '../core/waves';
 import { previewMarkers } from '../core/blob-marker';
-import { defaultPolicy, EDIT_TOOLS, evaluatePolicy, sessionAllowRule, SHELL_TOOL, type ShellNarrowing } from '../core/policy/index';
+import { defaultPolicy, EDIT_TOOLS, evaluatePolicy, sessionAllowRule, SHELL_TOOL } from '../core/policy/index';
+import type { ShellNarrowing } from '../core/policy/index';
 import { PLANS_DIR } from '../tools/plan-mode';
 import { runWorkflowTool, setMode, type WorkflowToolResult } from './workflow-tools';
 import { unauthorizedToolMessage } from '../core/agents/recovery';
@@ -124,7 +125,8 @@ function decide(state: PromptState, record: CallRecord) {
  */
 function recheckAfterApproval(state: PromptState, record: CallRecord): { kind: ToolErrorKind; message: string } | undefined {
   if (record.decision?.outcome === 'proceed_always') {
-    const rule = sessionAllowRule({ name: record.name, args: previewMarkers(record.args) as Record<string, unknown> }, state.mode, shellNarrowing(record.name));
+    const args = previewMarkers(record.args) as Record<string, unknown>;
+    const rule = sessionAllowRule({ name: record.name, args }, state.mode, shellNarrowing(record.name));
     if (rule) state.sessionRules.push(rule);
     if (EDIT_TOOLS.includes(record.name) && state.mode === 'default') setMode(state, 'auto_edit');
   }

@@ -70,7 +70,11 @@ export type ShellNarrowing = 'subcommand' | 'root';
  * `git status && npm test` allows `npm test -- x; git status -s` but not `rm`; edit tools: that
  * exact `file_path` spelling; other tools: the tool.
  */
-export function sessionAllowRule(call: PolicyCall, mode: ApprovalMode, narrowing: ShellNarrowing = 'subcommand'): PolicyRule | undefined {
+export function sessionAllowRule(
+  call: PolicyCall,
+  mode: ApprovalMode,
+  narrowing: ShellNarrowing = 'subcommand',
+): PolicyRule | undefined {
   const base: PolicyRule = {
     toolName: call.name,
     decision: 'allow',

@@ -34,7 +34,12 @@ const FIRST_OPERAND_SKIPPED = new Set(['timeout']);
 /** Splits `bash -c` and `eval` scripts with `split`, which throws `ParseError` when it cannot. */
 export type ScriptSplitter = (script: string) => ShellCommand[];
 
-export function simpleCommands(text: string, words: Word[], redirected: boolean, split: ScriptSplitter): ShellCommand[] {
+export function simpleCommands(
+  text: string,
+  words: Word[],
+  redirected: boolean,
+  split: ScriptSplitter,
+): ShellCommand[] {
   const k = words.findIndex((w) => !ASSIGNMENT.test(w.raw));
   words.slice(0, k < 0 ? words.length : k).forEach(refuseStoredCode);
   if (k < 0) return [{ text, root: '', normalized: text, hasRedirection: redirected, prefix: '' }];
@@ -43,7 +48,8 @@ export function simpleCommands(text: string, words: Word[], redirected: boolean,
 
 function named(text: string, name: Word, args: Word[], redirected: boolean, split: ScriptSplitter): ShellCommand[] {
   const root = commandName(name);
-  const inherit = (inner: ShellCommand[]) => inner.map((c) => ({ ...c, hasRedirection: c.hasRedirection || redirected }));
+  const inherit = (inner: ShellCommand[]) =>
+    inner.map((c) => ({ ...c, hasRedirection: c.hasRedirection || redirected }));
   if (SHELLS.has(root)) {
     const script = wrappedScript(args);
     if (script !== undefined) return inherit(split(script));
@@ -57,7 +63,10 @@ function named(text: string, name: Word, args: Word[], redirected: boolean, spli
   const normalized = [root, ...args.map((w) => w.raw)].join(' ');
   const prefix = args.length > 0 ? `${root} ${args[0].raw}` : root;
   const self: ShellCommand = { text, root, normalized, hasRedirection: redirected, prefix };
-  if (root === 'find') return [self, ...findActions(args).flatMap((a) => named(a.map((w) => w.raw).join(' '), a[0], a.slice(1), false, split))];
+  if (root === 'find') {
+    const actions = findActions(args).map((a) => named(a.map((w) => w.raw).join(' '), a[0], a.slice(1), false, split));
+    return [self, ...actions.flat()];
+  }
   const options = WRAPPERS[root];
   if (options === undefined) return [self];
   const inner = wrappedCommand(root, args, options);
@@ -86,7 +95,9 @@ function findActions(args: Word[]): Word[][] {
 function commandName(word: Word): string {
   const name = word.plain;
   if (name === '[' || name === '[[') return name;
-  if (word.dynamic || /[*?[\]{}]/.test(name)) throw new ParseError(`the command name "${word.raw}" is computed when it runs`);
+  if (word.dynamic || /[*?[\]{}]/.test(name)) {
+    throw new ParseError(`the command name "${word.raw}" is computed when it runs`);
+  }
   return name.slice(name.lastIndexOf('/') + 1);
 }
 
@@ -101,7 +112,8 @@ function wrappedCommand(root: string, args: Word[], withValue: string[]): Word[]
   while (k < args.length && args[k].plain.startsWith('-') && args[k].plain !== '-') {
     const option = args[k].plain;
     if (args[k].dynamic) throw new ParseError(`"${root}" with an option known only when it runs`);
-    if (root === 'env' && /^(-[a-zA-Z]*S|--split-string)/.test(option)) throw new ParseError('"env -S" is not supported');
+    const splitsString = root === 'env' && /^(-[a-zA-Z]*S|--split-string)/.test(option);
+    if (splitsString) throw new ParseError('"env -S" is not supported');
     k += withValue.includes(option) ? 2 : 1;
     if (option === '--') break;
   }

@@ -73,7 +73,8 @@ class Parser extends ShellScanner {
 
   /** A here-document opened inside `$( )` must end inside it (`$(cat <<EOF)` is refused). */
   protected override closeSubstitution(): void {
-    if (this.heredocs.some((doc) => doc.depth === this.substitutions)) throw new ParseError('a here-document left open in a substitution');
+    const open = this.heredocs.some((doc) => doc.depth === this.substitutions);
+    if (open) throw new ParseError('a here-document left open in a substitution');
   }
 
   protected nested(text: string): ShellCommand[] {
@@ -192,14 +193,17 @@ class Parser extends ShellScanner {
     this.skipBlanks();
     const c = this.src[this.i];
     const substituted = (c === '<' || c === '>') && this.src[this.i + 1] === '(';
-    if (c === undefined || c === '#' || (WORD_END.has(c) && !substituted)) throw new ParseError(`missing target after "${match[0]}"`);
+    if (c === undefined || c === '#' || (WORD_END.has(c) && !substituted)) {
+      throw new ParseError(`missing target after "${match[0]}"`);
+    }
     const target = this.word();
     const op = match[1];
     if (op === '>&' || op === '<&') return !/^(\d+-?|-)$/.test(target.raw);
     if (op === '<<' || op === '<<-') {
       if (this.inSubstitution) throw new ParseError('a here-document inside backticks or a here-document');
       if (target.dynamic) throw new ParseError('a here-document delimiter with a substitution');
-      this.heredocs.push({ depth: this.substitutions, delimiter: target.plain, stripTabs: op === '<<-', expands: target.raw === target.plain });
+      const expands = target.raw === target.plain;
+      this.heredocs.push({ depth: this.substitutions, delimiter: target.plain, stripTabs: op === '<<-', expands });
       return false;
     }
     return op !== '<<<';
@@ -207,7 +211,8 @@ class Parser extends ShellScanner {
 
   /** After a newline: skips pending heredoc bodies, parsing substitutions in unquoted ones. */
   private readHeredocs(): void {
-    if (this.heredocs.some((doc) => doc.depth !== this.substitutions)) throw new ParseError('a here-document around a substitution');
+    const outer = this.heredocs.some((doc) => doc.depth !== this.substitutions);
+    if (outer) throw new ParseError('a here-document around a substitution');
     for (const doc of this.heredocs.splice(0)) {
       const bodyStart = this.i;
       let bodyEnd = this.src.length;
