@@ -1,5 +1,6 @@
 import type { JsonSchema } from '../core/agents/json-schema-check';
 import { evaluatePolicy, sessionAllowRule, type PolicyContext, type PolicyRule, type PolicyVerdict } from '../core/policy/index';
+import type { ShellNarrowing } from '../core/policy/index';
 import type { ApprovalMode } from '../core/types';
 import { resolveBlobMarkers } from '../store/blobs';
 import { BlobMissingError, type TranscriptStore } from '../store/types';
@@ -15,6 +16,8 @@ export interface JudgeCallInput {
   context: PolicyContext;
   /** Also build the `proceed_always` rule, for this mode. */
   allowRuleFor?: ApprovalMode;
+  /** How far that rule narrows a shell command (absent in inputs recorded before it existed). */
+  narrowing?: ShellNarrowing;
   /** `complete_task` of a sub-agent: the output schema its full arguments must match. */
   outputSchema?: JsonSchema;
 }
@@ -52,7 +55,7 @@ export async function judgeCall(store: TranscriptStore, input: JudgeCallInput): 
   }
   const call = { name: input.name, args };
   const verdict = evaluatePolicy({ rules: input.rules }, call, input.context);
-  const allowRule = input.allowRuleFor ? sessionAllowRule(call, input.allowRuleFor) : undefined;
+  const allowRule = input.allowRuleFor ? sessionAllowRule(call, input.allowRuleFor, input.narrowing) : undefined;
   const message = verdict.message && clip(verdict.message);
   return { verdict: message ? { ...verdict, message } : verdict, ...(allowRule ? { allowRule: clipRule(allowRule) } : {}) };
 }

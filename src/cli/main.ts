@@ -159,7 +159,11 @@ function addApprovals(program: Command): void {
     .command('approve')
     .argument('<id>')
     .argument('[callId]')
-    .option('--always', 'also allow this tool (for shell: this command) for the rest of the prompt')
+    .option(
+      '--always',
+      'also allow for the rest of the prompt: for a shell call, each of its commands with the same first argument ' +
+        '(`git status` allows `git status -s`, not `git push`); for an edit, that file; otherwise the tool',
+    )
     .addOption(new Option('--mode <mode>', 'for exit_plan_mode: the approval mode to continue in').choices([...APPROVAL_MODES]))
     .description('approve a call awaiting approval')
     .action(async (id: string, callId: string | undefined, o) => {

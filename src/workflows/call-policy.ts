@@ -2,7 +2,8 @@ import { isCancellation, log, patched, proxyLocalActivities } from '@temporalio/
 import type { Activities } from '../activities';
 import type { JudgeCallInput, JudgeCallResult } from '../activities/judge-call';
 import { hasBlobMarkers, previewMarkers } from '../core/blob-marker';
-import { defaultPolicy, EDIT_TOOLS, evaluatePolicy, sessionAllowRule } from '../core/policy/index';
+import { defaultPolicy, EDIT_TOOLS, evaluatePolicy, sessionAllowRule, SHELL_TOOL } from '../core/policy/index';
+import type { ShellNarrowing } from '../core/policy/index';
 import type { ApprovalMode } from '../core/types';
 import { PLANS_DIR } from '../tools/plan-mode';
 import type { ToolErrorKind } from '../tools/types';
@@ -26,11 +27,13 @@ export const FULL_ARGS_PATCH = 'policy-full-args';
 export async function judge(state: PromptState, record: CallRecord, allowRuleFor?: ApprovalMode): Promise<JudgeCallResult> {
   const rules = [...defaultPolicy(PLANS_DIR), ...(state.input.policyRules ?? []), ...state.sessionRules];
   const context = { mode: state.mode, plansDir: PLANS_DIR, workspaceRoot: state.input.workspace };
+  const narrowing = allowRuleFor ? shellNarrowing(record.name) : undefined;
   if (hasBlobMarkers(record.args) && patched(FULL_ARGS_PATCH)) {
-    return judgeFullArgs({ name: record.name, args: record.args, rules, context, allowRuleFor, outputSchema: outputSchemaFor(state, record) });
+    const outputSchema = outputSchemaFor(state, record);
+    return judgeFullArgs({ name: record.name, args: record.args, rules, context, allowRuleFor, narrowing, outputSchema });
   }
   const call = { name: record.name, args: previewMarkers(record.args) as Record<string, unknown> };
-  const allowRule = allowRuleFor ? sessionAllowRule(call, allowRuleFor) : undefined;
+  const allowRule = allowRuleFor ? sessionAllowRule(call, allowRuleFor, narrowing) : undefined;
   return { verdict: evaluatePolicy({ rules }, call, context), allowRule };
 }
 
@@ -61,6 +64,14 @@ export async function recheckAfterApproval(state: PromptState, record: CallRecor
   const refusal = refusalOf(await judge(state, record));
   if (!refusal || refusal.kind !== 'policy_violation') return refusal;
   return { ...refusal, message: `${refusal.message} An approval cannot override a policy deny.` };
+}
+
+/**
+ * `proceed_always` on a shell command used to allow every command with the same name; it now
+ * keeps the first argument too. Histories recorded before still replay with the old rule.
+ */
+function shellNarrowing(name: string): ShellNarrowing {
+  return name !== SHELL_TOOL || patched('always-allows-subcommand') ? 'subcommand' : 'root';
 }
 
 function outputSchemaFor(state: PromptState, record: CallRecord) {

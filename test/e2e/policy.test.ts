@@ -58,16 +58,19 @@ test('a denied command smuggled after an allowed prefix is refused without askin
   await maybeRecordHistory(h, run.workflowId, 'policy-smuggling');
 });
 
-test('proceed_always allows that command root for the rest of the prompt, and nothing else', async () => {
+test('proceed_always allows that command with the same first argument for the rest of the prompt, and nothing else', async () => {
   const ws = h.workspace();
-  const script = [functionCallResponse(shell('echo one')), functionCallResponse(shell('echo two')), functionCallResponse(shell('pwd')), textResponse('done')];
+  const commands = ['echo one', 'echo one more', 'echo two', 'pwd'];
+  const script = [...commands.map((c) => functionCallResponse(shell(c))), textResponse('done')];
   const handle = await h.start(script, { workspace: ws, approvalMode: 'default' });
   const asked = await approveAll(handle, () => ({ outcome: 'proceed_always' }));
   const run = await h.finish(handle);
-  expect(asked).toHaveLength(2);
+  // `echo one more` runs under the rule for `echo one`; `echo two` is another command and asks.
+  expect(asked).toHaveLength(3);
   expect(run.status.pendingApprovals).toEqual([]);
-  expect(responsesIn(2)[0].output).toContain('two');
-  await maybeRecordHistory(h, run.workflowId, 'proceed-always');
+  expect(responsesIn(2)[0].output).toContain('one more');
+  expect(responsesIn(3)[0].output).toContain('two');
+  await maybeRecordHistory(h, run.workflowId, 'proceed-always-subcommand');
 });
 
 test('a deny cannot be overridden by an approval, not even by modifying the arguments into it', async () => {

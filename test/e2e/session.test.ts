@@ -52,9 +52,10 @@ test('messages run in order as child prompts that continue one conversation', as
 
 test('proceed_always granted in one prompt holds for the session’s next prompts', async () => {
   h.fake.load([
-    functionCallResponse({ name: 'run_shell_command', args: { command: 'echo one' } }),
+    // `always` on `echo run one` allows `echo run ...` (the command and its first argument).
+    functionCallResponse({ name: 'run_shell_command', args: { command: 'echo run one' } }),
     textResponse('ran one'),
-    functionCallResponse({ name: 'run_shell_command', args: { command: 'echo two' } }),
+    functionCallResponse({ name: 'run_shell_command', args: { command: 'echo run two' } }),
     textResponse('ran two'),
   ]);
   const session = await startSession({ approvalMode: 'default' });

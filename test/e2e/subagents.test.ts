@@ -133,7 +133,8 @@ test('cancelling the parent cancels the child', async () => {
 
 test('proceed_always rules flow from the parent into the child', async () => {
   const handle = await h.start(
-    [functionCallResponse({ name: 'run_shell_command', args: { command: 'echo parent' } }), invoke('helper'), functionCallResponse({ name: 'run_shell_command', args: { command: 'echo child' } }), complete({ result: 'ran' }), textResponse('ok')],
+    // `always` on `echo from parent` allows `echo from ...` (the command and its first argument).
+    [functionCallResponse({ name: 'run_shell_command', args: { command: 'echo from parent' } }), invoke('helper'), functionCallResponse({ name: 'run_shell_command', args: { command: 'echo from child' } }), complete({ result: 'ran' }), textResponse('ok')],
     { approvalMode: 'default', agents: [agent({})] },
   );
   const first = await waitForChildApproval(handle);

@@ -214,6 +214,33 @@ describe('shell commands', () => {
     });
   });
 
+  describe('that hide a command from a naive reading', () => {
+    const allowStatus = [...defaultPolicy(PLANS), rule({ toolName: 'run_shell_command', commandPrefix: 'git status', decision: 'allow' })];
+    const denyRm = [...defaultPolicy(PLANS), rule({ toolName: 'run_shell_command', commandPrefix: 'rm', decision: 'deny' })];
+
+    it.each([
+      ['git status <(git status)#;touch PWNED'],
+      ['git status $(cat <<EOF\nx\nEOF\n); touch PWNED'],
+      ['git status $(cat <<EOF)\ntouch PWNED\nEOF'],
+      ['git status; $X PWNED'],
+      ['env git status'],
+    ])('asks under an allow rule for "git status": %j', (command) => {
+      expect(check(allowStatus, shell(command)).decision).toBe('ask_user');
+    });
+
+    it.each([
+      ['git status <(ls)#;rm x'],
+      ['eval "rm x"'],
+      ['env X=1 rm x'],
+      ['exec rm x'],
+      ['timeout 5 rm x'],
+      ['X=rm; $X x'],
+      ['git status $(cat <<EOF\nx\nEOF\n); rm x'],
+    ])('denies under a deny rule for "rm" in yolo mode: %j', (command) => {
+      expect(check(denyRm, shell(command), 'yolo').decision).toBe('deny');
+    });
+  });
+
   it('checks other arguments of each part, such as dir_path', () => {
     const rules = [rule({ toolName: 'run_shell_command', argsPattern: '"dir_path":"/etc', decision: 'deny' })];
     expect(check(rules, { name: 'run_shell_command', args: { command: 'ls', dir_path: '/etc' } }).decision).toBe('deny');
@@ -229,8 +256,8 @@ describe('deny is final', () => {
 
   it('cannot be overridden by a proceed_always rule, whatever the priorities', () => {
     const deny = rule({ toolName: 'run_shell_command', commandPrefix: 'git push', decision: 'deny', tier: 'workspace', priority: 0 });
-    const always = sessionAllowRule(shell('git status'), 'default')!;
-    expect(check([deny, always], shell('git log')).decision).toBe('allow');
+    const always = sessionAllowRule(shell('git push'), 'default')!;
+    expect(check([deny, always], shell('git push')).decision).toBe('deny');
     expect(check([deny, always], shell('git push origin main')).decision).toBe('deny');
   });
 
@@ -241,15 +268,30 @@ describe('deny is final', () => {
 });
 
 describe('sessionAllowRule', () => {
-  it('narrows a shell command to its root commands', () => {
-    const always = sessionAllowRule(shell('git status && npm test'), 'default')!;
-    expect(always).toMatchObject({ toolName: 'run_shell_command', commandPrefix: ['git', 'npm'], decision: 'allow', tier: 'session' });
+  it('narrows a shell command to each of its commands with its first argument', () => {
+    const always = sessionAllowRule(shell('git status -s && npm test'), 'default')!;
+    expect(always).toMatchObject({ toolName: 'run_shell_command', commandPrefix: ['git status', 'npm test'], decision: 'allow', tier: 'session' });
     const rules = [...defaultPolicy(PLANS), always];
-    expect(check(rules, shell('git log')).decision).toBe('allow');
-    expect(check(rules, shell('npm run build | git apply')).decision).toBe('allow');
-    expect(check(rules, shell('rm x')).decision).toBe('ask_user');
-    expect(check(rules, shell('git log; rm x')).decision).toBe('ask_user');
-    expect(check(rules, shell('gitx')).decision).toBe('ask_user');
+    expect(check(rules, shell('git status')).decision).toBe('allow');
+    expect(check(rules, shell('npm test -- x | git status --short')).decision).toBe('allow');
+    expect(check(rules, shell('git push')).decision).toBe('ask_user');
+    expect(check(rules, shell('git statusx')).decision).toBe('ask_user');
+    expect(check(rules, shell('npm run build')).decision).toBe('ask_user');
+    expect(check(rules, shell('git status; rm x')).decision).toBe('ask_user');
+  });
+
+  it('narrows a command without arguments to its name, and options count as the first argument', () => {
+    expect(sessionAllowRule(shell('pwd'), 'default')!.commandPrefix).toEqual(['pwd']);
+    expect(sessionAllowRule(shell('ls -la src'), 'default')!.commandPrefix).toEqual(['ls -la']);
+    expect(sessionAllowRule(shell("bash -c 'git log --oneline'"), 'default')!.commandPrefix).toEqual(['git log']);
+  });
+
+  it('narrows to root commands only in the old way, kept for recorded histories', () => {
+    expect(sessionAllowRule(shell('git status && npm test'), 'default', 'root')!.commandPrefix).toEqual(['git', 'npm']);
+  });
+
+  it('gives no rule when a compound line hides a command it cannot follow', () => {
+    expect(sessionAllowRule(shell('git status <(git status)#;$X PWNED'), 'default')).toBeUndefined();
   });
 
   it('gives no rule for a command that cannot be parsed', () => {

@@ -1,7 +1,7 @@
 import type { ApprovalMode } from '../types';
 import { isAgentConfigPath } from './config-paths';
 import { EDIT_TOOLS, isPlanFile } from './defaults';
-import { rootCommands, splitShellCommand, type ShellCommand } from './shell-split';
+import { commandPrefixes, rootCommands, splitShellCommand, type ShellCommand } from './shell-split';
 import { SHELL_TOOL, type PolicyDecision, type PolicyRule, type PolicySet, type PolicyVerdict } from './types';
 
 /**
@@ -58,12 +58,24 @@ export function evaluatePolicy(policy: PolicySet, call: PolicyCall, ctx: PolicyC
 }
 
 /**
+ * How `proceed_always` narrows a shell command: `subcommand` allows each of its commands with the
+ * same first argument (`git status` → `git status ...`, not `git push`); `root`, Gemini CLI's way
+ * and ours before, each command name (`git status` → every `git ...`). Kept for recorded histories.
+ */
+export type ShellNarrowing = 'subcommand' | 'root';
+
+/**
  * The allow rule a `proceed_always` approval adds for the rest of the session, or undefined when
  * the call cannot be narrowed safely (a shell command that does not parse, an edit without a
- * `file_path`). Shell: the command's root commands as prefixes, so `git status` allows `git log`
- * but not `rm`; edit tools: that exact `file_path` spelling; other tools: the tool.
+ * `file_path`). Shell: see `ShellNarrowing`; every command of a compound line gets its prefix, so
+ * `git status && npm test` allows `npm test -- x; git status -s` but not `rm`; edit tools: that
+ * exact `file_path` spelling; other tools: the tool.
  */
-export function sessionAllowRule(call: PolicyCall, mode: ApprovalMode): PolicyRule | undefined {
+export function sessionAllowRule(
+  call: PolicyCall,
+  mode: ApprovalMode,
+  narrowing: ShellNarrowing = 'subcommand',
+): PolicyRule | undefined {
   const base: PolicyRule = {
     toolName: call.name,
     decision: 'allow',
@@ -73,7 +85,8 @@ export function sessionAllowRule(call: PolicyCall, mode: ApprovalMode): PolicyRu
     source: `session: always allow ${call.name}`,
   };
   if (call.name === SHELL_TOOL) {
-    const roots = typeof call.args.command === 'string' ? rootCommands(call.args.command) : [];
+    const command = typeof call.args.command === 'string' ? call.args.command : '';
+    const roots = narrowing === 'root' ? rootCommands(command) : commandPrefixes(command);
     return roots.length > 0 ? { ...base, commandPrefix: roots, source: `${base.source} ${roots.join(', ')}` } : undefined;
   }
   if (EDIT_TOOLS.includes(call.name)) {

@@ -8,5 +8,6 @@ export {
   effectivePriority,
   type PolicyCall,
   type PolicyContext,
+  type ShellNarrowing,
 } from './engine';
-export { splitShellCommand, rootCommands, type ShellCommand, type ShellSplit } from './shell-split';
+export { splitShellCommand, rootCommands, commandPrefixes, type ShellCommand, type ShellSplit } from './shell-split';

@@ -139,6 +139,87 @@ describe('splitShellCommand', () => {
     expect(splitShellCommand(command).ok).toBe(false);
   });
 
+  it.each([
+    ['git status <(git status)#;touch PWNED', ['git', 'git', 'touch']],
+    ['git status >(ls)x; rm y', ['git', 'ls', 'rm']],
+    ['cat < <(rm x)', ['cat', 'rm']],
+    ['echo a#b; rm x', ['echo', 'rm']],
+    ['echo $(true)#; rm x', ['echo', 'true', 'rm']],
+    ['echo x # ; rm x', ['echo']],
+  ])('treats "#" as a comment only where a word starts: %j', (command, expected) => {
+    expect(roots(command)).toEqual(expected);
+  });
+
+  it.each([
+    ['git status $(cat <<EOF)\ntouch PWNED\nEOF'],
+    ['echo "$(cat <<EOF\nbody\nEOF)"; touch PWNED'],
+    ['git status `cat <<EOF\ntouch PWNED\nEOF`'],
+    ['cat <<EOF $(a\nb)\nbody\nEOF'],
+    ['cat <<EOF\nEO\\\nF\ntouch PWNED'],
+    ['cat <<$(x)\nbody\n$(x)'],
+  ])('refuses a here-document it cannot delimit exactly as bash does: %j', (command) => {
+    expect(splitShellCommand(command).ok).toBe(false);
+  });
+
+  it('reads a here-document that opens and ends inside $(...)', () => {
+    expect(roots('git commit -m "$(cat <<\'EOF\'\nfix: a; b\nEOF\n)"; rm x')).toEqual(['git', 'cat', 'rm']);
+    expect(roots('git status $(cat <<EOF\n$(rm y)\nEOF\n); rm x')).toEqual(['git', 'cat', 'rm', 'rm']);
+  });
+
+  it('reads several here-documents of one line in order', () => {
+    expect(texts('cat <<A; cat <<B\nrm x\nA\nrm y\nB\nls')).toEqual(['cat <<A', 'cat <<B', 'ls']);
+  });
+
+  it.each([
+    ['echo $(( 1 << 2 )); rm x', ['echo', 'rm']],
+    ['(( x = 1 << 2 )); rm x', ['rm']],
+    ['echo $(( 1 + $(rm x) ))', ['echo', 'rm']],
+    ['echo $((ls) )', ['echo', 'ls']],
+  ])('reads arithmetic as arithmetic, with its substitutions: %j', (command, expected) => {
+    expect(roots(command)).toEqual(expected);
+  });
+
+  it.each([
+    ['eval "rm x; ls"', ['rm', 'ls']],
+    ["eval 'git status;' rm x", ['git', 'rm']],
+    ['env X=1 rm x', ['env', 'rm']],
+    ['env -u HOME -i rm x', ['env', 'rm']],
+    ['exec rm x', ['exec', 'rm']],
+    ['command rm x', ['command', 'rm']],
+    ['nice -n 5 rm x', ['nice', 'rm']],
+    ['timeout -s KILL 5 rm x', ['timeout', 'rm']],
+    ["env bash -c 'rm x'", ['env', 'rm']],
+    ["bash -o errexit -c 'rm x'", ['rm']],
+    ['time -p rm x', ['rm']],
+    ['find . -name "*.o" -exec rm {} \\; -execdir ls +', ['find', 'rm', 'ls']],
+  ])('reports the command a wrapper runs: %j', (command, expected) => {
+    expect(roots(command)).toEqual(expected);
+  });
+
+  it.each([
+    ['$X rm'],
+    ['X=rm; ${X} x'],
+    ['$(echo rm) x'],
+    ['`echo rm` x'],
+    ['{rm,x}'],
+    ['r*m x'],
+    ["$'\\x72m' x"],
+    ['eval "$CMD"'],
+    ['bash -c "$CMD"'],
+    ['env -S "rm x"'],
+    ["x='$(rm y)'; echo $((x))"],
+    ["export PS4='$(rm y)'"],
+    ['alias g=rm'],
+    ['trap "rm x" EXIT'],
+    ['hash -p /bin/rm ls'],
+    ['source ./script.sh'],
+    ['case x in x) rm y;; esac'],
+    ['function f { rm x; }'],
+    ['coproc rm x'],
+  ])('refuses what only bash can resolve when it runs: %j', (command) => {
+    expect(splitShellCommand(command).ok).toBe(false);
+  });
+
   it('refuses absurd nesting instead of overflowing the stack', () => {
     expect(splitShellCommand('$('.repeat(500) + ')'.repeat(500)).ok).toBe(false);
   });

@@ -1,10 +1,12 @@
 /**
  * Splits a bash command line into the simple commands it would run, so that policy can check each
  * one: a denied command must not hide after an allowed one. A small hand-written parser, pure and
- * workflow-safe. When in doubt it fails (`ok: false`) or reports more commands than bash would run
- * (the body of `$(( ))` arithmetic, for instance), never fewer.
+ * workflow-safe, tested against bash itself (test/shell-corpus.test.ts). When in doubt it fails
+ * (`ok: false`, which policy turns into a question) or reports more commands than bash would run,
+ * never fewer.
  */
 
+import { simpleCommands } from './shell-commands';
 import { ParseError, ShellScanner, WORD_END, type ShellCommand, type Word } from './shell-scan';
 
 export type { ShellCommand } from './shell-scan';
@@ -12,6 +14,8 @@ export type { ShellCommand } from './shell-scan';
 export type ShellSplit = { ok: true; commands: ShellCommand[] } | { ok: false; reason: string };
 
 interface Heredoc {
+  /** How many substitutions enclose its operator: its body must be read at that depth. */
+  depth: number;
   delimiter: string;
   stripTabs: boolean;
   expands: boolean;
@@ -20,14 +24,14 @@ interface Heredoc {
 const MAX_NESTING = 64;
 /** Words that only introduce the command after them (`if git diff; then rm x; fi`). */
 const RESERVED = new Set(['if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', '!', 'time']);
-const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh']);
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
+/** Compound commands this parser does not follow: they ask. */
+const REFUSED = new Set(['case', 'esac', 'select', 'function', 'coproc']);
 const REDIRECT = /(?:\d+|&)?(>>|>&|>\||<<<|<<-|<<|<&|<>|>|<)/y;
 const SEPARATOR = /&&|\|\||\|&|;;|[;&|\n]/y;
 
 export function splitShellCommand(command: string): ShellSplit {
   try {
-    return { ok: true, commands: new Parser(command, 0).parseAll() };
+    return { ok: true, commands: new Parser(command, 0, false).parseAll() };
   } catch (err) {
     if (err instanceof ParseError) return { ok: false, reason: err.message };
     throw err;
@@ -41,11 +45,45 @@ export function rootCommands(command: string): string[] {
   return [...new Set(split.commands.map((c) => c.root).filter((r) => r !== ''))];
 }
 
+/**
+ * What `proceed_always` on a command line allows: each command's name and first argument
+ * (`git status -s && npm test` → `git status`, `npm test`); empty when it cannot be parsed.
+ */
+export function commandPrefixes(command: string): string[] {
+  const split = splitShellCommand(command);
+  if (!split.ok) return [];
+  return [...new Set(split.commands.map((c) => c.prefix).filter((p) => p !== ''))];
+}
+
 class Parser extends ShellScanner {
   private readonly heredocs: Heredoc[] = [];
 
+  /**
+   * `inSubstitution`: the text is the body of a backtick substitution or of a here-document, where
+   * bash's reading of a here-document differs from the line-based one here: refused.
+   */
+  constructor(
+    src: string,
+    level: number,
+    private readonly inSubstitution: boolean,
+  ) {
+    super(src, level);
+    if (inSubstitution) this.substitutions = 1;
+  }
+
+  /** A here-document opened inside `$( )` must end inside it (`$(cat <<EOF)` is refused). */
+  protected override closeSubstitution(): void {
+    const open = this.heredocs.some((doc) => doc.depth === this.substitutions);
+    if (open) throw new ParseError('a here-document left open in a substitution');
+  }
+
   protected nested(text: string): ShellCommand[] {
-    return new Parser(text, this.level + 1).parseAll();
+    return new Parser(text, this.level + 1, true).parseAll();
+  }
+
+  /** A script run by `bash -c` or `eval`: a fresh top level. */
+  private script(text: string): ShellCommand[] {
+    return new Parser(text, this.level + 1, false).parseAll();
   }
 
   parseAll(): ShellCommand[] {
@@ -84,28 +122,31 @@ class Parser extends ShellScanner {
     let stop = this.i;
     let redirected = false;
     let grouped = false;
+    let reserved = '';
     for (;;) {
       this.skipBlanks();
       const c = this.src[this.i];
       if (c === undefined || c === '\n' || c === ';' || c === '|' || c === ')') break;
       if (c === '&' && this.src[this.i + 1] !== '>') break;
+      const atStart = words.length === 0 && !grouped;
       if (c === '#') {
         const newline = this.src.indexOf('\n', this.i);
         this.i = newline < 0 ? this.src.length : newline;
         break;
       }
       if (c === '(') {
-        if (words.length > 0 || grouped) throw new ParseError('unexpected "("');
-        this.i++;
-        this.sequence(')');
+        this.subshell(atStart);
         grouped = true;
       } else {
         const redirection = this.redirection();
         if (redirection !== undefined) redirected ||= redirection;
         else {
           const word = this.word();
-          const atStart = words.length === 0 && !grouped;
-          if (atStart && RESERVED.has(word.raw)) start = this.i;
+          if (atStart && REFUSED.has(word.raw)) throw new ParseError(`"${word.raw}" is not supported`);
+          if (atStart && (RESERVED.has(word.raw) || (reserved === 'time' && word.raw === '-p'))) {
+            start = this.i;
+            reserved = word.raw;
+          }
           else if (atStart && word.raw === '}' && end === '}') return true;
           else if (atStart && word.raw === '{') {
             this.sequence('}');
@@ -119,6 +160,14 @@ class Parser extends ShellScanner {
     return false;
   }
 
+  /** `( list )`, or `(( arithmetic ))`, at the start of a command. */
+  private subshell(atStart: boolean): void {
+    if (!atStart) throw new ParseError('unexpected "(" (a function definition?)');
+    if (this.src[this.i + 1] === '(' && this.arithmetic(this.i + 2)) return;
+    this.i++;
+    this.sequence(')');
+  }
+
   private emit(text: string, words: Word[], redirected: boolean, grouped: boolean, first: number): void {
     if (grouped) {
       if (words.length > 0) throw new ParseError(`unexpected "${words[0].raw}" after a group`);
@@ -126,52 +175,44 @@ class Parser extends ShellScanner {
       return;
     }
     if (words.length === 0 && !redirected) return;
-    const k = words.findIndex((w) => !ASSIGNMENT.test(w.raw));
-    const name = k < 0 ? '' : words[k].plain;
-    const root = /[$`]/.test(name) ? name : name.slice(name.lastIndexOf('/') + 1);
-    const args = k < 0 ? [] : words.slice(k + 1);
-    const script = SHELLS.has(root) ? wrappedScript(args) : undefined;
-    if (script !== undefined) {
-      const inner = this.nested(script);
-      inner.forEach((c) => (c.hasRedirection ||= redirected));
-      this.out.push(...inner);
-      return;
-    }
-    const normalized = k < 0 ? text : [root, ...args.map((w) => w.raw)].join(' ');
-    this.out.splice(first, 0, { text, root, normalized, hasRedirection: redirected });
+    const commands = simpleCommands(text, words, redirected, (script) => this.script(script));
+    this.out.splice(first, 0, ...commands);
   }
 
   /**
    * At a redirection operator: reads it and its target and returns whether it touches a file.
-   * Process substitution, heredocs, here-strings and fd duplication return false. Not at one:
-   * undefined.
+   * Heredocs, here-strings and fd duplication return false. Not at one (process substitution
+   * `<(...)` is a word): undefined.
    */
   private redirection(): boolean | undefined {
-    if ((this.src[this.i] === '<' || this.src[this.i] === '>') && this.src[this.i + 1] === '(') {
-      this.i += 2;
-      this.sequence(')');
-      return false;
-    }
+    if ((this.src[this.i] === '<' || this.src[this.i] === '>') && this.src[this.i + 1] === '(') return undefined;
     REDIRECT.lastIndex = this.i;
     const match = REDIRECT.exec(this.src);
     if (!match) return undefined;
     this.i += match[0].length;
     this.skipBlanks();
     const c = this.src[this.i];
-    if (c === undefined || WORD_END.has(c)) throw new ParseError(`missing target after "${match[0]}"`);
+    const substituted = (c === '<' || c === '>') && this.src[this.i + 1] === '(';
+    if (c === undefined || c === '#' || (WORD_END.has(c) && !substituted)) {
+      throw new ParseError(`missing target after "${match[0]}"`);
+    }
     const target = this.word();
     const op = match[1];
     if (op === '>&' || op === '<&') return !/^(\d+-?|-)$/.test(target.raw);
     if (op === '<<' || op === '<<-') {
-      this.heredocs.push({ delimiter: target.plain, stripTabs: op === '<<-', expands: target.raw === target.plain });
+      if (this.inSubstitution) throw new ParseError('a here-document inside backticks or a here-document');
+      if (target.dynamic) throw new ParseError('a here-document delimiter with a substitution');
+      const expands = target.raw === target.plain;
+      this.heredocs.push({ depth: this.substitutions, delimiter: target.plain, stripTabs: op === '<<-', expands });
       return false;
     }
     return op !== '<<<';
   }
 
-
   /** After a newline: skips pending heredoc bodies, parsing substitutions in unquoted ones. */
   private readHeredocs(): void {
+    const outer = this.heredocs.some((doc) => doc.depth !== this.substitutions);
+    if (outer) throw new ParseError('a here-document around a substitution');
     for (const doc of this.heredocs.splice(0)) {
       const bodyStart = this.i;
       let bodyEnd = this.src.length;
@@ -186,22 +227,11 @@ class Parser extends ShellScanner {
       }
       this.i = Math.min(this.i, this.src.length);
       if (!doc.expands) continue;
-      const body = new Parser(this.src.slice(bodyStart, bodyEnd), this.level + 1);
+      const text = this.src.slice(bodyStart, bodyEnd);
+      if (/(^|[^\\])(\\\\)*\\\n/.test(text)) throw new ParseError('a line continuation in a here-document');
+      const body = new Parser(text, this.level + 1, true);
       body.doubleQuoted(false);
       this.out.push(...body.out);
     }
   }
-}
-
-/**
- * The script of `bash -c SCRIPT` (options may precede `-c`: `sh -ec`, `bash -l -c`), or undefined
- * when the shell runs something else, such as a script file, which is then checked as `bash`.
- */
-function wrappedScript(args: Word[]): string | undefined {
-  for (let k = 0; k < args.length; k++) {
-    const option = args[k].plain;
-    if (/^-[A-Za-z]*c[A-Za-z]*$/.test(option)) return args[k + 1]?.plain;
-    if (!option.startsWith('-') && !option.startsWith('+')) return undefined;
-  }
-  return undefined;
 }
