@@ -41,7 +41,7 @@ describe('judgeCall', () => {
   it('builds the proceed_always rule from the full command', async () => {
     const call = await held('run_shell_command', { command: `git status${PAD}; touch PWNED` });
     const judged = await judgeCall(tmp.store, { ...call, rules: defaultPolicy(PLANS_DIR), context: context('default'), allowRuleFor: 'default' });
-    expect(judged.allowRule?.commandPrefix).toEqual(['git', 'touch']);
+    expect(judged.allowRule?.commandPrefix).toEqual(['git status', 'touch PWNED']);
   });
 
   it('checks a sub-agent output schema on the full text, not on the preview', async () => {
