@@ -5,10 +5,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { WorkflowHandle } from '@temporalio/client';
 import { functionCallResponse, textResponse } from '../../src/fake-gemini';
-import { statusQuery, toolConfirmationSignal } from '../../src/workflows/messages';
 import { closeTestEnv } from '../helpers/temporal-env';
+import { denyEvery } from '../helpers/approvals';
 import { createHarness, type Harness } from '../helpers/agent-harness';
 
 type Sent = { contents: { parts: { functionResponse?: { response: { output?: string; error?: string } } }[] }[] };
@@ -26,27 +25,13 @@ const write = (file_path: string, content = 'x') => ({ name: 'write_file', args:
 const HOOK_SETTINGS = JSON.stringify({ hooks: { BeforeAgent: [{ hooks: [{ type: 'command', command: 'touch PWNED' }] }] } });
 const responsesIn = (i: number) => ((h.fake.requests[i].body as Sent).contents.at(-1)!.parts ?? []).map((p) => p.functionResponse!.response);
 
-/** Denies every call that comes up for approval; returns the file paths that were asked about. */
-async function denyAll(handle: WorkflowHandle): Promise<string[]> {
-  const asked = new Map<string, string>();
-  while ((await handle.describe()).status.name === 'RUNNING') {
-    const status = await handle.query(statusQuery).catch(() => undefined);
-    for (const call of status?.pendingApprovals ?? []) {
-      if (asked.has(call.callId)) continue;
-      asked.set(call.callId, String((call.args as { file_path?: unknown }).file_path));
-      await handle.signal(toolConfirmationSignal, { callId: call.callId, outcome: 'cancel' });
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return [...asked.values()];
-}
 
 /** auto_edit: each config write asks (denied here); notes.txt runs without asking. */
 async function autoEdit(ws: string, configWrites: string[]): Promise<string[]> {
   // One config write per turn: denying a call also cancels the calls queued after it in its turn.
   const turns = configWrites.map((file, k) => functionCallResponse(k === 0 ? [write('notes.txt', 'notes'), write(file, HOOK_SETTINGS)] : write(file, HOOK_SETTINGS)));
   const handle = await h.start([...turns, textResponse('done')], { workspace: ws, approvalMode: 'auto_edit' });
-  const asked = await denyAll(handle);
+  const asked = await denyEvery(handle, 'file_path');
   await h.finish(handle);
   return asked;
 }
@@ -55,7 +40,7 @@ async function autoEdit(ws: string, configWrites: string[]): Promise<string[]> {
 async function planMode(ws: string) {
   const calls = [write('.durable-agent/settings.json', HOOK_SETTINGS), write('.durable-agent/plans/plan.md', '# plan')];
   const handle = await h.start([functionCallResponse(calls), textResponse('planned')], { workspace: ws, approvalMode: 'plan' });
-  expect(await denyAll(handle)).toEqual([]);
+  expect(await denyEvery(handle, 'file_path')).toEqual([]);
   await h.finish(handle);
   return responsesIn(1);
 }
@@ -74,7 +59,7 @@ test('writes under .durable-agent/ ask in auto_edit however spelled, are refused
   expect(fs.readFileSync(path.join(ws, '.durable-agent/plans/plan.md'), 'utf8')).toBe('# plan');
 
   const yolo = await h.start([functionCallResponse(write('.durable-agent/settings.json', HOOK_SETTINGS)), textResponse('ok')], { workspace: ws, approvalMode: 'yolo' });
-  expect(await denyAll(yolo)).toEqual([]);
+  expect(await denyEvery(yolo, 'file_path')).toEqual([]);
   await h.finish(yolo);
   expect(fs.readFileSync(path.join(ws, '.durable-agent/settings.json'), 'utf8')).toBe(HOOK_SETTINGS);
 });

@@ -9,22 +9,13 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { GoogleGenAI } from '@google/genai';
 import { errorLine, FakeGeminiServer, functionCallResponse, textResponse, type ScriptLine } from '../../src/fake-gemini';
-import { createSandbox, eventually, freePortWithUi, killAllCli, portIsFree, processesOf, type CliResult, type Sandbox } from '../helpers/cli';
+import { eventually, freePortWithUi, portIsFree, sandboxesCleanedAfterEach, processesOf, type CliResult, type Sandbox } from '../helpers/cli';
 import { TEST_ENV_VARS } from '../helpers/temporal-env';
 
 jest.setTimeout(180_000);
 
 const sharedAddress = () => process.env[TEST_ENV_VARS.address] as string;
-const homes: string[] = [];
-const sandbox = (name: string, address?: string): Sandbox => {
-  const box = createSandbox(name, address);
-  homes.push(box.home);
-  return box;
-};
-
-afterEach(async () => {
-  await killAllCli(homes.splice(0));
-});
+const sandbox = sandboxesCleanedAfterEach();
 
 /** The model writes `file`, then answers `answer`. */
 const writeThenAnswer = (file: string, content: string, answer: string): ScriptLine[] => [

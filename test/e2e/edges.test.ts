@@ -10,22 +10,13 @@ import * as path from 'node:path';
 import { functionCallResponse, textResponse } from '../../src/fake-gemini';
 import { connectClient } from '../../src/client';
 import { toolConfirmationSignal } from '../../src/workflows/messages';
-import { BIN, CliProcess, createSandbox, eventually, killAllCli, portIsFree, processesOf, type CliResult, type Sandbox } from '../helpers/cli';
+import { BIN, CliProcess, sandboxesCleanedAfterEach, eventually, portIsFree, processesOf, type CliResult, type Sandbox } from '../helpers/cli';
 import { TEST_ENV_VARS } from '../helpers/temporal-env';
 
 jest.setTimeout(180_000);
 
 const sharedAddress = () => process.env[TEST_ENV_VARS.address] as string;
-const homes: string[] = [];
-const sandbox = (name: string, address?: string): Sandbox => {
-  const box = createSandbox(name, address);
-  homes.push(box.home);
-  return box;
-};
-
-afterEach(async () => {
-  await killAllCli(homes.splice(0));
-});
+const sandbox = sandboxesCleanedAfterEach();
 
 function expectExit(result: CliResult, code: number): void {
   if (result.code !== code) throw new Error(`expected exit ${code}, got ${result.code ?? result.signal} after ${result.ms} ms\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}`);

@@ -1,10 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { WorkflowHandle } from '@temporalio/client';
 import type { PolicyRule } from '../../src/core/policy/types';
 import { functionCallResponse, textResponse } from '../../src/fake-gemini';
-import { setApprovalModeSignal, statusQuery, toolConfirmationSignal, type PromptStatus, type ToolConfirmation } from '../../src/workflows/messages';
+import { setApprovalModeSignal, statusQuery } from '../../src/workflows/messages';
 import { closeTestEnv } from '../helpers/temporal-env';
+import { answerEvery } from '../helpers/approvals';
 import { createHarness, maybeRecordHistory, type Harness } from '../helpers/agent-harness';
 
 type Sent = { contents: { parts: { functionResponse?: { name: string; response: { output?: string; error?: string } } }[] }[]; tools?: { functionDeclarations: { name: string }[] }[] };
@@ -20,24 +20,11 @@ afterAll(async () => {
 
 const shell = (command: string) => ({ name: 'run_shell_command', args: { command } });
 const write = (file_path: string, content = 'x') => ({ name: 'write_file', args: { file_path, content } });
+/** Answers every call that comes up for approval; returns the ids of the calls asked about. */
+const callIdsAnswered = async (...args: Parameters<typeof answerEvery>) => (await answerEvery(...args)).map((c) => c.callId);
 /** The function responses the model received in request `i`. */
 const responsesIn = (i: number) => ((h.fake.requests[i].body as Sent).contents.at(-1)!.parts ?? []).map((p) => p.functionResponse!.response);
 
-/** Answers every call that comes up for approval with `answer(status)`; returns how many were asked. */
-async function approveAll(handle: WorkflowHandle, answer: (call: PromptStatus['pendingApprovals'][0]) => Omit<ToolConfirmation, 'callId'>): Promise<string[]> {
-  const asked: string[] = [];
-  for (;;) {
-    const description = await handle.describe();
-    if (description.status.name !== 'RUNNING') return asked;
-    const status = await handle.query(statusQuery).catch(() => undefined);
-    for (const call of status?.pendingApprovals ?? []) {
-      if (asked.includes(call.callId)) continue;
-      asked.push(call.callId);
-      await handle.signal(toolConfirmationSignal, { callId: call.callId, ...answer(call) });
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const GIT_AND_RM: PolicyRule[] = [
   { toolName: 'run_shell_command', commandPrefix: 'echo safe', decision: 'allow', priority: 100, tier: 'workspace' },
@@ -48,7 +35,7 @@ test('a denied command smuggled after an allowed prefix is refused without askin
   const ws = h.workspace({ 'keep.txt': 'k' });
   const smuggled = ['echo safe; rm keep.txt', 'echo safe && rm keep.txt', 'echo safe | rm keep.txt', 'echo safe\nrm keep.txt', 'echo safe $(rm keep.txt)', 'echo safe `rm keep.txt`', "bash -c 'rm keep.txt'"];
   const handle = await h.start([functionCallResponse([shell('echo safe'), ...smuggled.map(shell)]), textResponse('ok')], { workspace: ws, approvalMode: 'default', policyRules: GIT_AND_RM });
-  const asked = await approveAll(handle, () => ({ outcome: 'proceed_once' }));
+  const asked = await callIdsAnswered(handle, () => ({ outcome: 'proceed_once' }));
   const run = await h.finish(handle);
   expect(asked).toEqual([]);
   const responses = responsesIn(1);
@@ -63,7 +50,7 @@ test('proceed_always allows that command with the same first argument for the re
   const commands = ['echo one', 'echo one more', 'echo two', 'pwd'];
   const script = [...commands.map((c) => functionCallResponse(shell(c))), textResponse('done')];
   const handle = await h.start(script, { workspace: ws, approvalMode: 'default' });
-  const asked = await approveAll(handle, () => ({ outcome: 'proceed_always' }));
+  const asked = await callIdsAnswered(handle, () => ({ outcome: 'proceed_always' }));
   const run = await h.finish(handle);
   // `echo one more` runs under the rule for `echo one`; `echo two` is another command and asks.
   expect(asked).toHaveLength(3);
@@ -77,7 +64,7 @@ test('a deny cannot be overridden by an approval, not even by modifying the argu
   const ws = h.workspace();
   const rules: PolicyRule[] = [{ toolName: 'write_file', argsPattern: '"file_path":"secret', decision: 'deny', priority: 500, tier: 'admin' }];
   const handle = await h.start([functionCallResponse([write('secret.txt'), write('a.txt')]), textResponse('ok')], { workspace: ws, approvalMode: 'default', policyRules: rules });
-  const asked = await approveAll(handle, () => ({ outcome: 'modify', args: { file_path: 'secret2.txt', content: 'y' } }));
+  const asked = await callIdsAnswered(handle, () => ({ outcome: 'modify', args: { file_path: 'secret2.txt', content: 'y' } }));
   await h.finish(handle);
   expect(asked).toHaveLength(1);
   const [first, second] = responsesIn(1);
@@ -100,7 +87,7 @@ test('plan mode writes plan files only, even when a write is approved after a sw
   const handle = await h.start([functionCallResponse(write('late.txt')), textResponse('ok')], { workspace: ws, approvalMode: 'default' });
   for (let i = 0; i < 100 && !(await handle.query(statusQuery)).pendingApprovals.length; i++) await new Promise((r) => setTimeout(r, 50));
   await handle.signal(setApprovalModeSignal, 'plan');
-  await approveAll(handle, () => ({ outcome: 'proceed_once' }));
+  await callIdsAnswered(handle, () => ({ outcome: 'proceed_once' }));
   await h.finish(handle);
   expect(responsesIn(1)[0].error).toMatch(/cannot override a policy deny/);
   expect(fs.existsSync(path.join(ws, 'late.txt'))).toBe(false);
@@ -116,7 +103,7 @@ test('enter_plan_mode and exit_plan_mode switch modes with approval; the approve
     textResponse('implemented'),
   ];
   const handle = await h.start(script, { workspace: ws, approvalMode: 'default' });
-  const asked = await approveAll(handle, (call) => (call.name === 'exit_plan_mode' ? { outcome: 'proceed_once', mode: 'auto_edit' } : { outcome: 'proceed_once' }));
+  const asked = await callIdsAnswered(handle, (call) => (call.name === 'exit_plan_mode' ? { outcome: 'proceed_once', mode: 'auto_edit' } : { outcome: 'proceed_once' }));
   const run = await h.finish(handle);
   expect(asked).toHaveLength(2);
   const declared = (i: number) => (h.fake.requests[i].body as Sent).tools![0].functionDeclarations.map((d) => d.name);

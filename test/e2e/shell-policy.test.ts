@@ -1,10 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { WorkflowHandle } from '@temporalio/client';
 import type { PolicyRule } from '../../src/core/policy/types';
 import { functionCallResponse, textResponse } from '../../src/fake-gemini';
-import { statusQuery, toolConfirmationSignal } from '../../src/workflows/messages';
 import { closeTestEnv } from '../helpers/temporal-env';
+import { denyEvery } from '../helpers/approvals';
 import { createHarness, type Harness } from '../helpers/agent-harness';
 
 /**
@@ -32,27 +31,13 @@ const HIDDEN = [
   'git status $(cat <<EOF)\ntouch PWNED\nEOF',
 ];
 
-/** Denies every call that comes up for approval; returns the commands that were asked about. */
-async function denyAll(handle: WorkflowHandle): Promise<string[]> {
-  const asked = new Map<string, string>();
-  while ((await handle.describe()).status.name === 'RUNNING') {
-    const status = await handle.query(statusQuery).catch(() => undefined);
-    for (const call of status?.pendingApprovals ?? []) {
-      if (asked.has(call.callId)) continue;
-      asked.set(call.callId, String((call.args as { command?: unknown }).command));
-      await handle.signal(toolConfirmationSignal, { callId: call.callId, outcome: 'cancel' });
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return [...asked.values()];
-}
 
 test('under an allow rule for "git status", a command hidden behind it is asked for, not run', async () => {
   const ws = h.workspace();
   const rules: PolicyRule[] = [{ toolName: 'run_shell_command', commandPrefix: 'git status', decision: 'allow', priority: 100, tier: 'user' }];
   const script = [...['git status', ...HIDDEN].map((c) => functionCallResponse(shell(c))), textResponse('done')];
   const handle = await h.start(script, { workspace: ws, approvalMode: 'default', policyRules: rules });
-  const asked = await denyAll(handle);
+  const asked = await denyEvery(handle, 'command');
   await h.finish(handle);
   expect(asked).toEqual(HIDDEN);
   expect(responseIn(1).error).toBeUndefined();

@@ -6,20 +6,16 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { functionCallResponse, textResponse } from '../../src/fake-gemini';
-import { createSandbox, killAllCli, type CliResult, type Sandbox } from '../helpers/cli';
+import { sandboxesCleanedAfterEach, type CliResult, type Sandbox } from '../helpers/cli';
 import { TEST_ENV_VARS } from '../helpers/temporal-env';
 
 jest.setTimeout(120_000);
 
-const homes: string[] = [];
-afterEach(async () => {
-  await killAllCli(homes.splice(0));
-});
+const sandbox = sandboxesCleanedAfterEach();
 
 /** A workspace whose policy allows `touch PWNED` and whose BeforeAgent hook touches HOOKED. */
 function hostileWorkspace(name: string): Sandbox {
-  const box = createSandbox(name, process.env[TEST_ENV_VARS.address]);
-  homes.push(box.home);
+  const box = sandbox(name, process.env[TEST_ENV_VARS.address]);
   const own = path.join(box.workspace, '.durable-agent');
   fs.mkdirSync(path.join(own, 'policies'), { recursive: true });
   fs.writeFileSync(
@@ -80,7 +76,7 @@ test.each([
 });
 
 test('trust --remove takes the trust back; a folder trusted through its parent says which entry to remove', async () => {
-  const box = createSandbox('untrust');
+  const box = sandbox('untrust');
   const parent = fs.realpathSync(box.dir);
   expectExit(await box.run(['trust', parent]), 0);
   const child = await box.run(['untrust', box.workspace]);
@@ -99,8 +95,7 @@ test('trust --remove takes the trust back; a folder trusted through its parent s
 });
 
 test('a settings hook the model writes in auto_edit asks first, and once approved still does not run in the untrusted workspace, not even in plan mode', async () => {
-  const box = createSandbox('self-config', process.env[TEST_ENV_VARS.address]);
-  homes.push(box.home);
+  const box = sandbox('self-config', process.env[TEST_ENV_VARS.address]);
   const settings = JSON.stringify({ hooks: { BeforeAgent: [{ hooks: [{ type: 'command', command: 'touch "$GEMINI_PROJECT_DIR/PWNED"' }] }] } });
   const writeSettings = functionCallResponse({ name: 'write_file', args: { file_path: '.durable-agent/settings.json', content: settings } });
   const first = box.start(['run', 'set up', '--approval-mode', 'auto_edit', '--fake-responses', box.script([writeSettings, textResponse('ok')]), '-w', box.workspace]);

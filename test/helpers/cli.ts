@@ -131,6 +131,22 @@ export function createSandbox(name: string, temporalAddress?: string): Sandbox {
   };
 }
 
+/**
+ * `createSandbox` for one test file: registers an afterEach that kills every CLI process the file's
+ * sandboxes left running, the dev servers they spawned included.
+ */
+export function sandboxesCleanedAfterEach(): (name: string, address?: string) => Sandbox {
+  const homes: string[] = [];
+  afterEach(async () => {
+    await killAllCli(homes.splice(0));
+  });
+  return (name, address) => {
+    const box = createSandbox(name, address);
+    homes.push(box.home);
+    return box;
+  };
+}
+
 /** Kills every child still running (call in afterEach), then the processes they left behind under `homes`. */
 export async function killAllCli(homes: string[] = []): Promise<void> {
   const left = [...running];
