@@ -1,5 +1,5 @@
 import { ApiError, type Content } from '@google/genai';
-import type { LoopCheckResult } from '../core/llm-loop-schedule';
+import type { LoopCheckResult } from '../core/loop/llm-schedule';
 import { MODEL_ERROR_TYPES } from '../core/model-error-types';
 import { fakeModel } from '../../test/fakes/fake-json-model';
 import { failureOf, quietActivityEnv, useTempStore } from '../../test/helpers/activity-harness';

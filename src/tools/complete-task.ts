@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { previewMarkers } from '../core/blob-marker';
 import { checkJsonSchema, type JsonSchema } from '../core/agents/json-schema-check';
-import type { FunctionDeclaration } from './index';
+import type { FunctionDeclaration } from './types';
 import { ToolError, type ToolDefinition } from './types';
 
 /**

@@ -6,12 +6,14 @@ import { listDirectoryTool } from './list-directory';
 import { readFileTool } from './read-file';
 import { replaceTool } from './replace';
 import { runShellCommandTool } from './run-shell-command';
-import type { ToolDefinition } from './types';
+import type { FunctionDeclaration, ToolDefinition } from './types';
 import { writeFileTool } from './write-file';
 import { enterPlanModeTool, exitPlanModeTool } from './plan-mode';
 import { readToolOutputTool } from './read-tool-output';
 import { completeTaskTool } from './complete-task';
 import { invokeAgentTool } from './invoke-agent';
+
+export type { FunctionDeclaration } from './types';
 
 /** The tools offered to the model, under Gemini CLI's names and parameters. */
 export const TOOLS = [
@@ -37,13 +39,6 @@ const LEGACY_NAMES: Readonly<Record<string, string>> = { search_file_content: 'g
 export function findTool(name: string): ToolDefinition | undefined {
   const current = LEGACY_NAMES[name] ?? name;
   return TOOLS.find((tool) => tool.name === current);
-}
-
-/** Gemini's `FunctionDeclaration`, with the parameters as plain JSON Schema. */
-export interface FunctionDeclaration {
-  name: string;
-  description: string;
-  parametersJsonSchema: Record<string, unknown>;
 }
 
 /**

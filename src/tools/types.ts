@@ -152,3 +152,10 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
 export function isReadOnly(tool: Pick<ToolDefinition, 'kind'>): boolean {
   return tool.kind === 'read' || tool.kind === 'search';
 }
+
+/** Gemini's `FunctionDeclaration`, with the parameters as plain JSON Schema. */
+export interface FunctionDeclaration {
+  name: string;
+  description: string;
+  parametersJsonSchema: Record<string, unknown>;
+}

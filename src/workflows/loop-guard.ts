@@ -1,8 +1,8 @@
 import { condition, defineSignal, setHandler } from '@temporalio/workflow';
 import { z } from 'zod';
 import { describeIssues } from '../core/confirmation';
-import { runLlmLoopCheck, beforeModelRequest, type LoopCheckModels, type LoopCheckResult } from '../core/llm-loop-schedule';
-import { continueAfterLoop, createLoopState, disableLoopDetection, observeModelTurn, recordDetection, type LoopDetection } from '../core/loop-detection';
+import { runLlmLoopCheck, beforeModelRequest, type LoopCheckModels, type LoopCheckResult } from '../core/loop/llm-schedule';
+import { continueAfterLoop, createLoopState, disableLoopDetection, observeModelTurn, recordDetection, type LoopDetection } from '../core/loop/detection';
 import type { FunctionCall } from '../core/types';
 import { emit, type PromptState } from './prompt-state';
 

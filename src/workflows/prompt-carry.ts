@@ -1,7 +1,7 @@
 import { allHandlersFinished, condition, continueAsNew, workflowInfo } from '@temporalio/workflow';
 import type { AgentEvent } from '../core/events';
 import type { PolicyRule } from '../core/policy/types';
-import type { LoopState } from '../core/loop-detection';
+import type { LoopState } from '../core/loop/detection';
 import type { ApprovalMode } from '../core/types';
 import type { Cursor } from './endings';
 import type { PromptInput, PromptStats } from './messages';

@@ -2,7 +2,7 @@ import { upsertSearchAttributes } from '@temporalio/workflow';
 import type { AgentEvent, AgentEventBody } from '../core/events';
 import type { PolicyRule } from '../core/policy/types';
 import type { AgentDefinition } from '../core/agents/definition';
-import { createLoopState, type LoopState } from '../core/loop-detection';
+import { createLoopState, type LoopState } from '../core/loop/detection';
 import type { HookState } from '../core/hooks/context';
 import { STATUS_ATTRIBUTE, type AgentStatusValue } from '../core/search-attributes';
 import { addUsage, EMPTY_USAGE, type ApprovalMode, type TerminateReason, type TokenUsage, type ToolCallStatus, type ToolOutcome } from '../core/types';
@@ -69,7 +69,7 @@ export interface PromptState {
   tokenBudget?: number;
   budgetPaused?: boolean;
   budgetAnswer?: number | 'stop';
-  /** Loop detection state (small, plain data; see core/loop-detection). */
+  /** Loop detection state (small, plain data; see core/loop/detection). */
   loop: LoopState;
   /** A second loop detection paused the prompt until `loopDecision` arrives. */
   loopPaused?: boolean;

@@ -1,6 +1,6 @@
 import { ApplicationFailure, CancellationScope, ContinueAsNew, isCancellation, setHandler, workflowInfo } from '@temporalio/workflow';
 import { afterModel, beforeModel, beginPrompt, endPromptOnFailure, finishOrContinue, stopIfHookSaid } from './hooks';
-import type { LoopDetection } from '../core/loop-detection';
+import type { LoopDetection } from '../core/loop/detection';
 import type { FunctionCall, ModelTurn } from '../core/types';
 import { toolNames } from '../tools';
 import { activitiesFor, type PromptActivities } from './activity-options';

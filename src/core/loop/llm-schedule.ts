@@ -1,4 +1,6 @@
-import type { LoopDetection, LoopState } from './loop-detection';
+import type { LlmCheckSchedule, LoopDetection, LoopState } from './types';
+
+export type { LlmCheckSchedule } from './types';
 
 /**
  * Level 3 of loop detection, the LLM check, as Gemini CLI schedules and judges it (its
@@ -29,15 +31,6 @@ export const LLM_CONFIDENCE_THRESHOLD = 0.9;
 export const LLM_LOOP_CHECK_HISTORY_COUNT = 20;
 /** Attempts per check call (Gemini CLI's `maxAttempts: 2`): the loop-check retry policy's `maximumAttempts`. */
 export const LLM_LOOP_CHECK_MAX_ATTEMPTS = 2;
-
-export interface LlmCheckSchedule {
-  /** Model requests so far in this prompt, recovery requests included. */
-  requests: number;
-  /** `requests` when the last check ran (0: never). */
-  lastCheckAt: number;
-  /** Requests between checks: 10 at first, then 5..15 from the last confidence. */
-  interval: number;
-}
 
 /** One model's verdict: the `checkForLoop` activity's result. */
 export interface LoopCheckResult {

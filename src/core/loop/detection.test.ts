@@ -14,7 +14,7 @@ import {
   type LoopDetection,
   type LoopState,
   type Observation,
-} from './loop-detection';
+} from './detection';
 
 type Call = [name: string, args: Record<string, unknown>];
 

@@ -8,8 +8,8 @@ import {
   runLlmLoopCheck,
   type LlmCheckSchedule,
   type LoopCheckResult,
-} from './llm-loop-schedule';
-import { createLoopState, disableLoopDetection, type LoopState } from './loop-detection';
+} from './llm-schedule';
+import { createLoopState, disableLoopDetection, type LoopState } from './detection';
 
 const answer = (confidence: number, model = 'fast', analysis = `confidence ${confidence}`): LoopCheckResult => ({
   isLoop: confidence >= 0.9,

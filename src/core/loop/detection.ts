@@ -1,10 +1,13 @@
-import { createLlmCheckSchedule, type LlmCheckSchedule } from './llm-loop-schedule';
+import { createLlmCheckSchedule } from './llm-schedule';
+import type { ContentTracking, LoopDetection, LoopState } from './types';
+
+export type { ContentTracking, LlmCheckSchedule, LoopDetection, LoopKind, LoopState } from './types';
 
 /**
  * Loop detection levels 1 (tool-call cycles) and 2 (content chanting), after Gemini CLI's
  * LoopDetectionService, as pure functions over a small JSON state: the workflow runs them on every
  * model turn, and the state rides through continue-as-new. Level 3 (the LLM check) is scheduled in
- * `llm-loop-schedule.ts`; the bookkeeping of what a detection leads to is at the end of this file.
+ * `llm-schedule.ts`; the bookkeeping of what a detection leads to is at the end of this file.
  */
 
 export const TOOL_CALL_LOOP_THRESHOLD = 5;
@@ -17,36 +20,6 @@ export const CONTENT_MAX_MEAN_DISTANCE = 5 * CONTENT_CHUNK_SIZE;
 export const CONTENT_MAX_DISTINCT_PERIODS = Math.floor(CONTENT_LOOP_THRESHOLD / 2);
 export const CONTENT_HISTORY_LIMIT = 5000;
 export const DEFAULT_LOOP_DETAIL = 'Repetitive patterns identified';
-
-export type LoopKind = 'tool_call_loop' | 'content_loop' | 'llm_loop';
-
-export interface LoopDetection {
-  kind: LoopKind;
-  /** What repeats, in words the model can act on; it goes into the recovery message. */
-  detail: string;
-}
-
-/** Level-2 tracking: text since the last reset, and how far it has been analysed. */
-export interface ContentTracking {
-  /** The newest tracked text, at most `CONTENT_HISTORY_LIMIT` characters. */
-  text: string;
-  /** Start of the next 50-character window to analyse; every earlier window has been counted. */
-  next: number;
-  /** Inside a ``` fence: such text is never tracked (repetitive code is not a loop). */
-  inCodeBlock: boolean;
-}
-
-/** Everything loop detection knows about a prompt; plain JSON, at most ~5 KB of text plus 25 keys. */
-export interface LoopState {
-  /** Detection turned off for the run: every observation is ignored. */
-  disabled: boolean;
-  /** Detections in this prompt: the first one recovers, the second one stops the prompt. */
-  detections: number;
-  /** Hashes of the last `TOOL_CALL_HISTORY` tool calls of the prompt, oldest first. */
-  toolKeys: string[];
-  content: ContentTracking;
-  llm: LlmCheckSchedule;
-}
 
 export interface Observation {
   state: LoopState;
