@@ -1,6 +1,6 @@
 import type { ModelTurn, NewPart, ToolOutcome } from '../src/core/types';
 import { createActivities } from '../src/activities';
-import { createGenAI } from '../src/genai';
+import { createGenAI } from '../src/model/client';
 import { toolNames } from '../src/tools';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';

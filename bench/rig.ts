@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type { Worker, WorkerOptions } from '@temporalio/worker';
 import { FakeGeminiServer, functionCallResponse, textResponse, type ScriptLine } from '../src/fake-gemini';
-import { createGenAI } from '../src/genai';
+import { createGenAI } from '../src/model/client';
 import { FileTranscriptStore } from '../src/store/file-store';
 import { FileToolJournal } from '../src/store/journal';
 import { createAgentWorker } from '../src/worker';

@@ -5,7 +5,7 @@ import type { Duration } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from './activities';
 import { installTemporalRuntime } from './logger';
-import type { ModelSeam } from './activities/call-model';
+import type { ModelSeam } from './model/seam';
 import type { TranscriptStore } from './store/types';
 import type { ToolJournal } from './store/journal';
 import type { LiveStream } from './store/live-stream';

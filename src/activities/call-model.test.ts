@@ -6,7 +6,8 @@ import type { ModelTurn, NewPart } from '../core/types';
 import { FileTranscriptStore } from '../store/file-store';
 import { fakeModel, type RecordedRequest } from '../../test/fakes/fake-json-model';
 import { failureOf, quietActivityEnv, useTempStore } from '../../test/helpers/activity-harness';
-import { callModel, type CallModelInput, type ModelSeam } from './call-model';
+import { callModel, type CallModelInput } from './call-model';
+import type { ModelSeam } from '../model/seam';
 
 const text = (t: string, finishReason?: string): StreamChunk => ({ candidates: [{ content: { parts: [{ text: t }] }, finishReason }] });
 const call = (name: string, args: Record<string, unknown>): StreamChunk => ({

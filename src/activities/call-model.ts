@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
-import type { Content, GoogleGenAI, Part } from '@google/genai';
+import type { Content, Part } from '@google/genai';
+import type { ModelSeam } from '../model/seam';
 import type { AssembledTurn } from '../core/assemble-turn';
 import { streamValidTurn } from './model-stream';
 import { estimateRequestFits } from './compress';
@@ -16,9 +17,6 @@ import type { LiveStream } from '../store/live-stream';
 import { livePublisher } from './live-publisher';
 import { applyModelHooks, syntheticTurn, type ModelHookInput } from './hooks/model-hooks';
 import { resolveFrame, type FramedInput } from './request-frame';
-
-/** The one-method model seam (STYLE rule 4): the real `new GoogleGenAI(...).models` fits it. */
-export type ModelSeam = Pick<GoogleGenAI['models'], 'generateContentStream' | 'generateContent'>;
 
 export interface CallModelInput {
   transcriptId: string;

@@ -3,7 +3,8 @@ import { ApplicationFailure } from '@temporalio/common';
 import { COMPRESSION_STATUS } from '../core/compression';
 import { MODEL_ERROR_TYPES } from '../core/model-error-types';
 import { TranscriptGapError } from '../store/types';
-import { fakeModel as scriptedModel, textResponse, type FakeModelSeam } from '../../test/fakes/fake-json-model';
+import { fakeModel as scriptedModel, textResponse } from '../../test/fakes/fake-json-model';
+import type { ModelSeam } from '../model/seam';
 import { quietActivityEnv, useTempStore } from '../../test/helpers/activity-harness';
 import {
   SNAPSHOT_ACKNOWLEDGEMENT,
@@ -53,7 +54,7 @@ const input = (over: Partial<CompressTranscriptInput> = {}): CompressTranscriptI
   ...over,
 });
 
-function run(models: FakeModelSeam, activityInput: CompressTranscriptInput): Promise<CompressTranscriptResult> {
+function run(models: ModelSeam, activityInput: CompressTranscriptInput): Promise<CompressTranscriptResult> {
   return quietActivityEnv().run(compressTranscript, { models, store: tmp.store }, activityInput);
 }
 

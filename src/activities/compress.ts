@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import type { Content, GenerateContentResponse, GoogleGenAI } from '@google/genai';
+import type { Content, GenerateContentResponse } from '@google/genai';
 import {
   COMPRESSION_STATUS,
   checkContextFit,
@@ -13,10 +13,11 @@ import { FUNCTION_RESPONSE_TOKEN_BUDGET, estimateTokens, tokenLimit, truncateToo
 import type { NewPart } from '../core/types';
 import type { TranscriptStore } from '../store/types';
 import { toParts } from './call-model';
-import { classifyModelError } from './model-errors';
+import { classifyModelError } from '../model/errors';
+import type { JsonModelSeam } from '../model/seam';
 
 export interface CompressDeps {
-  models: Pick<GoogleGenAI['models'], 'generateContent'>;
+  models: JsonModelSeam;
   store: TranscriptStore;
   /** Heartbeat period while a summary is being written; the workflow sets the heartbeat timeout. */
   heartbeatIntervalMs?: number;

@@ -1,11 +1,9 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import type { GenerateContentParameters, GenerateContentResponse, GoogleGenAI } from '@google/genai';
+import type { GenerateContentParameters, GenerateContentResponse } from '@google/genai';
 import { MODEL_ERROR_TYPES } from '../core/model-error-types';
-import { classifyModelError } from './model-errors';
-
-/** The one-method model seam (STYLE rule 4) for a non-streaming JSON answer. */
-export type JsonModelSeam = Pick<GoogleGenAI['models'], 'generateContent'>;
+import { classifyModelError } from '../model/errors';
+import type { JsonModelSeam } from '../model/seam';
 
 /**
  * One model call asking for a JSON answer: adds the JSON response type and returns the answer's

@@ -3,7 +3,7 @@ import type { LoopCheckResult } from '../core/loop/llm-schedule';
 import { MODEL_ERROR_TYPES } from '../core/model-error-types';
 import { fakeModel } from '../../test/fakes/fake-json-model';
 import { failureOf, quietActivityEnv, useTempStore } from '../../test/helpers/activity-harness';
-import type { JsonModelSeam } from './json-answer';
+import type { JsonModelSeam } from '../model/seam';
 import { checkForLoop, LOOP_CHECK_JSON_SCHEMA, type LoopCheckInput } from './loop-check';
 
 const tmp = useTempStore('da-loop-check-');

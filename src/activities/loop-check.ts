@@ -3,7 +3,8 @@ import type { Content } from '@google/genai';
 import { z } from 'zod';
 import { LLM_CONFIDENCE_THRESHOLD, LLM_LOOP_CHECK_HISTORY_COUNT, LLM_LOOP_CHECK_MAX_ATTEMPTS, type LoopCheckResult } from '../core/loop/llm-schedule';
 import type { TranscriptStore } from '../store/types';
-import { hasAttemptsLeft, noJsonFailure, requestJson, type JsonModelSeam } from './json-answer';
+import { hasAttemptsLeft, noJsonFailure, requestJson } from './json-answer';
+import type { JsonModelSeam } from '../model/seam';
 
 export interface LoopCheckDeps {
   models: JsonModelSeam;

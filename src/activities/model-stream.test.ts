@@ -2,7 +2,8 @@ import { ApiError, type GenerateContentParameters, type GenerateContentResponse 
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { StreamChunk } from '../core/assemble-turn';
 import { INVALID_STREAM_FAILURE_TYPE, MID_STREAM_RETRY, RETRY_NUDGES } from '../core/stream-validation';
-import { streamValidTurn, withNudge, type StreamSeam } from './model-stream';
+import { streamValidTurn, withNudge } from './model-stream';
+import type { StreamSeam } from '../model/seam';
 
 /** One scripted attempt: chunks to stream, then optionally an error that breaks the stream. */
 interface ScriptedAttempt {

@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import type { Content, ContentUnion, GenerateContentParameters, GoogleGenAI, Part, PartUnion } from '@google/genai';
+import type { Content, ContentUnion, GenerateContentParameters, Part, PartUnion } from '@google/genai';
 import { assembleTurn, type AssembledTurn, type StreamChunk } from '../core/assemble-turn';
 import {
   INVALID_STREAM_FAILURE_TYPE,
@@ -9,10 +9,8 @@ import {
   validateTurn,
   type InvalidStream,
 } from '../core/stream-validation';
-import { classifyModelError } from './model-errors';
-
-/** The one-method streaming seam (STYLE rule 4); `callModel`'s wider seam fits it. */
-export type StreamSeam = Pick<GoogleGenAI['models'], 'generateContentStream'>;
+import { classifyModelError } from '../model/errors';
+import type { StreamSeam } from '../model/seam';
 
 export interface ModelStreamDeps {
   models: StreamSeam;

@@ -2,7 +2,7 @@ import { ApiError, type Content } from '@google/genai';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { fakeModel } from '../../test/fakes/fake-json-model';
 import { quietActivityEnv, useTempStore } from '../../test/helpers/activity-harness';
-import type { JsonModelSeam } from './json-answer';
+import type { JsonModelSeam } from '../model/seam';
 import { checkNextSpeaker, CONTINUE_TEXT, NEXT_SPEAKER_JSON_SCHEMA, type NextSpeakerInput } from './next-speaker';
 
 const tmp = useTempStore('da-next-speaker-');

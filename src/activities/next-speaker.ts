@@ -3,7 +3,8 @@ import type { Content } from '@google/genai';
 import { z } from 'zod';
 import { curatedHistory, nextSpeakerFastPath } from '../core/next-speaker';
 import type { TranscriptStore } from '../store/types';
-import { generateJsonAnswer, throwIfCancelledOrRetrying, type JsonModelSeam } from './json-answer';
+import { generateJsonAnswer, throwIfCancelledOrRetrying } from './json-answer';
+import type { JsonModelSeam } from '../model/seam';
 
 export { CONTINUE_TEXT } from '../core/next-speaker';
 

@@ -1,7 +1,7 @@
 import { ApiError, type Content } from '@google/genai';
 import { fakeModel } from '../../test/fakes/fake-json-model';
 import { quietActivityEnv, useTempStore } from '../../test/helpers/activity-harness';
-import type { JsonModelSeam } from './json-answer';
+import type { JsonModelSeam } from '../model/seam';
 import { ROUTER_JSON_SCHEMA, routeModel, type RouteModelInput } from './route-model';
 
 const tmp = useTempStore('da-route-model-');

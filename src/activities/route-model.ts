@@ -3,7 +3,8 @@ import type { Content } from '@google/genai';
 import { z } from 'zod';
 import { classifierHistory } from '../core/routing';
 import type { TranscriptStore } from '../store/types';
-import { generateJsonAnswer, throwIfCancelledOrRetrying, type JsonModelSeam } from './json-answer';
+import { generateJsonAnswer, throwIfCancelledOrRetrying } from './json-answer';
+import type { JsonModelSeam } from '../model/seam';
 
 export interface RouteModelDeps {
   models: JsonModelSeam;

@@ -1,6 +1,6 @@
 import type { GenerateContentParameters } from '@google/genai';
 import { addUsage, EMPTY_USAGE, type TokenUsage } from '../core/types';
-import type { JsonModelSeam } from './json-answer';
+import type { JsonModelSeam } from '../model/seam';
 
 export type ModelUsage = Record<string, TokenUsage>;
 

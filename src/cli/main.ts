@@ -3,7 +3,7 @@ import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/cl
 import { ConfigError, loadConfig, type Config } from '../config';
 import { APPROVAL_MODES, type ApprovalMode } from '../core/types';
 import { runFakeGeminiCommand } from '../fake-gemini';
-import { MissingApiKeyError } from '../gemini-key';
+import { MissingApiKeyError } from '../model/api-key';
 import { PayloadTooLargeError } from '../payload-limit';
 import { createLogger, type Logger } from '../logger';
 import { DEFAULT_MAX_TURNS } from '../workflows/messages';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { cancelPrompt, hasAgentSearchAttributes, promptStatus, sendToSession, startPrompt } from '../client';
 import type { Config } from '../config';
-import { geminiApiKey } from '../gemini-key';
+import { geminiApiKey } from '../model/api-key';
 import { loadPromptConfig } from './workspace-config';
 import type { ApprovalMode } from '../core/types';
 import type { Logger } from '../logger';

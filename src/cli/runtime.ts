@@ -92,7 +92,7 @@ async function ensureServer(config: Config, options: RuntimeOptions): Promise<De
  * loaded here, not at start-up: `run` with a worker already polling needs none of them.
  */
 export async function startWorker(config: Config, taskQueue: string, fakeUrl?: string): Promise<{ worker: Worker; stop: () => Promise<void> }> {
-  const [{ openStores }, { connectWorker, createAgentWorker }, { createGenAI }] = await Promise.all([import('../store/open'), import('../worker'), import('../genai')]);
+  const [{ openStores }, { connectWorker, createAgentWorker }, { createGenAI }] = await Promise.all([import('../store/open'), import('../worker'), import('../model/client')]);
   // Commands and hooks get the environment without secrets; the spawner that starts them holds none.
   const commandEnv = withoutSecrets(process.env, await loadWorkerEnvRedaction(config));
   const runner = createProcessRunner();

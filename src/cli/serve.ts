@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Config } from '../config';
-import { geminiApiKey } from '../gemini-key';
+import { geminiApiKey } from '../model/api-key';
 import type { Logger } from '../logger';
 import type { Io } from './output';
 import { openRuntime, type FakeResponses } from './runtime';

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { FakeGeminiServer, functionCallResponse, textResponse, type ScriptLine } from '../../src/fake-gemini';
-import { createGenAI } from '../../src/genai';
+import { createGenAI } from '../../src/model/client';
 import { startDevServer, type DevServer } from '../../src/server/dev-server';
 import { FileTranscriptStore } from '../../src/store/file-store';
 import { createAgentWorker } from '../../src/worker';

@@ -4,7 +4,8 @@
  * `generateContent`, a list of chunks answers `generateContentStream`, and an error is thrown by
  * the request.
  */
-import { GenerateContentResponse, type Content, type GenerateContentConfig, type GenerateContentParameters, type GoogleGenAI } from '@google/genai';
+import { GenerateContentResponse, type Content, type GenerateContentConfig, type GenerateContentParameters } from '@google/genai';
+import type { ModelSeam } from '../../src/model/seam';
 import type { StreamChunk } from '../../src/core/assemble-turn';
 
 export type ScriptedCall = string | GenerateContentResponse | StreamChunk[] | Error;
@@ -15,8 +16,6 @@ export interface RecordedRequest {
   contents: Content[];
   config?: GenerateContentConfig;
 }
-
-export type FakeModelSeam = Pick<GoogleGenAI['models'], 'generateContent' | 'generateContentStream'>;
 
 /** A non-streaming answer of one text part, after an optional thought part. */
 export function textResponse(text: string, thought?: string): GenerateContentResponse {
@@ -33,7 +32,7 @@ export function fakeModel(script: ScriptedCall[]) {
     if (next instanceof Error) throw next;
     return next;
   }
-  const models: FakeModelSeam = {
+  const models: ModelSeam = {
     async generateContent(req) {
       const next = take(req);
       if (Array.isArray(next)) throw new Error(`model call #${requests.length} was scripted as a stream`);

@@ -6,7 +6,7 @@ import type { Worker } from '@temporalio/worker';
 import { promptStatus, startPrompt, type StatusReport } from '../../src/client';
 import type { AgentEvent } from '../../src/core/events';
 import { FakeGeminiServer, type ScriptLine } from '../../src/fake-gemini';
-import { createGenAI } from '../../src/genai';
+import { createGenAI } from '../../src/model/client';
 import { FileTranscriptStore } from '../../src/store/file-store';
 import { FileToolJournal } from '../../src/store/journal';
 import { FileLiveStream } from '../../src/store/live-stream';

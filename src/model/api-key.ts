@@ -1,4 +1,4 @@
-import type { Config } from './config';
+import type { Config } from '../config';
 
 /** Key used against a fake Gemini server, which accepts any key. Never a real credential. */
 export const FAKE_API_KEY = 'fake-gemini-key';

@@ -1,7 +1,7 @@
 import { ApiError, GoogleGenAI } from '@google/genai';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { MODEL_ERROR_TYPES, NON_RETRYABLE_MODEL_ERRORS } from '../core/model-error-types';
-import { classifyModelError, classifyStatus, serverRetryDelay } from './model-errors';
+import { classifyModelError, classifyStatus, serverRetryDelay } from './errors';
 
 /** Every failure the classifier returns must be an ApplicationFailure: the workflow's retry policy reads its type. */
 function classified(err: unknown): ApplicationFailure {

@@ -1,8 +1,8 @@
 import { GoogleGenAI } from '@google/genai';
-import type { Config } from './config';
-import { geminiApiKey } from './gemini-key';
+import type { Config } from '../config';
+import { geminiApiKey } from './api-key';
 
-export { FAKE_API_KEY, MissingApiKeyError } from './gemini-key';
+export { FAKE_API_KEY, MissingApiKeyError } from './api-key';
 
 /**
  * The real SDK client. Its own retries are off: Temporal owns retries (invariant 3), and a retry
