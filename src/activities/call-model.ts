@@ -4,6 +4,7 @@ import type { ModelSeam } from '../model/seam';
 import type { AssembledTurn } from '../core/assemble-turn';
 import { streamValidTurn } from './model-stream';
 import { estimateRequestFits } from './compress';
+import { toParts } from './user-parts';
 import { maskOldToolOutputs } from '../core/masking';
 import type { ContextFit } from '../core/compression';
 import type { FunctionCall, ModelTurn, NewPart } from '../core/types';
@@ -158,13 +159,3 @@ function overflowTurn(input: CallModelInput, fit: ContextFit): ModelTurn {
   return { text: '', thoughts: [], functionCalls: [], usage: empty, model: input.model, transcriptLength: input.baseLength, overflow };
 }
 
-/** Builds the user message parts, reading large function responses from the store. */
-export async function toParts(append: NewPart[], store: TranscriptStore): Promise<Part[]> {
-  return Promise.all(
-    append.map(async (part): Promise<Part> => {
-      if (part.kind === 'text') return { text: part.text };
-      const response = part.responseRef ? (JSON.parse(await store.getBlob(part.responseRef)) as Record<string, unknown>) : (part.response ?? {});
-      return { functionResponse: { id: part.callId, name: part.name, response } };
-    }),
-  );
-}

@@ -12,7 +12,7 @@ import {
 import { FUNCTION_RESPONSE_TOKEN_BUDGET, estimateTokens, tokenLimit, truncateToolOutputThreshold } from '../core/tokens';
 import type { NewPart } from '../core/types';
 import type { TranscriptStore } from '../store/types';
-import { toParts } from './call-model';
+import { toParts } from './user-parts';
 import { classifyModelError } from '../model/errors';
 import type { JsonModelSeam } from '../model/seam';
 

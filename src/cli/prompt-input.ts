@@ -3,7 +3,33 @@ import * as path from 'node:path';
 import type { PromptInput } from '../workflows/messages';
 import { InputError } from './exit-codes';
 import { checkPayloadSize } from '../payload-limit';
-import type { RunOptions } from './run';
+import type { ApprovalMode } from '../core/types';
+import type { OutputFormat } from './output';
+import type { FakeResponses } from './runtime';
+
+export interface RunOptions {
+  prompt: string;
+  workspace: string;
+  approvalMode: ApprovalMode;
+  model: string;
+  maxTurns: number;
+  detach: boolean;
+  output: OutputFormat;
+  fakeResponses?: FakeResponses;
+  shellTimeoutSeconds?: number;
+  approvalTimeoutSeconds?: number;
+  /** Extra policy files, read at the user tier (Gemini CLI's --policy). */
+  policyFiles?: string[];
+  /** false turns loop detection off for this prompt. */
+  loopDetection?: boolean;
+  /** Unset: on for detached runs (nobody is there to say "go on"), off for followed ones. */
+  nextSpeakerCheck?: boolean;
+  maxTokens?: number;
+  /** Run the prompt as the next message of this session (created on first use). */
+  session?: string;
+  /** `--trust-workspace`: read the workspace's own configuration without a trusted-folders entry. */
+  trustWorkspace?: boolean;
+}
 
 /** The settings a prompt runs with, checked: shared by `run` and by a `chat`'s session defaults. */
 export type PromptSettings = Omit<PromptInput, 'prompt'>;

@@ -4,43 +4,18 @@ import { cancelPrompt, hasAgentSearchAttributes, promptStatus, sendToSession, st
 import type { Config } from '../config';
 import { geminiApiKey } from '../model/api-key';
 import { loadPromptConfig } from './workspace-config';
-import type { ApprovalMode } from '../core/types';
 import type { Logger } from '../logger';
 import type { PromptInput } from '../workflows/messages';
 import { exitCodeFor, EXIT, InputError } from './exit-codes';
 import { followPrompt } from './follow';
-import { promptInput } from './prompt-input';
-import { createPrinter, type Io, type OutputFormat } from './output';
-import { openRuntime, type AgentRuntime, type FakeResponses } from './runtime';
+import { promptInput, type RunOptions } from './prompt-input';
+import { createPrinter, type Io } from './output';
+import { openRuntime, type AgentRuntime } from './runtime';
 import { reportLeftRunning, SIGNAL_EXIT, watchStopSignals, type StopWatch } from './run-signals';
 import { startBackgroundServer } from './background';
 import { approvalHint } from './approval-hint';
 import { openArgsStore } from './full-args';
 import { createApprovalHandler } from './interactive-approval';
-
-export interface RunOptions {
-  prompt: string;
-  workspace: string;
-  approvalMode: ApprovalMode;
-  model: string;
-  maxTurns: number;
-  detach: boolean;
-  output: OutputFormat;
-  fakeResponses?: FakeResponses;
-  shellTimeoutSeconds?: number;
-  approvalTimeoutSeconds?: number;
-  /** Extra policy files, read at the user tier (Gemini CLI's --policy). */
-  policyFiles?: string[];
-  /** false turns loop detection off for this prompt. */
-  loopDetection?: boolean;
-  /** Unset: on for detached runs (nobody is there to say "go on"), off for followed ones. */
-  nextSpeakerCheck?: boolean;
-  maxTokens?: number;
-  /** Run the prompt as the next message of this session (created on first use). */
-  session?: string;
-  /** `--trust-workspace`: read the workspace's own configuration without a trusted-folders entry. */
-  trustWorkspace?: boolean;
-}
 
 export const DEFAULT_MODEL = 'gemini-2.5-pro';
 

@@ -2,9 +2,9 @@ import type { Content } from '@google/genai';
 import { resolveBlobMarkers } from '../../store/blobs';
 import type { TranscriptStore } from '../../store/types';
 import { PLANS_DIR } from '../../tools/plan-mode';
-import { toParts } from '../call-model';
+import { toParts } from '../user-parts';
 import { toHookRequest, toHookResponse } from './llm-shapes';
-import type { HookContext, RunHooksInput } from './run-hooks';
+import type { HookContext, RunHooksInput } from './types';
 
 /**
  * The JSON a hook reads on stdin (§12.3): Gemini CLI's base fields, then the event's own.

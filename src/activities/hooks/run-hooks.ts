@@ -1,9 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { aggregateOutputs } from '../../core/hooks/aggregate';
 import { readHookOutput } from '../../core/hooks/output';
-import type { HookPlan } from '../../core/hooks/plan';
 import { DEFAULT_HOOK_TIMEOUT_MS, type HookCommand, type HookDecision, type HookEventName, type HookOutput, type HookRun } from '../../core/hooks/types';
-import type { NewPart } from '../../core/types';
 import { externalizeLargeStrings } from '../../store/blobs';
 import type { TranscriptStore } from '../../store/types';
 import { buildHookInput, hookEnvironment } from './hook-input';
@@ -11,26 +9,9 @@ import { rewriteModelTurn } from './model-hooks';
 import { rewriteToolResponse } from './tool-response';
 import { runHookProcess } from './run-command';
 import type { ProcessRunner } from '../spawner/runner';
+import type { RunHooksInput } from './types';
 
-/** What the workflow knows about where the prompt stands, for the hook input and environment. */
-export interface HookContext {
-  sessionId: string;
-  promptId: string;
-  workspace: string;
-  transcriptId?: string;
-}
-
-export interface RunHooksInput {
-  event: HookEventName;
-  plan: HookPlan;
-  context: HookContext;
-  /** The event's own fields of the hook input (`tool_name`, `prompt`, ...); blob markers are resolved here. */
-  fields: Record<string, unknown>;
-  /** A tool's result by reference (AfterTool): becomes `tool_response`. */
-  toolResponse?: { ref?: string; response?: Record<string, unknown> };
-  /** The model request (BeforeModel, BeforeToolSelection) or request and response (AfterModel), by transcript reference. */
-  llm?: { transcriptId: string; length: number; append: NewPart[]; model: string; toolNames?: string[]; responseAt?: number };
-}
+export type { HookContext, RunHooksInput } from './types';
 
 export interface HookDeps {
   store: TranscriptStore;
