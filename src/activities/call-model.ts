@@ -17,6 +17,8 @@ import type { LiveStream } from '../store/live-stream';
 import { livePublisher } from './live-publisher';
 import { applyModelHooks, syntheticTurn, type ModelHookInput } from './hooks/model-hooks';
 import { resolveFrame, type FramedInput } from './request-frame';
+import { withHeartbeat } from './heartbeat';
+import { toParts } from './user-parts';
 
 export interface CallModelInput {
   transcriptId: string;
@@ -94,9 +96,7 @@ export async function callModel(deps: ModelDeps, framed: FramedCallModelInput): 
  * is kept. Errors of the request itself are thrown, classified, for Temporal to retry.
  */
 async function streamTurn(deps: ModelDeps, input: CallModelInput, contents: Content[], afterToolResults: boolean): Promise<AssembledTurn> {
-  const ctx = Context.current();
-  const timer = setInterval(() => ctx.heartbeat(), deps.heartbeatIntervalMs ?? 5000);
-  try {
+  return withHeartbeat(deps.heartbeatIntervalMs ?? 5000, async (ctx) => {
     const systemInstruction = buildSystemPrompt({ workspace: input.workspace, platform: process.platform, date: new Date().toDateString(), toolNames: input.toolNames, preamble: input.systemPrompt });
     const request = {
       model: input.model,
@@ -112,9 +112,7 @@ async function streamTurn(deps: ModelDeps, input: CallModelInput, contents: Cont
     } finally {
       await live.flush();
     }
-  } finally {
-    clearInterval(timer);
-  }
+  });
 }
 
 function declarations(toolNames: string[], extra: FunctionDeclaration[]): FunctionDeclaration[] {
@@ -156,15 +154,4 @@ function overflowTurn(input: CallModelInput, fit: ContextFit): ModelTurn {
   const empty = { input: 0, output: 0, cached: 0, thoughts: 0, total: 0 };
   const overflow = { estimatedRequestTokens: fit.estimatedRequestTokens, remainingTokens: fit.remainingTokens };
   return { text: '', thoughts: [], functionCalls: [], usage: empty, model: input.model, transcriptLength: input.baseLength, overflow };
-}
-
-/** Builds the user message parts, reading large function responses from the store. */
-export async function toParts(append: NewPart[], store: TranscriptStore): Promise<Part[]> {
-  return Promise.all(
-    append.map(async (part): Promise<Part> => {
-      if (part.kind === 'text') return { text: part.text };
-      const response = part.responseRef ? (JSON.parse(await store.getBlob(part.responseRef)) as Record<string, unknown>) : (part.response ?? {});
-      return { functionResponse: { id: part.callId, name: part.name, response } };
-    }),
-  );
 }
