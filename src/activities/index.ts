@@ -50,7 +50,8 @@ export function createActivities(deps: ActivityDeps) {
   const exec = createExec(commandEnv, runner);
   return {
     async callModel(input: FramedCallModelInput) {
-      return callModel({ models: deps.models, store: deps.store, live: deps.live, heartbeatIntervalMs: deps.modelHeartbeatIntervalMs ?? heartbeatIntervalFor(Context.current().info.heartbeatTimeoutMs) }, input);
+      const heartbeatIntervalMs = deps.modelHeartbeatIntervalMs ?? heartbeatIntervalFor(Context.current().info.heartbeatTimeoutMs);
+      return callModel({ models: deps.models, store: deps.store, live: deps.live, heartbeatIntervalMs }, input);
     },
     async checkForLoop(input: LoopCheckInput) {
       return metered(deps, (models) => checkForLoop({ models, store: deps.store }, input));

@@ -89,7 +89,8 @@ describe('streamValidTurn', () => {
     const { fake, sleeps, result } = run([noFinish, noFinish, noFinish, noFinish, good]);
     const err = await failureOf(result);
     expect(err).toBeInstanceOf(ApplicationFailure);
-    expect(err).toMatchObject({ type: MODEL_ERROR_TYPES.invalidStream, nonRetryable: true, details: [{ invalidStreamType: 'NO_FINISH_REASON' }] });
+    const details = [{ invalidStreamType: 'NO_FINISH_REASON' }];
+    expect(err).toMatchObject({ type: MODEL_ERROR_TYPES.invalidStream, nonRetryable: true, details });
     expect(err.message).toMatch(/without a finish reason.*NO_FINISH_REASON/);
     expect(fake.calls()).toBe(MID_STREAM_RETRY.maxAttempts);
     expect(fake.leftover()).toBe(1);

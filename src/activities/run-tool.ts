@@ -77,16 +77,21 @@ async function executeTool(deps: ToolActivityDeps, input: RunToolInput, ctx: Con
   }
   const parsed = parseToolArgs(input.name, args);
   if (!parsed.ok) return { ok: false, error: parsed.error };
+  const tool = parsed.tool;
+  // The workflow routes its own tools away from this activity; a call that still arrives is refused.
+  if (tool.runsIn === 'workflow') {
+    return { ok: false, error: { kind: 'execution_failed', message: `${input.name} is carried out by the workflow itself.` } };
+  }
   const resumed = interrupted ? await resumeInterrupted(input.name, parsed.args as Record<string, unknown>, input.workspace, interrupted.before) : undefined;
   if (resumed) return resumed;
   return withHeartbeat(deps.heartbeatIntervalMs ?? 1000, async () => {
     try {
       const toolDeps = await createToolDeps({ root: input.workspace, signal: ctx.cancellationSignal, shellTimeoutMs: input.shellTimeoutMs, grepTimeoutMs: deps.grepTimeoutMs, readBlob: (ref) => deps.store.getBlob(ref), exec: deps.exec });
-      return await parsed.tool.execute(parsed.args, toolDeps);
+      return await tool.execute(parsed.args, toolDeps);
     } catch (err) {
       if (err instanceof ToolError) return { ok: false, error: { kind: err.kind, message: err.message } };
       if (ctx.cancellationSignal.aborted) return { ok: false, error: { kind: 'cancelled', message: 'The tool call was cancelled.' } };
-      if (isReadOnly(parsed.tool)) throw err;
+      if (isReadOnly(tool)) throw err;
       return { ok: false, error: { kind: 'execution_failed', message: `${input.name} failed: ${(err as Error).message}` } };
     }
   });

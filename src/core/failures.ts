@@ -69,7 +69,11 @@ export const MODEL_ERROR_TYPES = {
  * The classifier's non-retryable types, listed in the model retry policy too: retrying cannot help,
  * the request or the credentials must change. (`InvalidStream` is marked non-retryable where it is raised.)
  */
-export const NON_RETRYABLE_MODEL_ERRORS: string[] = [MODEL_ERROR_TYPES.auth, MODEL_ERROR_TYPES.notFound, MODEL_ERROR_TYPES.badRequest];
+export const NON_RETRYABLE_MODEL_ERRORS: string[] = [
+  MODEL_ERROR_TYPES.auth,
+  MODEL_ERROR_TYPES.notFound,
+  MODEL_ERROR_TYPES.badRequest,
+];
 
 const BY_TYPE: ReadonlyMap<string, FailureKind> = new Map(Object.values(FAILURES).map((kind) => [kind.type, kind]));
 

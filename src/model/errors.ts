@@ -17,7 +17,8 @@ export function classifyModelError(err: unknown): Error {
   if (err instanceof CancelledFailure || err instanceof ApplicationFailure) return err;
   if (err instanceof ApiError) return classifyStatus(err.status, err.message);
   if (isRequestRejectedBySdk(err)) {
-    return fatal(MODEL_ERROR_TYPES.badRequest, `the model request was refused before sending: ${messageOf(err)}. ${FAILURES.modelBadRequest.hint}`);
+    const refused = `the model request was refused before sending: ${messageOf(err)}`;
+    return fatal(MODEL_ERROR_TYPES.badRequest, `${refused}. ${FAILURES.modelBadRequest.hint}`);
   }
   if (isNetworkError(err, 0)) {
     return ApplicationFailure.create({ type: MODEL_ERROR_TYPES.network, message: `network error talking to the model: ${messageOf(err)}` });
