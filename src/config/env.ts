@@ -2,7 +2,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { z } from 'zod';
-import { DEFAULT_TASK_QUEUE } from './workflows/messages';
+import { DEFAULT_TASK_QUEUE } from '../workflows/messages';
+import { ConfigError } from './errors';
 
 /**
  * Everything the process takes from its environment, read once here (invariant 9) and passed down.
@@ -70,16 +71,12 @@ const envSchema = z.object({
   PATH: z.string().optional(),
 });
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
-
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const blankToUndefined = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === '' ? undefined : v]));
   const parsed = envSchema.safeParse(blankToUndefined);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new ConfigError(`invalid environment: ${issues}`);
+    throw new ConfigError('environment', issues);
   }
   const e = parsed.data;
   const temporal = loadClientConnectConfig({ overrideEnvVars: definedOnly(blankToUndefined) });
