@@ -35,6 +35,12 @@ describe('loadConfig', () => {
     expect(config.trustWorkspace).toBe(false);
   });
 
+  it('says whether DURABLE_AGENT_LOG_LEVEL was set, an empty value counting as unset', () => {
+    expect(load().logLevelSet).toBe(false);
+    expect(load({ DURABLE_AGENT_LOG_LEVEL: '' }).logLevelSet).toBe(false);
+    expect(load({ DURABLE_AGENT_LOG_LEVEL: 'warn' })).toMatchObject({ logLevel: 'warn', logLevelSet: true });
+  });
+
   it('reads DURABLE_AGENT_TRUST_WORKSPACE as a boolean', () => {
     expect(load({ DURABLE_AGENT_TRUST_WORKSPACE: '1' }).trustWorkspace).toBe(true);
     expect(load({ DURABLE_AGENT_TRUST_WORKSPACE: 'TRUE' }).trustWorkspace).toBe(true);

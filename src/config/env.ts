@@ -24,6 +24,8 @@ export interface Config {
   /** Admin-tier policy directory (highest tier). */
   adminPolicyDir: string;
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** `DURABLE_AGENT_LOG_LEVEL` was set: commands that talk to a person keep a quieter default otherwise. */
+  logLevelSet: boolean;
   /** The PATH used to look for a `temporal` binary. */
   searchPath: string;
   /** Time `grep_search` may spend matching one file before it reports the pattern as too slow. */
@@ -92,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storeUrl: e.DURABLE_AGENT_STORE && e.DURABLE_AGENT_STORE !== 'file' ? e.DURABLE_AGENT_STORE : undefined,
     adminPolicyDir: path.resolve(e.DURABLE_AGENT_ADMIN_POLICIES ?? '/etc/durable-agent/policies'),
     logLevel: e.DURABLE_AGENT_LOG_LEVEL ?? 'warn',
+    logLevelSet: e.DURABLE_AGENT_LOG_LEVEL !== undefined,
     searchPath: e.PATH ?? '',
     grepTimeoutMs: e.DURABLE_AGENT_GREP_TIMEOUT_MS,
     stickyTimeoutMs: e.DURABLE_AGENT_STICKY_TIMEOUT_MS,
