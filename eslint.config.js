@@ -36,7 +36,7 @@ module.exports = tseslint.config(
     rules: {
       'no-restricted-imports': 'off',
       '@typescript-eslint/no-restricted-imports': ['error', { patterns: SANDBOX_BANNED }],
-      'no-restricted-globals': ['error', { name: 'process', message: 'Configuration is read at the process edge (src/config.ts).' }],
+      'no-restricted-globals': ['error', { name: 'process', message: 'Configuration is read at the process edge (src/config/env.ts).' }],
     },
   },
   {

@@ -1,7 +1,7 @@
 import { ApiError, type Content } from '@google/genai';
 import type { StreamChunk } from '../core/assemble-turn';
 import { isBlobMarker } from '../core/blob-marker';
-import { MODEL_ERROR_TYPES } from '../core/model-error-types';
+import { MODEL_ERROR_TYPES } from '../core/failures';
 import type { ModelTurn, NewPart } from '../core/types';
 import { FileTranscriptStore } from '../store/file-store';
 import { fakeModel, type RecordedRequest } from '../../test/fakes/fake-json-model';

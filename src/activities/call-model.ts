@@ -4,7 +4,6 @@ import type { ModelSeam } from '../model/seam';
 import type { AssembledTurn } from '../core/assemble-turn';
 import { streamValidTurn } from './model-stream';
 import { estimateRequestFits } from './compress';
-import { toParts } from './user-parts';
 import { maskOldToolOutputs } from '../core/masking';
 import type { ContextFit } from '../core/compression';
 import type { FunctionCall, ModelTurn, NewPart } from '../core/types';
@@ -18,6 +17,8 @@ import type { LiveStream } from '../store/live-stream';
 import { livePublisher } from './live-publisher';
 import { applyModelHooks, syntheticTurn, type ModelHookInput } from './hooks/model-hooks';
 import { resolveFrame, type FramedInput } from './request-frame';
+import { withHeartbeat } from './heartbeat';
+import { toParts } from './user-parts';
 
 export interface CallModelInput {
   transcriptId: string;
@@ -95,9 +96,7 @@ export async function callModel(deps: ModelDeps, framed: FramedCallModelInput): 
  * is kept. Errors of the request itself are thrown, classified, for Temporal to retry.
  */
 async function streamTurn(deps: ModelDeps, input: CallModelInput, contents: Content[], afterToolResults: boolean): Promise<AssembledTurn> {
-  const ctx = Context.current();
-  const timer = setInterval(() => ctx.heartbeat(), deps.heartbeatIntervalMs ?? 5000);
-  try {
+  return withHeartbeat(deps.heartbeatIntervalMs ?? 5000, async (ctx) => {
     const systemInstruction = buildSystemPrompt({ workspace: input.workspace, platform: process.platform, date: new Date().toDateString(), toolNames: input.toolNames, preamble: input.systemPrompt });
     const request = {
       model: input.model,
@@ -113,9 +112,7 @@ async function streamTurn(deps: ModelDeps, input: CallModelInput, contents: Cont
     } finally {
       await live.flush();
     }
-  } finally {
-    clearInterval(timer);
-  }
+  });
 }
 
 function declarations(toolNames: string[], extra: FunctionDeclaration[]): FunctionDeclaration[] {
@@ -158,4 +155,3 @@ function overflowTurn(input: CallModelInput, fit: ContextFit): ModelTurn {
   const overflow = { estimatedRequestTokens: fit.estimatedRequestTokens, remainingTokens: fit.remainingTokens };
   return { text: '', thoughts: [], functionCalls: [], usage: empty, model: input.model, transcriptLength: input.baseLength, overflow };
 }
-

@@ -1,7 +1,7 @@
 import { ApiError, type Content } from '@google/genai';
 import { ApplicationFailure } from '@temporalio/common';
 import { COMPRESSION_STATUS } from '../core/compression';
-import { MODEL_ERROR_TYPES } from '../core/model-error-types';
+import { MODEL_ERROR_TYPES } from '../core/failures';
 import { TranscriptGapError } from '../store/types';
 import { fakeModel as scriptedModel, textResponse } from '../../test/fakes/fake-json-model';
 import type { ModelSeam } from '../model/seam';

@@ -15,6 +15,7 @@ import type { TranscriptStore } from '../store/types';
 import { toParts } from './user-parts';
 import { classifyModelError } from '../model/errors';
 import type { JsonModelSeam } from '../model/seam';
+import { withHeartbeat } from './heartbeat';
 
 export interface CompressDeps {
   models: JsonModelSeam;
@@ -142,9 +143,7 @@ export async function compressTranscript(deps: CompressDeps, input: CompressTran
 
 /** The two model calls: a first snapshot, then a verification pass whose snapshot wins if it has one. */
 async function summarise(deps: CompressDeps, model: string, older: Content[]): Promise<string> {
-  const ctx = Context.current();
-  const timer = setInterval(() => ctx.heartbeat(), deps.heartbeatIntervalMs ?? 5000);
-  try {
+  return withHeartbeat(deps.heartbeatIntervalMs ?? 5000, async () => {
     const hasSnapshot = older.some((content) => (content.parts ?? []).some((part) => part.text?.includes('<state_snapshot>')));
     const instruction = `${hasSnapshot ? MERGE_SNAPSHOT : NEW_SNAPSHOT}\n\n${THINK_FIRST}`;
     const draft = await generate(deps, model, [...older, { role: 'user', parts: [{ text: instruction }] }]);
@@ -154,9 +153,7 @@ async function summarise(deps: CompressDeps, model: string, older: Content[]): P
       { role: 'user', parts: [{ text: PROBE_PROMPT }] },
     ]);
     return snapshotOf(verified) || snapshotOf(draft);
-  } finally {
-    clearInterval(timer);
-  }
+  });
 }
 
 async function generate(deps: CompressDeps, model: string, contents: Content[]): Promise<string> {

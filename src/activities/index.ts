@@ -16,6 +16,7 @@ import { checkNextSpeaker, type NextSpeakerInput } from './next-speaker';
 import { runHooks, type RunHooksInput } from './hooks/run-hooks';
 import { withoutSecrets } from './env-filter';
 import { createExec } from './exec';
+import { heartbeatIntervalFor } from './heartbeat';
 import { defaultProcessRunner, type ProcessRunner } from './spawner/runner';
 
 export interface ActivityDeps {
@@ -49,7 +50,8 @@ export function createActivities(deps: ActivityDeps) {
   const exec = createExec(commandEnv, runner);
   return {
     async callModel(input: FramedCallModelInput) {
-      return callModel({ models: deps.models, store: deps.store, live: deps.live, heartbeatIntervalMs: deps.modelHeartbeatIntervalMs ?? heartbeatInterval() }, input);
+      const heartbeatIntervalMs = deps.modelHeartbeatIntervalMs ?? heartbeatIntervalFor(Context.current().info.heartbeatTimeoutMs);
+      return callModel({ models: deps.models, store: deps.store, live: deps.live, heartbeatIntervalMs }, input);
     },
     async checkForLoop(input: LoopCheckInput) {
       return metered(deps, (models) => checkForLoop({ models, store: deps.store }, input));
@@ -80,12 +82,6 @@ export function createActivities(deps: ActivityDeps) {
       return input.index + 1;
     },
   };
-}
-
-/** Three heartbeats per heartbeat timeout (at most one per 5 s), so a short timeout set by the workflow is met. */
-function heartbeatInterval(): number {
-  const timeout = Context.current().info.heartbeatTimeoutMs;
-  return timeout ? Math.min(5000, Math.max(100, Math.floor(timeout / 3))) : 5000;
 }
 
 /** A utility call's result with the tokens its model calls used, per model (for the prompt's stats). */

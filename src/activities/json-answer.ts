@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { GenerateContentParameters, GenerateContentResponse } from '@google/genai';
-import { MODEL_ERROR_TYPES } from '../core/model-error-types';
+import { MODEL_ERROR_TYPES } from '../core/failures';
 import { classifyModelError } from '../model/errors';
 import type { JsonModelSeam } from '../model/seam';
 

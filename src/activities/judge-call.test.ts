@@ -1,7 +1,7 @@
 import { previewMarkers } from '../core/blob-marker';
 import { defaultPolicy, evaluatePolicy, type PolicyRule } from '../core/policy/index';
 import { externalizeLargeStrings } from '../store/blobs';
-import { checkCompleteTask } from '../tools/complete-task';
+import { checkCompleteTask } from '../core/agents/complete-task';
 import { PLANS_DIR } from '../tools/plan-mode';
 import { useTempStore } from '../../test/helpers/activity-harness';
 import { judgeCall, type JudgeCallInput } from './judge-call';

@@ -5,7 +5,7 @@ import type { ApprovalMode } from '../core/types';
 import { resolveBlobMarkers } from '../store/blobs';
 import { BlobMissingError, type TranscriptStore } from '../store/types';
 import { parseToolArgs } from '../tools';
-import { checkCompleteTask } from '../tools/complete-task';
+import { checkCompleteTask } from '../core/agents/complete-task';
 import type { ToolErrorKind } from '../tools/types';
 
 export interface JudgeCallInput {

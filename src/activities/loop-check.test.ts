@@ -1,6 +1,6 @@
 import { ApiError, type Content } from '@google/genai';
 import type { LoopCheckResult } from '../core/loop/llm-schedule';
-import { MODEL_ERROR_TYPES } from '../core/model-error-types';
+import { MODEL_ERROR_TYPES } from '../core/failures';
 import { fakeModel } from '../../test/fakes/fake-json-model';
 import { failureOf, quietActivityEnv, useTempStore } from '../../test/helpers/activity-harness';
 import type { JsonModelSeam } from '../model/seam';

@@ -1,7 +1,8 @@
 import { ApiError, type GenerateContentParameters, type GenerateContentResponse } from '@google/genai';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { StreamChunk } from '../core/assemble-turn';
-import { INVALID_STREAM_FAILURE_TYPE, MID_STREAM_RETRY, RETRY_NUDGES } from '../core/stream-validation';
+import { MODEL_ERROR_TYPES } from '../core/failures';
+import { MID_STREAM_RETRY, RETRY_NUDGES } from '../core/stream-validation';
 import { streamValidTurn, withNudge } from './model-stream';
 import type { StreamSeam } from '../model/seam';
 
@@ -88,7 +89,8 @@ describe('streamValidTurn', () => {
     const { fake, sleeps, result } = run([noFinish, noFinish, noFinish, noFinish, good]);
     const err = await failureOf(result);
     expect(err).toBeInstanceOf(ApplicationFailure);
-    expect(err).toMatchObject({ type: INVALID_STREAM_FAILURE_TYPE, nonRetryable: true, details: [{ invalidStreamType: 'NO_FINISH_REASON' }] });
+    const details = [{ invalidStreamType: 'NO_FINISH_REASON' }];
+    expect(err).toMatchObject({ type: MODEL_ERROR_TYPES.invalidStream, nonRetryable: true, details });
     expect(err.message).toMatch(/without a finish reason.*NO_FINISH_REASON/);
     expect(fake.calls()).toBe(MID_STREAM_RETRY.maxAttempts);
     expect(fake.leftover()).toBe(1);

@@ -2,13 +2,13 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Content, ContentUnion, GenerateContentParameters, Part, PartUnion } from '@google/genai';
 import { assembleTurn, type AssembledTurn, type StreamChunk } from '../core/assemble-turn';
 import {
-  INVALID_STREAM_FAILURE_TYPE,
   invalidStreamFailureMessage,
   MID_STREAM_RETRY,
   RETRY_NUDGES,
   validateTurn,
   type InvalidStream,
 } from '../core/stream-validation';
+import { MODEL_ERROR_TYPES } from '../core/failures';
 import { classifyModelError } from '../model/errors';
 import type { StreamSeam } from '../model/seam';
 
@@ -64,7 +64,7 @@ export async function streamValidTurn(
   if (last && 'failure' in last) throw last.failure;
   const invalid = (last as { invalid: InvalidStream }).invalid;
   throw ApplicationFailure.create({
-    type: INVALID_STREAM_FAILURE_TYPE,
+    type: MODEL_ERROR_TYPES.invalidStream,
     message: invalidStreamFailureMessage(invalid, MID_STREAM_RETRY.maxAttempts),
     nonRetryable: true,
     details: [{ invalidStreamType: invalid.type }],

@@ -8,6 +8,7 @@ import { fingerprintTarget, resumeInterrupted } from './interrupted';
 import { truncateOutput } from '../tools/truncate';
 import { ToolError, isReadOnly, type ToolDeps, type ToolResult } from '../tools/types';
 import { createToolDeps } from './tool-deps';
+import { withHeartbeat } from './heartbeat';
 
 export interface RunToolInput {
   callId: string;
@@ -76,20 +77,24 @@ async function executeTool(deps: ToolActivityDeps, input: RunToolInput, ctx: Con
   }
   const parsed = parseToolArgs(input.name, args);
   if (!parsed.ok) return { ok: false, error: parsed.error };
+  const tool = parsed.tool;
+  // The workflow routes its own tools away from this activity; a call that still arrives is refused.
+  if (tool.runsIn === 'workflow') {
+    return { ok: false, error: { kind: 'execution_failed', message: `${input.name} is carried out by the workflow itself.` } };
+  }
   const resumed = interrupted ? await resumeInterrupted(input.name, parsed.args as Record<string, unknown>, input.workspace, interrupted.before) : undefined;
   if (resumed) return resumed;
-  const timer = setInterval(() => ctx.heartbeat(), deps.heartbeatIntervalMs ?? 1000);
-  try {
-    const toolDeps = await createToolDeps({ root: input.workspace, signal: ctx.cancellationSignal, shellTimeoutMs: input.shellTimeoutMs, grepTimeoutMs: deps.grepTimeoutMs, readBlob: (ref) => deps.store.getBlob(ref), exec: deps.exec });
-    return await parsed.tool.execute(parsed.args, toolDeps);
-  } catch (err) {
-    if (err instanceof ToolError) return { ok: false, error: { kind: err.kind, message: err.message } };
-    if (ctx.cancellationSignal.aborted) return { ok: false, error: { kind: 'cancelled', message: 'The tool call was cancelled.' } };
-    if (isReadOnly(parsed.tool)) throw err;
-    return { ok: false, error: { kind: 'execution_failed', message: `${input.name} failed: ${(err as Error).message}` } };
-  } finally {
-    clearInterval(timer);
-  }
+  return withHeartbeat(deps.heartbeatIntervalMs ?? 1000, async () => {
+    try {
+      const toolDeps = await createToolDeps({ root: input.workspace, signal: ctx.cancellationSignal, shellTimeoutMs: input.shellTimeoutMs, grepTimeoutMs: deps.grepTimeoutMs, readBlob: (ref) => deps.store.getBlob(ref), exec: deps.exec });
+      return await tool.execute(parsed.args, toolDeps);
+    } catch (err) {
+      if (err instanceof ToolError) return { ok: false, error: { kind: err.kind, message: err.message } };
+      if (ctx.cancellationSignal.aborted) return { ok: false, error: { kind: 'cancelled', message: 'The tool call was cancelled.' } };
+      if (isReadOnly(tool)) throw err;
+      return { ok: false, error: { kind: 'execution_failed', message: `${input.name} failed: ${(err as Error).message}` } };
+    }
+  });
 }
 
 /** A marker whose text the store does not hold: an error the model can act on, with no store path in it. */

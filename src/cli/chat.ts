@@ -14,7 +14,7 @@ import type { Io } from './output';
 import { promptSettings } from './prompt-input';
 import { DEFAULT_MODEL } from './run';
 import { openRuntime, type FakeResponses } from './runtime';
-import { loadPromptConfig } from './workspace-config';
+import { loadWorkspaceConfig } from '../config/workspace';
 
 export interface ChatOptions {
   workspace: string;
@@ -74,7 +74,7 @@ export async function chatCommand(config: Config, id: string, options: ChatOptio
     const tty = process.stdin.isTTY === true && process.stdout.isTTY === true;
     const session: ChatSession = { client: runtime.client, id, taskQueue: runtime.taskQueue, workspace: settings.workspace, model: options.model, io, interactive: tty, store: argsStore.store, config };
     if (!exists) {
-      const loaded = await loadPromptConfig(config, settings.workspace, { policyFiles: options.policyFiles, trustFlag: options.trustWorkspace }, io);
+      const loaded = await loadWorkspaceConfig(config, settings.workspace, { policyFiles: options.policyFiles, trustFlag: options.trustWorkspace }, io);
       session.defaults = { ...settings, ...loaded, searchAttributes: await hasAgentSearchAttributes(runtime.client) };
       io.stderr.write(`New session ${id}. Type a message, or /help.\n`);
     }

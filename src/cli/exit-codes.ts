@@ -1,7 +1,8 @@
 import type { StatusReport } from '../client';
+import { EXIT_CODES, failureKind } from '../core/failures';
 
 /** Gemini CLI's exit codes (reference §13.2). */
-export const EXIT = { ok: 0, error: 1, auth: 41, input: 42, config: 52, turnLimit: 53, cancelled: 130 } as const;
+export const EXIT = EXIT_CODES;
 
 /** Thrown for bad command-line input: exit 42 with the message, nothing started. */
 export class InputError extends Error {
@@ -19,8 +20,6 @@ export function exitCodeFor(report: Pick<StatusReport, 'status' | 'error'>): num
     case 'cancelled':
       return EXIT.cancelled;
     default:
-      if (report.error?.type === 'TurnLimit') return EXIT.turnLimit;
-      if (report.error?.type === 'ModelCall.Auth') return EXIT.auth;
-      return EXIT.error;
+      return failureKind(report.error?.type)?.exitCode ?? EXIT.error;
   }
 }

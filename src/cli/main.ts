@@ -207,7 +207,7 @@ function addServers(program: Command): void {
 function setup(defaultLevel?: Config['logLevel']): { config: Config; logger: Logger } {
   const config = loadConfig();
   // Commands that talk to a person keep worker warnings (a retried activity) off their stderr.
-  const level = process.env.DURABLE_AGENT_LOG_LEVEL ? config.logLevel : (defaultLevel ?? 'error');
+  const level = config.logLevelSet ? config.logLevel : (defaultLevel ?? 'error');
   return { config, logger: createLogger(level) };
 }
 

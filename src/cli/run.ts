@@ -3,7 +3,7 @@ import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/c
 import { cancelPrompt, hasAgentSearchAttributes, promptStatus, sendToSession, startPrompt } from '../client';
 import type { Config } from '../config';
 import { geminiApiKey } from '../model/api-key';
-import { loadPromptConfig } from './workspace-config';
+import { loadWorkspaceConfig } from '../config/workspace';
 import type { Logger } from '../logger';
 import type { PromptInput } from '../workflows/messages';
 import { exitCodeFor, EXIT, InputError } from './exit-codes';
@@ -22,7 +22,7 @@ export const DEFAULT_MODEL = 'gemini-2.5-pro';
 /** `durable-agent run`: starts a prompt workflow and follows it to its end (or detaches). */
 export async function runCommand(config: Config, options: RunOptions, io: Io, logger: Logger): Promise<number> {
   const input = promptInput(options);
-  Object.assign(input, await loadPromptConfig(config, input.workspace, { policyFiles: options.policyFiles, trustFlag: options.trustWorkspace }, io));
+  Object.assign(input, await loadWorkspaceConfig(config, input.workspace, { policyFiles: options.policyFiles, trustFlag: options.trustWorkspace }, io));
   if (!options.fakeResponses) geminiApiKey(config);
   const workflowId = newPromptId();
   if (options.detach) return runDetached(config, options, input, workflowId, io, logger);

@@ -9,7 +9,7 @@ import { isServerReachable, startDevServer, type DevServer } from '../server/dev
 import { ensureTemporalCli, projectRoot } from '../server/temporal-cli';
 import { withoutSecrets } from '../activities/env-filter';
 import { createProcessRunner } from '../activities/spawner/runner';
-import { loadWorkerEnvRedaction } from './settings';
+import { loadWorkerEnvRedaction } from '../config/workspace';
 
 export interface FakeResponses {
   path: string;

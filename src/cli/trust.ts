@@ -1,22 +1,15 @@
 import * as path from 'node:path';
 import type { Command } from 'commander';
-import { ConfigError, type Config } from '../config';
-import { readTrustedFolders, realDirectory, trustingFolder, TrustFileError, updateTrustedFolders } from '../settings/trusted-folders';
+import type { Config } from '../config';
+import { atConfigEdge } from '../config/errors';
+import { readTrustedFolders, realDirectory, trustingFolder, updateTrustedFolders } from '../config/trusted-folders';
 import { EXIT, InputError } from './exit-codes';
 import type { Io } from './output';
 
 /**
- * Folder trust at the process edge. A workspace is trusted when a folder of `<home>/trusted-folders.json`
- * is it or one of its ancestors, or for one process with `--trust-workspace` or
- * `DURABLE_AGENT_TRUST_WORKSPACE=1`. Only a trusted workspace's own `.durable-agent/` configuration
- * is read (see workspace-config.ts); the user's configuration under the home is always read.
+ * The commands that edit folder trust (`<home>/trusted-folders.json`). Only a trusted workspace's own
+ * `.durable-agent/` configuration is read (see config/workspace.ts, `isWorkspaceTrusted`).
  */
-
-/** `workspace` is a real path. A bad trusted-folders file is a configuration error (exit 52). */
-export async function isWorkspaceTrusted(config: Config, workspace: string, flag: boolean | undefined): Promise<boolean> {
-  if (flag || config.trustWorkspace) return true;
-  return trustingFolder(await readFolders(config), workspace) !== undefined;
-}
 
 type Setup = () => { config: Config };
 
@@ -44,7 +37,7 @@ export function addTrust(program: Command, setup: Setup, io: Io): void {
 
 async function addTrustedFolder(config: Config, dir: string, io: Io): Promise<number> {
   const folder = await directory(dir);
-  await edge(() => updateTrustedFolders(config.home, (folders) => ({ ...folders, [folder]: 'TRUST_FOLDER' })));
+  await atConfigEdge(() => updateTrustedFolders(config.home, (folders) => ({ ...folders, [folder]: 'TRUST_FOLDER' })));
   io.stdout.write(`trusted ${folder}\n`);
   return EXIT.ok;
 }
@@ -58,7 +51,7 @@ async function removeTrust(config: Config, dir: string, io: Io): Promise<number>
     io.stdout.write(`${folder} was not trusted\n`);
     return EXIT.ok;
   }
-  await edge(() => updateTrustedFolders(config.home, ({ [folder]: _removed, ...rest }) => rest));
+  await atConfigEdge(() => updateTrustedFolders(config.home, ({ [folder]: _removed, ...rest }) => rest));
   io.stdout.write(`no longer trusted: ${folder}\n`);
   return EXIT.ok;
 }
@@ -69,22 +62,13 @@ async function listTrust(config: Config, io: Io): Promise<number> {
   return EXIT.ok;
 }
 
+/** A bad trusted-folders file stops the command with exit 52. */
 function readFolders(config: Config) {
-  return edge(() => readTrustedFolders(config.home));
+  return atConfigEdge(() => readTrustedFolders(config.home));
 }
 
 async function directory(dir: string): Promise<string> {
   const real = await realDirectory(dir);
   if (!real) throw new InputError(`${path.resolve(dir)} is not a directory`);
   return real;
-}
-
-/** A bad trusted-folders file stops the command with exit 52. */
-async function edge<T>(action: () => Promise<T>): Promise<T> {
-  try {
-    return await action();
-  } catch (err) {
-    if (err instanceof TrustFileError) throw new ConfigError(`trusted folders: ${err.message}`);
-    throw err;
-  }
 }

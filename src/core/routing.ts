@@ -1,5 +1,5 @@
 import type { Content } from '@google/genai';
-import { MODEL_ERROR_TYPES } from './model-error-types';
+import { MODEL_ERROR_TYPES } from './failures';
 import { isFunctionResponse } from './next-speaker';
 
 /** `-m auto`: a classifier picks the fast or the strong model once per prompt. */

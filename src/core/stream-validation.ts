@@ -24,9 +24,6 @@ export interface InvalidStream {
  */
 export const MID_STREAM_RETRY = { maxAttempts: 4, initialDelayMs: 1000 } as const;
 
-/** The failure type of a turn that is still invalid after every mid-stream attempt (non-retryable). */
-export const INVALID_STREAM_FAILURE_TYPE = 'ModelCall.InvalidStream';
-
 const MESSAGES: Record<InvalidStreamType, string> = {
   NO_FINISH_REASON: 'the model stream ended without a finish reason',
   MALFORMED_FUNCTION_CALL: 'the model produced a malformed function call',

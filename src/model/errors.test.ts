@@ -1,6 +1,6 @@
 import { ApiError, GoogleGenAI } from '@google/genai';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
-import { MODEL_ERROR_TYPES, NON_RETRYABLE_MODEL_ERRORS } from '../core/model-error-types';
+import { MODEL_ERROR_TYPES, NON_RETRYABLE_MODEL_ERRORS } from '../core/failures';
 import { classifyModelError, classifyStatus, serverRetryDelay } from './errors';
 
 /** Every failure the classifier returns must be an ApplicationFailure: the workflow's retry policy reads its type. */

@@ -1,6 +1,6 @@
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { ApiError } from '@google/genai';
-import { MODEL_ERROR_TYPES } from '../core/model-error-types';
+import { FAILURES, MODEL_ERROR_TYPES } from '../core/failures';
 
 const NETWORK_CODES = new Set([
   'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'EPROTO',
@@ -17,7 +17,8 @@ export function classifyModelError(err: unknown): Error {
   if (err instanceof CancelledFailure || err instanceof ApplicationFailure) return err;
   if (err instanceof ApiError) return classifyStatus(err.status, err.message);
   if (isRequestRejectedBySdk(err)) {
-    return fatal(MODEL_ERROR_TYPES.badRequest, `the model request was refused before sending: ${messageOf(err)}. Check the model name (-m).`);
+    const refused = `the model request was refused before sending: ${messageOf(err)}`;
+    return fatal(MODEL_ERROR_TYPES.badRequest, `${refused}. ${FAILURES.modelBadRequest.hint}`);
   }
   if (isNetworkError(err, 0)) {
     return ApplicationFailure.create({ type: MODEL_ERROR_TYPES.network, message: `network error talking to the model: ${messageOf(err)}` });
@@ -30,9 +31,9 @@ export function classifyStatus(status: number, message: string): ApplicationFail
   if (status === 429) return ApplicationFailure.create({ type: MODEL_ERROR_TYPES.rateLimit, message: detail, nextRetryDelay: serverRetryDelay(message) });
   if (status === 408 || status === 499 || status >= 500) return retryable(MODEL_ERROR_TYPES.server, detail);
   if (status === 401 || status === 403) {
-    return fatal(MODEL_ERROR_TYPES.auth, `${detail}. Check GEMINI_API_KEY.`);
+    return fatal(MODEL_ERROR_TYPES.auth, `${detail}. ${FAILURES.modelAuth.hint}`);
   }
-  if (status === 404) return fatal(MODEL_ERROR_TYPES.notFound, `${detail}. Check the model name (-m).`);
+  if (status === 404) return fatal(MODEL_ERROR_TYPES.notFound, `${detail}. ${FAILURES.modelNotFound.hint}`);
   if (status >= 400 && status < 500) return fatal(MODEL_ERROR_TYPES.badRequest, detail);
   return retryable(MODEL_ERROR_TYPES.unknown, detail);
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { compileGlob } from './glob-match';
 import { describeCount, joinPath, loadGitIgnore, placeName, resolveDirectory } from './tool-helpers';
-import type { ToolDeps, ToolDefinition } from './types';
+import type { ToolDeps, ActivityTool } from './types';
 
 /** Files examined per search, and paths returned to the model. */
 const MAX_FILES_WALKED = 50_000;
@@ -33,7 +33,7 @@ interface Match {
   mtimeMs: number;
 }
 
-export const globTool: ToolDefinition<typeof schema> = {
+export const globTool: ActivityTool<typeof schema> = {
   name: 'glob',
   kind: 'search',
   description:

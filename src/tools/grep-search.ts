@@ -10,7 +10,7 @@ import {
   placeName,
   resolveDirectory,
 } from './tool-helpers';
-import { ToolError, type LineMatcher, type ToolDeps, type ToolDefinition } from './types';
+import { ToolError, type LineMatcher, type ToolDeps, type ActivityTool } from './types';
 
 /** Gemini CLI's defaults: 100 matches, 30 s per search. */
 const DEFAULT_TOTAL_MAX_MATCHES = 100;
@@ -66,7 +66,7 @@ interface Search {
   stoppedBy?: string;
 }
 
-export const grepSearchTool: ToolDefinition<typeof schema> = {
+export const grepSearchTool: ActivityTool<typeof schema> = {
   name: 'grep_search',
   kind: 'search',
   description:

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { compileGlob } from './glob-match';
 import { joinPath, loadGitIgnore, resolveDirectory } from './tool-helpers';
-import type { DirEntry, ToolDeps, ToolDefinition } from './types';
+import type { DirEntry, ToolDeps, ActivityTool } from './types';
 
 const schema = z.object({
   dir_path: z.string().describe('Directory to list, relative to the workspace root or absolute.'),
@@ -26,7 +26,7 @@ const schema = z.object({
 
 type Args = z.infer<typeof schema>;
 
-export const listDirectoryTool: ToolDefinition<typeof schema> = {
+export const listDirectoryTool: ActivityTool<typeof schema> = {
   name: 'list_directory',
   kind: 'search',
   description:

@@ -1,20 +1,15 @@
 import { z } from 'zod';
-import { ToolError, type ToolDefinition } from './types';
+import type { WorkflowTool } from './types';
 
 /** Where plan mode lets `write_file` and `replace` write, relative to the workspace. */
 export const PLANS_DIR = '.durable-agent/plans';
-
-const WORKFLOW_ONLY = 'This tool changes the prompt’s approval mode and is carried out by the workflow itself.';
 
 const enterSchema = z.object({
   reason: z.string().optional().describe('Why planning first is worthwhile for this task.'),
 });
 
-/**
- * Asks to switch the prompt to plan mode. Carried out by the workflow (it changes workflow state,
- * not the workspace); `execute` exists only to satisfy the tool shape and is never called.
- */
-export const enterPlanModeTool: ToolDefinition<typeof enterSchema> = {
+/** Asks to switch the prompt to plan mode; the workflow carries it out (it changes the prompt's approval mode). */
+export const enterPlanModeTool: WorkflowTool<typeof enterSchema> = {
   name: 'enter_plan_mode',
   description:
     'Switch to plan mode before a large or risky change: only read-only tools run, and you may write a ' +
@@ -22,9 +17,6 @@ export const enterPlanModeTool: ToolDefinition<typeof enterSchema> = {
   kind: 'other',
   runsIn: 'workflow',
   parameters: enterSchema,
-  async execute() {
-    throw new ToolError('execution_failed', WORKFLOW_ONLY);
-  },
 };
 
 const exitSchema = z.object({
@@ -32,7 +24,7 @@ const exitSchema = z.object({
 });
 
 /** Presents the finished plan; the approver picks the mode the prompt continues in. */
-export const exitPlanModeTool: ToolDefinition<typeof exitSchema> = {
+export const exitPlanModeTool: WorkflowTool<typeof exitSchema> = {
   name: 'exit_plan_mode',
   description:
     `Present the finished plan (a Markdown file under ${PLANS_DIR}/) for approval and leave plan mode. ` +
@@ -40,7 +32,4 @@ export const exitPlanModeTool: ToolDefinition<typeof exitSchema> = {
   kind: 'other',
   runsIn: 'workflow',
   parameters: exitSchema,
-  async execute() {
-    throw new ToolError('execution_failed', WORKFLOW_ONLY);
-  },
 };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_FILE_BYTES, decodeText, looksBinary, resolveFile } from './tool-helpers';
-import { ToolError, type ToolDefinition } from './types';
+import { ToolError, type ActivityTool } from './types';
 
 /** Gemini CLI's limits: lines per read and characters per line. */
 const MAX_LINES = 2000;
@@ -37,7 +37,7 @@ interface LineRange {
   oldStyle: boolean;
 }
 
-export const readFileTool: ToolDefinition<typeof schema> = {
+export const readFileTool: ActivityTool<typeof schema> = {
   name: 'read_file',
   kind: 'read',
   description:

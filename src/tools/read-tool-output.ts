@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ToolError, type ToolDefinition, type ToolDeps } from './types';
+import { ToolError, type ActivityTool, type ToolDeps } from './types';
 
 /**
  * Characters returned per call. Below the 40,000-character limit run_tool applies to every tool
@@ -27,7 +27,7 @@ const schema = z.object({
  * masking) to save context. The text lives in the transcript store, addressed by its hash, so it is
  * read-only and the same on every worker.
  */
-export const readToolOutputTool: ToolDefinition<typeof schema> = {
+export const readToolOutputTool: ActivityTool<typeof schema> = {
   name: 'read_tool_output',
   kind: 'read',
   description:

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { decodeText, describeCount, looksBinary } from './tool-helpers';
-import { ToolError, type ToolDeps, type ToolDefinition, type ToolResult } from './types';
+import { ToolError, type ToolDeps, type ActivityTool, type ToolResult } from './types';
 
 const schema = z.object({
   file_path: z.string().min(1).describe('Path of the file to change, relative to the workspace root or absolute.'),
@@ -31,7 +31,7 @@ const schema = z.object({
 
 type Args = z.infer<typeof schema>;
 
-export const replaceTool: ToolDefinition<typeof schema> = {
+export const replaceTool: ActivityTool<typeof schema> = {
   name: 'replace',
   kind: 'edit',
   description:

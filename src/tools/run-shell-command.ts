@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { resolveDirectory } from './tool-helpers';
 import { DEFAULT_MAX_OUTPUT_CHARS } from './truncate';
-import type { ExecResult, ToolDefinition } from './types';
+import type { ExecResult, ActivityTool } from './types';
 
 /**
  * Used when configuration sets no limit. Gemini CLI kills a command after 300 s without output;
@@ -27,7 +27,7 @@ const schema = z.object({
     .describe('Optional: directory to run in, inside the workspace. Defaults to the workspace root.'),
 });
 
-export const runShellCommandTool: ToolDefinition<typeof schema> = {
+export const runShellCommandTool: ActivityTool<typeof schema> = {
   name: 'run_shell_command',
   kind: 'execute',
   description:

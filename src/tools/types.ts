@@ -138,15 +138,29 @@ export type ToolResult =
 /** Read-only kinds may run in parallel within a turn; the others run one at a time, in order. */
 export type ToolKind = 'read' | 'search' | 'edit' | 'execute' | 'other';
 
-export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
+interface ToolShape<S extends z.ZodType> {
   name: string;
   description: string;
   kind: ToolKind;
-  /** `workflow`: carried out by the workflow itself (it changes prompt state, not the world). */
-  runsIn?: 'activity' | 'workflow';
   parameters: S;
+}
+
+/** A tool the `runTool` activity executes: it acts on the world through `deps`. */
+export interface ActivityTool<S extends z.ZodType = z.ZodType> extends ToolShape<S> {
+  runsIn?: 'activity';
   execute(args: z.infer<S>, deps: ToolDeps): Promise<ToolResult>;
 }
+
+/**
+ * A tool the workflow carries out itself, because it changes the prompt, not the world (plan mode,
+ * `complete_task`, `invoke_agent`): it is declared to the model and its arguments are parsed like
+ * any other, but it has nothing to execute in an activity.
+ */
+export interface WorkflowTool<S extends z.ZodType = z.ZodType> extends ToolShape<S> {
+  runsIn: 'workflow';
+}
+
+export type ToolDefinition<S extends z.ZodType = z.ZodType> = ActivityTool<S> | WorkflowTool<S>;
 
 /** Gemini CLI's read-only kinds (read, search, fetch): safe to run in parallel and to retry. */
 export function isReadOnly(tool: Pick<ToolDefinition, 'kind'>): boolean {

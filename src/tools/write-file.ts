@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describeCount } from './tool-helpers';
-import { ToolError, type ToolDefinition } from './types';
+import { ToolError, type ActivityTool } from './types';
 
 const schema = z.object({
   file_path: z.string().min(1).describe('Path of the file to write, relative to the workspace root or absolute.'),
@@ -9,7 +9,7 @@ const schema = z.object({
     .describe('The whole new content of the file, exactly as it should be saved. No placeholders such as "// rest unchanged".'),
 });
 
-export const writeFileTool: ToolDefinition<typeof schema> = {
+export const writeFileTool: ActivityTool<typeof schema> = {
   name: 'write_file',
   kind: 'edit',
   description:

@@ -2,8 +2,9 @@ import { executeChild, isCancellation, workflowInfo } from '@temporalio/workflow
 import { BUILTIN_AGENTS } from '../core/agents/builtins';
 import type { AgentDefinition } from '../core/agents/definition';
 import { addUsage, EMPTY_USAGE } from '../core/types';
-import { completeTaskOutputText } from '../tools/complete-task';
-import { findAgent, invokeAgentDescription, invokeAgentTool, subagentResultText, unknownAgentMessage } from '../tools/invoke-agent';
+import { completeTaskOutputText } from '../core/agents/complete-task';
+import { findAgent, invokeAgentDescription, subagentResultText, unknownAgentMessage } from '../core/agents/invoke-agent';
+import { invokeAgentTool } from '../tools/invoke-agent';
 import { toFunctionDeclaration, type FunctionDeclaration } from '../tools';
 import type { SubagentInput, subagentWorkflow } from './subagent-workflow';
 import type { SubagentResult } from './messages';

@@ -4,7 +4,7 @@ import { resolveAgentTools } from '../core/agents/definition';
 import { finishInstructions, recoveryMessage, recoveryTurnToolMessage, type RecoverableReason, type SubagentTerminateReason } from '../core/agents/recovery';
 import type { FunctionCall, ModelTurn, NewPart } from '../core/types';
 import { toolNames } from '../tools';
-import { completeTaskDeclaration } from '../tools/complete-task';
+import { completeTaskDeclaration } from '../core/agents/complete-task';
 import { activitiesFor, type PromptActivities } from './activity-options';
 import { registerApprovalHandlers } from './approvals';
 import { failPrompt, recordCancellation, type Cursor } from './endings';

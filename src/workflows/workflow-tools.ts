@@ -2,7 +2,7 @@ import { patched } from '@temporalio/workflow';
 import { hasBlobMarkers, previewMarkers } from '../core/blob-marker';
 import { FULL_ARGS_PATCH } from './call-policy';
 import type { ApprovalMode } from '../core/types';
-import { checkCompleteTask, COMPLETE_TASK_ACCEPTED } from '../tools/complete-task';
+import { checkCompleteTask, COMPLETE_TASK_ACCEPTED } from '../core/agents/complete-task';
 import { PLANS_DIR } from '../tools/plan-mode';
 import { invokeAgent } from './agent-calls';
 import { emit, type CallRecord, type PromptState } from './prompt-state';

@@ -66,6 +66,7 @@ export async function removeWorkspaces(): Promise<void> {
 export async function callTool(name: string, args: unknown, deps: ToolDeps): Promise<ToolResult> {
   const parsed = parseToolArgs(name, args);
   if (!parsed.ok) return parsed;
+  if (parsed.tool.runsIn === 'workflow') throw new Error(`${name} is carried out by the workflow, not by callTool`);
   try {
     return await parsed.tool.execute(parsed.args, deps);
   } catch (error) {

@@ -1,17 +1,16 @@
-import { Context } from '@temporalio/activity';
 import { aggregateOutputs } from '../../core/hooks/aggregate';
 import { readHookOutput } from '../../core/hooks/output';
 import { DEFAULT_HOOK_TIMEOUT_MS, type HookCommand, type HookDecision, type HookEventName, type HookOutput, type HookRun } from '../../core/hooks/types';
 import { externalizeLargeStrings } from '../../store/blobs';
 import type { TranscriptStore } from '../../store/types';
-import { buildHookInput, hookEnvironment } from './hook-input';
+import { buildHookInput, hookEnvironment, type RunHooksInput } from './hook-input';
 import { rewriteModelTurn } from './model-hooks';
 import { rewriteToolResponse } from './tool-response';
 import { runHookProcess } from './run-command';
 import type { ProcessRunner } from '../spawner/runner';
-import type { RunHooksInput } from './types';
+import { withHeartbeat } from '../heartbeat';
 
-export type { HookContext, RunHooksInput } from './types';
+export type { HookContext, RunHooksInput } from './hook-input';
 
 export interface HookDeps {
   store: TranscriptStore;
@@ -30,9 +29,7 @@ export interface HookDeps {
  * retries it only if no decision was made.
  */
 export async function runHooks(deps: HookDeps, input: RunHooksInput): Promise<HookDecision> {
-  const ctx = Context.current();
-  const timer = setInterval(() => ctx.heartbeat(), deps.heartbeatIntervalMs ?? 5000);
-  try {
+  return withHeartbeat(deps.heartbeatIntervalMs ?? 5000, async (ctx) => {
     let payload = await buildHookInput(deps.store, input);
     const runs: HookRun[] = [];
     if (input.plan.sequential) {
@@ -45,9 +42,7 @@ export async function runHooks(deps: HookDeps, input: RunHooksInput): Promise<Ho
       runs.push(...(await Promise.all(input.plan.hooks.map((hook) => runOne(deps, input, hook, payload, ctx.cancellationSignal)))));
     }
     return await decide(deps, input, runs);
-  } finally {
-    clearInterval(timer);
-  }
+  });
 }
 
 async function runOne(deps: HookDeps, input: RunHooksInput, hook: HookCommand, payload: Record<string, unknown>, signal: AbortSignal): Promise<HookRun> {

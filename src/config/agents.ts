@@ -4,6 +4,7 @@ import type * as Yaml from 'yaml';
 import { isBuiltinAgentName } from '../core/agents/builtins';
 import { AgentDefinitionError, parseAgentDefinition, type AgentDefinition } from '../core/agents/definition';
 import { toolNames } from '../tools';
+import { ConfigFileError } from './errors';
 
 /**
  * Reads user-defined sub-agents at the process edge (invariant 9); they go into the workflow as data.
@@ -55,7 +56,7 @@ export interface LoadedAgents {
   warnings: string[];
 }
 
-export class AgentFileError extends Error {
+export class AgentFileError extends ConfigFileError {
   override name = 'AgentFileError';
 
   constructor(
@@ -63,7 +64,7 @@ export class AgentFileError extends Error {
     readonly field: string | undefined,
     readonly problem: string,
   ) {
-    super(`${file}: ${field === undefined ? '' : `${field}: `}${problem}`);
+    super('agentFile', `${file}: ${field === undefined ? '' : `${field}: `}${problem}`);
   }
 }
 

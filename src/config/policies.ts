@@ -4,6 +4,7 @@ import { parse as parseToml } from 'smol-toml';
 import { z } from 'zod';
 import type { PolicyRule, PolicyTier } from '../core/policy/types';
 import { SHELL_TOOL } from '../core/policy/types';
+import { ConfigFileError } from './errors';
 
 /**
  * Reads Gemini CLI's TOML policy files at the process edge (invariant 9). The rules go into the
@@ -28,7 +29,7 @@ export interface LoadedPolicy {
   warnings: string[];
 }
 
-export class PolicyFileError extends Error {
+export class PolicyFileError extends ConfigFileError {
   override name = 'PolicyFileError';
 
   constructor(
@@ -36,7 +37,7 @@ export class PolicyFileError extends Error {
     readonly ruleIndex: number | undefined,
     readonly problem: string,
   ) {
-    super(`${file}${ruleIndex === undefined ? '' : `: rule ${ruleIndex + 1}`}: ${problem}`);
+    super('policyFile', `${file}${ruleIndex === undefined ? '' : `: rule ${ruleIndex + 1}`}: ${problem}`);
   }
 }
 

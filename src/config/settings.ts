@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { describeIssues } from '../core/confirmation';
 import { hooksConfigSchema, HOOK_EVENTS, type HooksConfig } from '../core/hooks/types';
 import type { EnvRedaction } from '../activities/env-filter';
+import { ConfigFileError } from './errors';
 
 /**
  * Reads the `hooks` of Gemini CLI's `settings.json` format at the process edge (invariant 9): the
@@ -12,8 +13,12 @@ import type { EnvRedaction } from '../activities/env-filter';
  * do not validate, stops the CLI (exit 52) with a message naming the file and the problem.
  */
 
-export class SettingsFileError extends Error {
+export class SettingsFileError extends ConfigFileError {
   override name = 'SettingsFileError';
+
+  constructor(message: string) {
+    super('settingsFile', message);
+  }
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

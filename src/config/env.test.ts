@@ -1,6 +1,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ConfigError, loadConfig } from './config';
+import { loadConfig } from './env';
+import { ConfigError } from './errors';
 
 /** No Temporal profile file: the defaults must not depend on the machine running the test. */
 const BASE = { TEMPORAL_CONFIG_FILE: path.join(os.tmpdir(), 'durable-agent-no-such-temporal.toml') };
@@ -32,6 +33,12 @@ describe('loadConfig', () => {
     expect(config.geminiBaseUrl).toBeUndefined();
     expect(config.temporalCliPath).toBeUndefined();
     expect(config.trustWorkspace).toBe(false);
+  });
+
+  it('says whether DURABLE_AGENT_LOG_LEVEL was set, an empty value counting as unset', () => {
+    expect(load().logLevelSet).toBe(false);
+    expect(load({ DURABLE_AGENT_LOG_LEVEL: '' }).logLevelSet).toBe(false);
+    expect(load({ DURABLE_AGENT_LOG_LEVEL: 'warn' })).toMatchObject({ logLevel: 'warn', logLevelSet: true });
   });
 
   it('reads DURABLE_AGENT_TRUST_WORKSPACE as a boolean', () => {
@@ -101,7 +108,7 @@ describe('loadConfig', () => {
     expect(empty).toEqual(load());
   });
 
-  // config.ts hands the blanked environment to loadClientConnectConfig too, so '' never wins over a default.
+  // env.ts hands the blanked environment to loadClientConnectConfig too, so '' never wins over a default.
   it('treats empty TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE as unset', () => {
     const empty = load({ TEMPORAL_ADDRESS: '', TEMPORAL_NAMESPACE: '' });
     expect(empty.temporalAddress).toBe('127.0.0.1:7233');

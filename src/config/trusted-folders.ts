@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
+import { ConfigFileError } from './errors';
 
 /**
  * Folder trust, as Gemini CLI's `trustedFolders.json`: `<home>/trusted-folders.json` maps a folder's
@@ -11,8 +12,12 @@ import { z } from 'zod';
 
 export const TRUSTED_FOLDERS_FILE = 'trusted-folders.json';
 
-export class TrustFileError extends Error {
+export class TrustFileError extends ConfigFileError {
   override name = 'TrustFileError';
+
+  constructor(message: string) {
+    super('trustedFolders', message);
+  }
 }
 
 const fileSchema = z.record(

@@ -2,7 +2,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { z } from 'zod';
-import { DEFAULT_TASK_QUEUE } from './workflows/messages';
+import { DEFAULT_TASK_QUEUE } from '../workflows/messages';
+import { ConfigError } from './errors';
 
 /**
  * Everything the process takes from its environment, read once here (invariant 9) and passed down.
@@ -23,6 +24,8 @@ export interface Config {
   /** Admin-tier policy directory (highest tier). */
   adminPolicyDir: string;
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** `DURABLE_AGENT_LOG_LEVEL` was set: commands that talk to a person keep a quieter default otherwise. */
+  logLevelSet: boolean;
   /** The PATH used to look for a `temporal` binary. */
   searchPath: string;
   /** Time `grep_search` may spend matching one file before it reports the pattern as too slow. */
@@ -70,16 +73,12 @@ const envSchema = z.object({
   PATH: z.string().optional(),
 });
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
-
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const blankToUndefined = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === '' ? undefined : v]));
   const parsed = envSchema.safeParse(blankToUndefined);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new ConfigError(`invalid environment: ${issues}`);
+    throw new ConfigError('environment', issues);
   }
   const e = parsed.data;
   const temporal = loadClientConnectConfig({ overrideEnvVars: definedOnly(blankToUndefined) });
@@ -95,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storeUrl: e.DURABLE_AGENT_STORE && e.DURABLE_AGENT_STORE !== 'file' ? e.DURABLE_AGENT_STORE : undefined,
     adminPolicyDir: path.resolve(e.DURABLE_AGENT_ADMIN_POLICIES ?? '/etc/durable-agent/policies'),
     logLevel: e.DURABLE_AGENT_LOG_LEVEL ?? 'warn',
+    logLevelSet: e.DURABLE_AGENT_LOG_LEVEL !== undefined,
     searchPath: e.PATH ?? '',
     grepTimeoutMs: e.DURABLE_AGENT_GREP_TIMEOUT_MS,
     stickyTimeoutMs: e.DURABLE_AGENT_STICKY_TIMEOUT_MS,

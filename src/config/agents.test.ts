@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { defaultOutputSchema } from '../core/agents/definition';
-import { AgentFileError, loadAgentFiles, parseAgentFile } from './load';
+import { AgentFileError, loadAgentFiles, parseAgentFile } from './agents';
 
 let tmp: string;
 let userDir: string;

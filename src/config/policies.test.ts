@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { defaultPolicy } from '../core/policy/defaults';
 import { evaluatePolicy } from '../core/policy/engine';
-import { loadPolicyFiles, parsePolicyFile, PolicyFileError } from './load';
+import { loadPolicyFiles, parsePolicyFile, PolicyFileError } from './policies';
 
 let tmp: string;
 

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { loadEnvRedaction, loadHookSettings, SettingsFileError } from './load';
+import { loadEnvRedaction, loadHookSettings, SettingsFileError } from './settings';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'settings-'));
 const workspaceFile = path.join(dir, 'ws.json');

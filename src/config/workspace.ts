@@ -1,0 +1,98 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import type { EnvRedaction } from '../activities/env-filter';
+import { BUILTIN_AGENTS } from '../core/agents/builtins';
+import type { PromptInput } from '../workflows/messages';
+import { loadAgentFiles, type AgentDirs } from './agents';
+import type { Config } from './env';
+import { atConfigEdge } from './errors';
+import { loadPolicyFiles, type PolicyDirs } from './policies';
+import { loadEnvRedaction, loadHookSettings, type SettingsFiles } from './settings';
+import { readTrustedFolders, trustingFolder } from './trusted-folders';
+
+/**
+ * A prompt's configuration files, read once at the process edge (invariant 9) and handed to the
+ * workflow as input, so workers need no configuration of their own. The user's files under the home
+ * are always read: they are the user's own. The workspace's `.durable-agent/` policies, settings
+ * (hooks; MCP servers will be read from the same settings files) and agents are read only when the
+ * workspace is trusted; otherwise they are not even opened, and one warning line names them. A file
+ * that cannot be used stops the command with a `ConfigError` (exit 52) before anything starts.
+ */
+
+/** Where configuration is read from; every future settings reader takes its files from here. */
+export interface ConfigSources {
+  policies: PolicyDirs;
+  settings: SettingsFiles;
+  agents: AgentDirs;
+}
+
+/** Where warnings go (the CLI's stderr), line by line as they are found. */
+export interface Warnings {
+  stderr: { write(text: string): unknown };
+}
+
+/** The workspace's own configuration, relative to its root, as named in the warning. */
+const WORKSPACE_ENTRIES = ['.durable-agent/policies', '.durable-agent/settings.json', '.durable-agent/agents'];
+
+export function configSources(config: Config, workspace: string, trusted: boolean, extraPolicyFiles: string[] = []): ConfigSources {
+  const own = (name: string) => (trusted ? path.join(workspace, '.durable-agent', name) : undefined);
+  return {
+    policies: { workspaceDir: own('policies'), userDir: path.join(config.home, 'policies'), adminDir: config.adminPolicyDir, extraFiles: extraPolicyFiles },
+    settings: { workspaceFile: own('settings.json'), userFile: path.join(config.home, 'settings.json') },
+    agents: { workspaceDir: own('agents'), userDir: path.join(config.home, 'agents') },
+  };
+}
+
+export type WorkspaceConfig = Required<Pick<PromptInput, 'policyRules' | 'agents' | 'workspaceTrusted'>> &
+  Pick<PromptInput, 'hooks'>;
+
+/**
+ * Policies of every tier, the agents `invoke_agent` may start (the built-ins first) and the hooks.
+ * `workspace` is a real path; `trustFlag` is `--trust-workspace`.
+ */
+export async function loadWorkspaceConfig(
+  config: Config,
+  workspace: string,
+  options: { policyFiles?: string[]; trustFlag?: boolean },
+  io: Warnings,
+): Promise<WorkspaceConfig> {
+  const trusted = await isWorkspaceTrusted(config, workspace, options.trustFlag);
+  if (!trusted) await warnIgnored(workspace, io);
+  const sources = configSources(config, workspace, trusted, options.policyFiles);
+  const policies = await atConfigEdge(() => loadPolicyFiles(sources.policies));
+  for (const warning of policies.warnings) io.stderr.write(`[WARNING] policy: ${warning}\n`);
+  const agents = await atConfigEdge(() => loadAgentFiles(sources.agents));
+  for (const warning of agents.warnings) io.stderr.write(`[WARNING] agents: ${warning}\n`);
+  return {
+    policyRules: policies.rules,
+    agents: [...BUILTIN_AGENTS, ...agents.agents],
+    hooks: await atConfigEdge(() => loadHookSettings(sources.settings)),
+    workspaceTrusted: trusted,
+  };
+}
+
+/**
+ * Whether the workspace's own configuration applies: a folder of `<home>/trusted-folders.json` is
+ * it or one of its ancestors, or trust was given for this process (`--trust-workspace`,
+ * `DURABLE_AGENT_TRUST_WORKSPACE=1`). `workspace` is a real path.
+ */
+export async function isWorkspaceTrusted(config: Config, workspace: string, flag: boolean | undefined): Promise<boolean> {
+  if (flag || config.trustWorkspace) return true;
+  return trustingFolder(await atConfigEdge(() => readTrustedFolders(config.home)), workspace) !== undefined;
+}
+
+/** The user's `security.environmentVariableRedaction`, read where a worker starts. */
+export function loadWorkerEnvRedaction(config: Config): Promise<EnvRedaction> {
+  return atConfigEdge(() => loadEnvRedaction(path.join(config.home, 'settings.json')));
+}
+
+/** One line, only when the untrusted workspace has configuration of its own. */
+async function warnIgnored(workspace: string, io: Warnings): Promise<void> {
+  const present = await Promise.all(WORKSPACE_ENTRIES.map((entry) => fs.lstat(path.join(workspace, entry)).then(() => true, () => false)));
+  const ignored = WORKSPACE_ENTRIES.filter((_, k) => present[k]);
+  if (ignored.length === 0) return;
+  io.stderr.write(
+    `[WARNING] the workspace ${workspace} is not trusted: its ${ignored.join(', ')} ${ignored.length > 1 ? 'are' : 'is'} ignored. ` +
+      `Trust it with \`durable-agent trust ${workspace}\`, or for one run with --trust-workspace.\n`,
+  );
+}
