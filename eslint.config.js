@@ -40,6 +40,30 @@ module.exports = tseslint.config(
     },
   },
   {
+    // The CLI renders; src/client/ is the one place that talks to Temporal (starts, signals, updates,
+    // queries), so a message's name and payload are written once. Type imports stay allowed.
+    files: ['src/cli/**/*.ts'],
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@temporalio/*'], message: 'Talk to Temporal through src/client.', allowTypeImports: true },
+            { group: ['**/workflows', '**/workflows/*'], message: 'Message definitions are sent by src/client.', allowTypeImports: true },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'MemberExpression[property.name=/^(workflow|workflowService|operatorService|connection)$/]',
+          message: 'Handles, messages and services belong to src/client: call its functions.',
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly', console: 'readonly', Headers: 'readonly', globalThis: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },

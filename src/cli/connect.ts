@@ -1,5 +1,4 @@
-import type { Client } from '@temporalio/client';
-import { cancelPrompt } from '../client';
+import { cancelPrompt, describeExecution, type Client } from '../client';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { Io } from './output';
@@ -29,8 +28,8 @@ export async function withClient(ctx: Ctx, fn: (client: Client) => Promise<numbe
  */
 export async function withPrompt(ctx: Ctx, workflowId: string, fn: (client: Client) => Promise<number>): Promise<number> {
   return withClient(ctx, async (client) => {
-    const description = await client.workflow.getHandle(workflowId).describe();
-    if (description.status.name === 'RUNNING') return fn(client);
+    const description = await describeExecution(client, workflowId);
+    if (description.status === 'RUNNING') return fn(client);
     const { Worker } = await import('@temporalio/worker');
     const { connectWorker, workflowSource } = await import('../worker');
     const connection = await connectWorker(ctx.config.temporalAddress, ctx.config.temporalConnection);

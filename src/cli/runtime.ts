@@ -1,7 +1,6 @@
 import * as path from 'node:path';
-import type { Client } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
-import { connectClient } from '../client';
+import { closeClient, connectClient, hasPollers, type Client } from '../client';
 import type { Config } from '../config';
 import { FakeGeminiServer } from '../fake-gemini';
 import type { Logger } from '../logger';
@@ -52,11 +51,11 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
     const server = await ensureServer(config, options);
     if (server) stops.push(() => server.stop());
     const client = await connectClient(config.temporalAddress, config.temporalNamespace, config.temporalConnection);
-    stops.push(() => client.connection.close());
+    stops.push(() => closeClient(client));
     const fake = options.fakeResponses ? await FakeGeminiServer.start({ script: { path: options.fakeResponses.path }, strict: options.fakeResponses.strict }) : undefined;
     if (fake) stops.push(() => fake.close());
     const taskQueue = fake && options.privateQueueForFake ? `${config.taskQueue}-fake-${process.pid}-${Date.now()}` : config.taskQueue;
-    const wantWorker = options.worker === 'always' || (options.worker === 'auto' && (!!fake || !!server || !(await hasPollers(client, config, taskQueue))));
+    const wantWorker = options.worker === 'always' || (options.worker === 'auto' && (!!fake || !!server || !(await hasPollers(client, taskQueue))));
     if (wantWorker) {
       const worker = await startWorker(config, taskQueue, fake?.url);
       stops.push(worker.stop);
@@ -123,15 +122,6 @@ export async function startWorker(config: Config, taskQueue: string, fakeUrl?: s
       runner.close();
     },
   };
-}
-
-async function hasPollers(client: Client, config: Config, taskQueue: string): Promise<boolean> {
-  try {
-    const response = await client.workflowService.describeTaskQueue({ namespace: config.temporalNamespace, taskQueue: { name: taskQueue, kind: 1 }, taskQueueType: 1 });
-    return (response.pollers ?? []).length > 0;
-  } catch {
-    return false;
-  }
 }
 
 export function splitAddress(address: string): { host: string; port: number } {

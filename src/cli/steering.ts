@@ -1,12 +1,9 @@
 import { Argument, type Command } from 'commander';
-import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
-import { compressSignal, topUpBudgetSignal } from '../workflows/context';
 import { withClient } from './connect';
-import { sendToSession } from '../client';
+import { checkPayloadSize, requestCompression, sendToSession, topUpBudget, type BudgetAnswer, type LoopDecision } from '../client';
 import { InputError } from './exit-codes';
-import { checkPayloadSize } from '../payload-limit';
 import { LARGE_TEXT_HINT } from './prompt-input';
 import { loopDecisionCommand } from './inspect';
 import { positiveInt } from './arguments';
@@ -37,14 +34,14 @@ export function addSteering(program: Command, setup: Setup, io: Io): void {
     .addArgument(new Argument('<action>', 'go on, go on without loop detection, or stop').choices(['continue', 'disable', 'stop']))
     .description('answer a prompt paused on a detected loop')
     .action(async (id: string, action: string) => {
-      process.exitCode = await withClient(setup(), (client) => loopDecisionCommand(client, id, action, io));
+      process.exitCode = await withClient(setup(), (client) => loopDecisionCommand(client, id, action as LoopDecision, io));
     });
   program
     .command('compress')
     .argument('<id>')
     .description('compress the prompt’s conversation before its next model request')
     .action(async (id: string) => {
-      process.exitCode = await withClient(setup(), (client) => sendSignal(client, id, (h) => h.signal(compressSignal), 'compression requested', io));
+      process.exitCode = await withClient(setup(), (client) => sendSignal(id, () => requestCompression(client, id), 'compression requested', io));
     });
   program
     .command('budget')
@@ -54,13 +51,13 @@ export function addSteering(program: Command, setup: Setup, io: Io): void {
     .description('answer a prompt paused on a spent token budget')
     .action(async (id: string, o: { add?: number; stop?: boolean }) => {
       if (!o.add === !o.stop) throw new InputError('give exactly one of --add TOKENS and --stop');
-      const payload = o.stop ? 'stop' : { tokens: o.add };
-      process.exitCode = await withClient(setup(), (client) => sendSignal(client, id, (h) => h.signal(topUpBudgetSignal, payload), 'budget answer sent', io));
+      const payload: BudgetAnswer = o.add ? { tokens: o.add } : 'stop';
+      process.exitCode = await withClient(setup(), (client) => sendSignal(id, () => topUpBudget(client, id, payload), 'budget answer sent', io));
     });
 }
 
-async function sendSignal(client: Client, workflowId: string, send: (handle: WorkflowHandle) => Promise<void>, what: string, io: Io): Promise<number> {
-  await send(client.workflow.getHandle(workflowId));
+async function sendSignal(workflowId: string, send: () => Promise<void>, what: string, io: Io): Promise<number> {
+  await send();
   io.stdout.write(`${what}: ${workflowId}\n`);
   return 0;
 }
