@@ -1,5 +1,4 @@
 import * as path from 'node:path';
-import type { Worker } from '@temporalio/worker';
 import { closeClient, connectClient, hasPollers, type Client } from '../client';
 import type { Config } from '../config';
 import { FakeGeminiServer } from '../fake-gemini';
@@ -7,7 +6,6 @@ import type { Logger } from '../logger';
 import { isServerReachable, startDevServer, type DevServer } from '../server/dev-server';
 import { ensureTemporalCli, projectRoot } from '../server/temporal-cli';
 import { withoutSecrets } from '../activities/env-filter';
-import { createProcessRunner } from '../activities/spawner/runner';
 import { loadWorkerEnvRedaction } from '../config/workspace';
 
 export interface FakeResponses {
@@ -90,38 +88,11 @@ async function ensureServer(config: Config, options: RuntimeOptions): Promise<De
  * A worker running in this process until `stop`. The worker SDK, the stores and the model SDK are
  * loaded here, not at start-up: `run` with a worker already polling needs none of them.
  */
-export async function startWorker(config: Config, taskQueue: string, fakeUrl?: string): Promise<{ worker: Worker; stop: () => Promise<void> }> {
-  const [{ openStores }, { connectWorker, createAgentWorker }, { createGenAI }] = await Promise.all([import('../store/open'), import('../worker'), import('../model/client')]);
+export async function startWorker(config: Config, taskQueue: string, fakeUrl?: string): Promise<{ stop: () => Promise<void> }> {
   // Commands and hooks get the environment without secrets; the spawner that starts them holds none.
   const commandEnv = withoutSecrets(process.env, await loadWorkerEnvRedaction(config));
-  const runner = createProcessRunner();
-  const stores = await openStores(config);
-  const connection = await connectWorker(config.temporalAddress, config.temporalConnection);
-  const worker = await createAgentWorker({
-    connection,
-    namespace: config.temporalNamespace,
-    taskQueue,
-    models: createGenAI(config, fakeUrl).models,
-    store: stores.store,
-    journal: stores.journal,
-    live: stores.live,
-    stickyTimeout: config.stickyTimeoutMs,
-    grepTimeoutMs: config.grepTimeoutMs,
-    commandEnv,
-    runner,
-  });
-  runner.start();
-  const running = worker.run();
-  return {
-    worker,
-    stop: async () => {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
-      await running;
-      await connection.close();
-      await stores.close();
-      runner.close();
-    },
-  };
+  const { startAgentWorker } = await import('../worker');
+  return startAgentWorker(config, { taskQueue, commandEnv, fakeUrl });
 }
 
 export function splitAddress(address: string): { host: string; port: number } {
