@@ -61,7 +61,11 @@ module.exports = tseslint.config(
         {
           patterns: [
             { group: ['@temporalio/*'], message: 'Talk to Temporal through src/client.', allowTypeImports: true },
-            { group: ['**/workflows', '**/workflows/*'], message: 'Message definitions are sent by src/client.', allowTypeImports: true },
+            {
+              group: ['**/workflows', '**/workflows/*'],
+              message: 'Message definitions are sent by src/client.',
+              allowTypeImports: true,
+            },
           ],
         },
       ],

@@ -17,7 +17,7 @@ test('main and types name files that the build wrote', () => {
 test('main exports the client API', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const api = require(path.join(root, pkg.main)) as Record<string, unknown>;
-  const functions = ['connectClient', 'startPrompt', 'sendToSession', 'followEvents', 'promptStatus', 'confirmToolCall', 'cancelPrompt'];
+  const functions = ['connectClient', 'startPrompt', 'sendToSession', 'followEvents', 'promptStatus', 'cancelPrompt'];
   for (const name of functions) expect(typeof api[name]).toBe('function');
   expect(api.DEFAULT_TASK_QUEUE).toBe('durable-agent');
   expect(api.WorkflowNotFoundError).toBeDefined();

@@ -95,7 +95,12 @@ async function onlyPendingCall(client: Client, workflowId: string): Promise<stri
 }
 
 /** `loop ID continue|disable|stop`: the answer to a prompt paused on a detected loop. */
-export async function loopDecisionCommand(client: Client, workflowId: string, action: LoopDecision, io: Io): Promise<number> {
+export async function loopDecisionCommand(
+  client: Client,
+  workflowId: string,
+  action: LoopDecision,
+  io: Io,
+): Promise<number> {
   const status = await promptState(client, workflowId);
   if (status && status.phase !== 'loop_detected') throw new InputError(`prompt ${workflowId} is not paused on a loop (it is ${status.phase})`);
   await decideLoop(client, workflowId, action);

@@ -88,7 +88,7 @@ async function ensureServer(config: Config, options: RuntimeOptions): Promise<De
  * A worker running in this process until `stop`. The worker SDK, the stores and the model SDK are
  * loaded here, not at start-up: `run` with a worker already polling needs none of them.
  */
-export async function startWorker(config: Config, taskQueue: string, fakeUrl?: string): Promise<{ stop: () => Promise<void> }> {
+async function startWorker(config: Config, taskQueue: string, fakeUrl?: string): Promise<{ stop(): Promise<void> }> {
   // Commands and hooks get the environment without secrets; the spawner that starts them holds none.
   const commandEnv = withoutSecrets(process.env, await loadWorkerEnvRedaction(config));
   const { startAgentWorker } = await import('../worker');
