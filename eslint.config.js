@@ -10,6 +10,12 @@ const SANDBOX_BANNED = [
   { group: ['**/activities', '**/activities/*', '**/store/*', '**/cli/*', '**/server/*'], message: 'Import activities only as types.', allowTypeImports: true },
 ];
 
+/** src/worker.ts is the one place that builds a Worker: its wiring (bundle, build id, sticky timeout) is shared. */
+const WORKER_CREATE = {
+  selector: "CallExpression[callee.object.name='Worker'][callee.property.name='create']",
+  message: 'Build workers in src/worker.ts.',
+};
+
 module.exports = tseslint.config(
   { ignores: ['dist/**', 'dist-bench/**', 'node_modules/**', '.tools/**', 'coverage/**', 'demo/workspace/**'] },
   js.configs.recommended,
@@ -37,6 +43,40 @@ module.exports = tseslint.config(
       'no-restricted-imports': 'off',
       '@typescript-eslint/no-restricted-imports': ['error', { patterns: SANDBOX_BANNED }],
       'no-restricted-globals': ['error', { name: 'process', message: 'Configuration is read at the process edge (src/config/env.ts).' }],
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.test.ts', 'src/worker.ts'],
+    rules: { 'no-restricted-syntax': ['error', WORKER_CREATE] },
+  },
+  {
+    // The CLI renders; src/client/ is the one place that talks to Temporal (starts, signals, updates,
+    // queries), so a message's name and payload are written once. Type imports stay allowed.
+    files: ['src/cli/**/*.ts'],
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@temporalio/*'], message: 'Talk to Temporal through src/client.', allowTypeImports: true },
+            {
+              group: ['**/workflows', '**/workflows/*'],
+              message: 'Message definitions are sent by src/client.',
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'MemberExpression[property.name=/^(workflow|workflowService|operatorService|connection)$/]',
+          message: 'Handles, messages and services belong to src/client: call its functions.',
+        },
+        WORKER_CREATE,
+      ],
     },
   },
   {

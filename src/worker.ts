@@ -4,12 +4,15 @@ import * as path from 'node:path';
 import type { Duration } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from './activities';
+import { createProcessRunner, type ProcessRunner } from './activities/spawner/runner';
+import type { Config } from './config';
 import { installTemporalRuntime } from './logger';
+import { createGenAI } from './model/client';
+import { openStores } from './store/open';
 import type { ModelSeam } from './model/seam';
 import type { TranscriptStore } from './store/types';
 import type { ToolJournal } from './store/journal';
 import type { LiveStream } from './store/live-stream';
-import type { ProcessRunner } from './activities/spawner/runner';
 
 export interface AgentWorkerOptions {
   connection: NativeConnection;
@@ -67,4 +70,73 @@ export function workflowSource(explicit?: string): { workflowBundle: { code: str
 export async function connectWorker(address: string, connectionOptions: object = {}): Promise<NativeConnection> {
   await installTemporalRuntime();
   return NativeConnection.connect({ ...connectionOptions, address });
+}
+
+/** A worker running in this process, and how to stop it with everything it opened. */
+export interface RunningWorker {
+  worker: Worker;
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs the agent's worker on `taskQueue` until `stop`: the configured stores and model client, a
+ * spawner for commands and hooks, which get `commandEnv` (the caller strips the secrets), and the
+ * model endpoint `fakeUrl` instead of Gemini's when set (scripted responses).
+ */
+export async function startAgentWorker(
+  config: Config,
+  options: { taskQueue: string; commandEnv: NodeJS.ProcessEnv; fakeUrl?: string },
+): Promise<RunningWorker> {
+  const runner = createProcessRunner();
+  const stores = await openStores(config);
+  const connection = await connectWorker(config.temporalAddress, config.temporalConnection);
+  const worker = await createAgentWorker({
+    connection,
+    namespace: config.temporalNamespace,
+    taskQueue: options.taskQueue,
+    models: createGenAI(config, options.fakeUrl).models,
+    store: stores.store,
+    journal: stores.journal,
+    live: stores.live,
+    stickyTimeout: config.stickyTimeoutMs,
+    grepTimeoutMs: config.grepTimeoutMs,
+    commandEnv: options.commandEnv,
+    runner,
+  });
+  runner.start();
+  const running = worker.run();
+  const stop = async () => {
+    if (worker.getState() === 'RUNNING') worker.shutdown();
+    await running;
+    await connection.close();
+    await stores.close();
+    runner.close();
+  };
+  return { worker, stop };
+}
+
+/**
+ * Runs `fn` while a query-only worker polls `taskQueue`: queries need a worker, and a closed
+ * prompt often has none left. It runs no activities, and a closed workflow gets no new tasks but
+ * queries, so it can never act for the prompt.
+ */
+export async function withQueryWorker<T>(
+  config: Pick<Config, 'temporalAddress' | 'temporalConnection' | 'temporalNamespace'>,
+  taskQueue: string,
+  fn: () => Promise<T>,
+): Promise<T> {
+  const connection = await connectWorker(config.temporalAddress, config.temporalConnection);
+  try {
+    const worker = await Worker.create({
+      connection,
+      namespace: config.temporalNamespace,
+      taskQueue,
+      activities: {},
+      ...workflowSource(),
+      shutdownGraceTime: '1 second',
+    });
+    return await worker.runUntil(fn());
+  } finally {
+    await connection.close();
+  }
 }

@@ -1,6 +1,5 @@
 import * as readline from 'node:readline';
-import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { cancelPrompt } from '../client';
+import { cancelPrompt, WorkflowUpdateFailedError } from '../client';
 import { CHAT_HELP, parseChatLine, type ChatLine } from './chat-commands';
 import { closeChatSession, followChatPrompt, printSessionStatus, sendChatMessage, type ChatSession } from './chat-session';
 

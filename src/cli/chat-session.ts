@@ -1,7 +1,14 @@
-import type { Client } from '@temporalio/client';
-import { promptStatus, queryWithin, sendToSession, WorkflowNotFoundError } from '../client';
+import {
+  closeSession,
+  describeExecution,
+  promptStatus,
+  sendToSession,
+  sessionStatus,
+  WorkflowNotFoundError,
+  type Client,
+  type SessionInput,
+} from '../client';
 import type { TranscriptStore } from '../store/types';
-import { closeSessionSignal, sessionStatusQuery, type SessionInput } from '../workflows/session-workflow';
 import { approvalHint } from './approval-hint';
 import { InputError } from './exit-codes';
 import { createApprovalHandler } from './interactive-approval';
@@ -42,22 +49,19 @@ export function checkSessionId(id: string): void {
 /** Whether `id` names a session to resume (true) or one to create (false); refuses anything else. */
 export async function existingSession(client: Client, id: string): Promise<boolean> {
   checkSessionId(id);
-  const description = await client.workflow
-    .getHandle(id)
-    .describe()
-    .catch((err) => {
-      if (err instanceof WorkflowNotFoundError) return undefined;
-      throw err;
-    });
+  const description = await describeExecution(client, id).catch((err) => {
+    if (err instanceof WorkflowNotFoundError) return undefined;
+    throw err;
+  });
   if (!description) return false;
   if (description.type !== 'agentSessionWorkflow') throw new InputError(`${id} is a prompt, not a session: choose another id`);
-  if (description.status.name !== 'RUNNING') throw new InputError(`session ${id} is ${description.status.name.toLowerCase()}: its conversation is over, start another with a new id`);
+  if (description.status !== 'RUNNING') throw new InputError(`session ${id} is ${description.status.toLowerCase()}: its conversation is over, start another with a new id`);
   return true;
 }
 
 /** Prints where a resumed session stands; returns the prompts to follow (running, then queued). */
 export async function printRecap(s: ChatSession): Promise<string[]> {
-  const status = await queryWithin(s.client, s.id, sessionStatusQuery);
+  const status = await sessionStatus(s.client, s.id);
   if (!status) {
     s.io.stderr.write(`session ${s.id}: no worker answered; messages are kept until one runs (durable-agent server)\n`);
     return [];
@@ -84,7 +88,7 @@ export async function sendChatMessage(s: ChatSession, text: string, steer = fals
 /** `/status`: the session's counts, and the state of its running prompt. */
 export async function printSessionStatus(s: ChatSession): Promise<void> {
   if (s.defaults) return void s.io.stderr.write(`session ${s.id} starts with your first message\n`);
-  const status = await queryWithin(s.client, s.id, sessionStatusQuery);
+  const status = await sessionStatus(s.client, s.id);
   if (!status) return void s.io.stderr.write(`session ${s.id}: no worker answered\n`);
   const running = status.current ? await promptStatus(s.client, status.current).catch(() => undefined) : undefined;
   const parts = [`session ${s.id}: ${status.prompts} prompt(s) done`, status.closed ? 'closing' : 'open'];
@@ -94,7 +98,7 @@ export async function printSessionStatus(s: ChatSession): Promise<void> {
 }
 
 export async function closeChatSession(s: ChatSession): Promise<void> {
-  await s.client.workflow.getHandle(s.id).signal(closeSessionSignal);
+  await closeSession(s.client, s.id);
 }
 
 /**

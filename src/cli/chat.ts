@@ -1,10 +1,9 @@
 import { Option, type Command } from 'commander';
-import { hasAgentSearchAttributes } from '../client';
+import { DEFAULT_MAX_TURNS, hasAgentSearchAttributes } from '../client';
 import type { Config } from '../config';
 import { APPROVAL_MODES, type ApprovalMode } from '../core/types';
 import { createGenAI } from '../model/client';
 import type { Logger } from '../logger';
-import { DEFAULT_MAX_TURNS } from '../workflows/messages';
 import { openArgsStore } from './full-args';
 import { positiveInt, positiveNumber } from './arguments';
 import { ChatRepl } from './chat-repl';

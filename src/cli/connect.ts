@@ -1,5 +1,4 @@
-import type { Client } from '@temporalio/client';
-import { cancelPrompt } from '../client';
+import { cancelPrompt, describeExecution, type Client } from '../client';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { Io } from './output';
@@ -24,29 +23,14 @@ export async function withClient(ctx: Ctx, fn: (client: Client) => Promise<numbe
 /**
  * Like `withClient`, for a command about one prompt. Queries need a worker on the prompt's task
  * queue; a closed prompt often has none left (its `run` process is gone), so a query-only worker is
- * started here for it. It runs no activities, and a closed workflow gets no new tasks but queries,
- * so this can never act for the prompt. A running prompt is left to its own workers.
+ * started here for it. A running prompt is left to its own workers.
  */
 export async function withPrompt(ctx: Ctx, workflowId: string, fn: (client: Client) => Promise<number>): Promise<number> {
   return withClient(ctx, async (client) => {
-    const description = await client.workflow.getHandle(workflowId).describe();
-    if (description.status.name === 'RUNNING') return fn(client);
-    const { Worker } = await import('@temporalio/worker');
-    const { connectWorker, workflowSource } = await import('../worker');
-    const connection = await connectWorker(ctx.config.temporalAddress, ctx.config.temporalConnection);
-    try {
-      const worker = await Worker.create({
-        connection,
-        namespace: ctx.config.temporalNamespace,
-        taskQueue: description.taskQueue,
-        activities: {},
-        ...workflowSource(),
-        shutdownGraceTime: '1 second',
-      });
-      return await worker.runUntil(fn(client));
-    } finally {
-      await connection.close();
-    }
+    const description = await describeExecution(client, workflowId);
+    if (description.status === 'RUNNING') return fn(client);
+    const { withQueryWorker } = await import('../worker');
+    return withQueryWorker(ctx.config, description.taskQueue, () => fn(client));
   });
 }
 

@@ -1,5 +1,4 @@
-import type { Client } from '@temporalio/client';
-import { followEvents } from '../client';
+import { followEvents, type Client } from '../client';
 import type { AgentEvent } from '../core/events';
 import { openLiveStream } from '../store/open-live';
 import { openArgsStore, withFullArgs } from './full-args';

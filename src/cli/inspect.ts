@@ -1,7 +1,15 @@
-import type { Client } from '@temporalio/client';
-import { listPrompts, promptStatus, promptsAwaitingApproval, queryWithin, type StatusReport } from '../client';
-import { confirmToolCallUpdate, statusQuery, type ToolConfirmation } from '../workflows/messages';
-import { loopDecisionSignal } from '../workflows/loop-guard';
+import {
+  confirmToolCall,
+  decideLoop,
+  listPrompts,
+  promptState,
+  promptStatus,
+  promptsAwaitingApproval,
+  type Client,
+  type LoopDecision,
+  type StatusReport,
+  type ToolConfirmation,
+} from '../client';
 import { exitCodeFor, InputError } from './exit-codes';
 import type { Config } from '../config';
 import { followPrompt } from './follow';
@@ -49,7 +57,7 @@ export async function pendingCommand(client: Client, config: StoreConfig, workfl
   let count = 0;
   try {
     for (const id of ids) {
-      const status = await queryWithin(client, id, statusQuery);
+      const status = await promptState(client, id);
       if (!status && !workflowId) {
         count += 1;
         io.stdout.write(`${id}  (no worker answered: start \`durable-agent server\` to see and answer its calls)\n`);
@@ -71,15 +79,14 @@ export async function pendingCommand(client: Client, config: StoreConfig, workfl
  * call is unknown or already decided. Without CALL_ID, the prompt's only pending call is meant.
  */
 export async function confirmCommand(client: Client, workflowId: string, callId: string | undefined, confirmation: Omit<ToolConfirmation, 'callId'>, io: Io): Promise<number> {
-  const handle = client.workflow.getHandle(workflowId);
   const target = callId ?? (await onlyPendingCall(client, workflowId));
-  const answer = await handle.executeUpdate(confirmToolCallUpdate, { args: [{ ...confirmation, callId: target }] });
+  const answer = await confirmToolCall(client, workflowId, { ...confirmation, callId: target });
   io.stdout.write(`${answer}\n`);
   return 0;
 }
 
 async function onlyPendingCall(client: Client, workflowId: string): Promise<string> {
-  const status = await queryWithin(client, workflowId, statusQuery);
+  const status = await promptState(client, workflowId);
   if (!status) throw new Error(`no worker answered for prompt ${workflowId}; start one with \`durable-agent server\``);
   const pending = status.pendingApprovals;
   if (pending.length === 1) return pending[0].callId;
@@ -88,10 +95,15 @@ async function onlyPendingCall(client: Client, workflowId: string): Promise<stri
 }
 
 /** `loop ID continue|disable|stop`: the answer to a prompt paused on a detected loop. */
-export async function loopDecisionCommand(client: Client, workflowId: string, action: string, io: Io): Promise<number> {
-  const status = await queryWithin(client, workflowId, statusQuery);
+export async function loopDecisionCommand(
+  client: Client,
+  workflowId: string,
+  action: LoopDecision,
+  io: Io,
+): Promise<number> {
+  const status = await promptState(client, workflowId);
   if (status && status.phase !== 'loop_detected') throw new InputError(`prompt ${workflowId} is not paused on a loop (it is ${status.phase})`);
-  await client.workflow.getHandle(workflowId).signal(loopDecisionSignal, { action });
+  await decideLoop(client, workflowId, action);
   io.stdout.write(`${action} sent to ${workflowId}\n`);
   return 0;
 }

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { WorkflowUpdateFailedError, type Client } from '../client';
 import type { AgentEvent } from '../core/events';
 import { FileTranscriptStore } from '../store/file-store';
 import type { ToolConfirmation } from '../workflows/messages';

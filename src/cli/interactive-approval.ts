@@ -3,14 +3,19 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
-import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import {
+  confirmToolCall,
+  isAwaitingApproval,
+  PayloadTooLargeError,
+  WorkflowUpdateFailedError,
+  type Client,
+  type ToolConfirmation,
+} from '../client';
 import type { AgentEvent } from '../core/events';
 import { externalizeLargeStrings } from '../store/blobs';
 import type { TranscriptStore } from '../store/types';
-import { confirmToolCallUpdate, statusQuery, type ToolConfirmation } from '../workflows/messages';
 import { approvalHint } from './approval-hint';
 import { expandMarkers, previewCall } from './approval-preview';
-import { PayloadTooLargeError } from '../payload-limit';
 
 export interface ApprovalPromptOptions {
   workflowId: string;
@@ -174,17 +179,16 @@ export function createApprovalHandler(options: ApprovalHandlerOptions): Approval
   // A rejected answer (invalid modified arguments, say) is asked again while the call still awaits one.
   const decide = async (event: Extract<AgentEvent, { type: 'tool_call_awaiting_approval' }>) => {
     const { callId, name, args } = event;
-    const handle = options.client.workflow.getHandle(workflowId);
     while (!closed && !answered.has(callId)) {
       open = { callId, controller: new AbortController() };
       try {
         const confirmation = await promptForApproval({ ...options, callId, name, args, signal: open.controller.signal });
-        output.write(`${await handle.executeUpdate(confirmToolCallUpdate, { args: [confirmation] })}\n`);
+        output.write(`${await confirmToolCall(options.client, workflowId, confirmation)}\n`);
         return;
       } catch (err) {
         output.write(describeFailure(err, event, workflowId, closed));
         const refused = err instanceof WorkflowUpdateFailedError || err instanceof PayloadTooLargeError;
-        if (!refused || !(await stillPending(handle, callId))) return;
+        if (!refused || !(await isAwaitingApproval(options.client, workflowId, callId))) return;
       } finally {
         open = undefined;
       }
@@ -203,11 +207,6 @@ export function createApprovalHandler(options: ApprovalHandlerOptions): Approval
       return queue;
     },
   };
-}
-
-async function stillPending(handle: WorkflowHandle, callId: string): Promise<boolean> {
-  const status = await handle.query(statusQuery).catch(() => undefined);
-  return status?.pendingApprovals.some((p) => p.callId === callId) ?? false;
 }
 
 function describeFailure(err: unknown, event: { callId: string; name: string; args: unknown }, workflowId: string, closed: boolean): string {

@@ -1,12 +1,10 @@
 import { Command, CommanderError, Option } from 'commander';
-import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { DEFAULT_MAX_TURNS, PayloadTooLargeError, WorkflowNotFoundError, WorkflowUpdateFailedError } from '../client';
 import { ConfigError, loadConfig, type Config } from '../config';
 import { APPROVAL_MODES, type ApprovalMode } from '../core/types';
 import { runFakeGeminiCommand } from '../fake-gemini';
 import { MissingApiKeyError } from '../model/api-key';
-import { PayloadTooLargeError } from '../payload-limit';
 import { createLogger, type Logger } from '../logger';
-import { DEFAULT_MAX_TURNS } from '../workflows/messages';
 import { demoCommand } from './demo';
 import { EXIT, InputError } from './exit-codes';
 import { cancelPromptCommand, withClient, withPrompt } from './connect';

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { PromptInput } from '../workflows/messages';
 import { InputError } from './exit-codes';
-import { checkPayloadSize } from '../payload-limit';
+import { checkPayloadSize } from '../client';
 import type { ApprovalMode } from '../core/types';
 import type { OutputFormat } from './output';
 import type { FakeResponses } from './runtime';

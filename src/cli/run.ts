@@ -1,11 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import { cancelPrompt, hasAgentSearchAttributes, promptStatus, sendToSession, startPrompt } from '../client';
+import {
+  cancelPrompt,
+  hasAgentSearchAttributes,
+  promptStatus,
+  sendToSession,
+  startPrompt,
+  WorkflowExecutionAlreadyStartedError,
+  type Client,
+  type PromptInput,
+} from '../client';
 import type { Config } from '../config';
 import { geminiApiKey } from '../model/api-key';
 import { loadWorkspaceConfig } from '../config/workspace';
 import type { Logger } from '../logger';
-import type { PromptInput } from '../workflows/messages';
 import { exitCodeFor, EXIT, InputError } from './exit-codes';
 import { followPrompt } from './follow';
 import { promptInput, type RunOptions } from './prompt-input';

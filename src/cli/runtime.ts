@@ -1,14 +1,11 @@
 import * as path from 'node:path';
-import type { Client } from '@temporalio/client';
-import type { Worker } from '@temporalio/worker';
-import { connectClient } from '../client';
+import { closeClient, connectClient, hasPollers, type Client } from '../client';
 import type { Config } from '../config';
 import { FakeGeminiServer } from '../fake-gemini';
 import type { Logger } from '../logger';
 import { isServerReachable, startDevServer, type DevServer } from '../server/dev-server';
 import { ensureTemporalCli, projectRoot } from '../server/temporal-cli';
 import { withoutSecrets } from '../activities/env-filter';
-import { createProcessRunner } from '../activities/spawner/runner';
 import { loadWorkerEnvRedaction } from '../config/workspace';
 
 export interface FakeResponses {
@@ -52,11 +49,11 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
     const server = await ensureServer(config, options);
     if (server) stops.push(() => server.stop());
     const client = await connectClient(config.temporalAddress, config.temporalNamespace, config.temporalConnection);
-    stops.push(() => client.connection.close());
+    stops.push(() => closeClient(client));
     const fake = options.fakeResponses ? await FakeGeminiServer.start({ script: { path: options.fakeResponses.path }, strict: options.fakeResponses.strict }) : undefined;
     if (fake) stops.push(() => fake.close());
     const taskQueue = fake && options.privateQueueForFake ? `${config.taskQueue}-fake-${process.pid}-${Date.now()}` : config.taskQueue;
-    const wantWorker = options.worker === 'always' || (options.worker === 'auto' && (!!fake || !!server || !(await hasPollers(client, config, taskQueue))));
+    const wantWorker = options.worker === 'always' || (options.worker === 'auto' && (!!fake || !!server || !(await hasPollers(client, taskQueue))));
     if (wantWorker) {
       const worker = await startWorker(config, taskQueue, fake?.url);
       stops.push(worker.stop);
@@ -91,47 +88,11 @@ async function ensureServer(config: Config, options: RuntimeOptions): Promise<De
  * A worker running in this process until `stop`. The worker SDK, the stores and the model SDK are
  * loaded here, not at start-up: `run` with a worker already polling needs none of them.
  */
-export async function startWorker(config: Config, taskQueue: string, fakeUrl?: string): Promise<{ worker: Worker; stop: () => Promise<void> }> {
-  const [{ openStores }, { connectWorker, createAgentWorker }, { createGenAI }] = await Promise.all([import('../store/open'), import('../worker'), import('../model/client')]);
+async function startWorker(config: Config, taskQueue: string, fakeUrl?: string): Promise<{ stop(): Promise<void> }> {
   // Commands and hooks get the environment without secrets; the spawner that starts them holds none.
   const commandEnv = withoutSecrets(process.env, await loadWorkerEnvRedaction(config));
-  const runner = createProcessRunner();
-  const stores = await openStores(config);
-  const connection = await connectWorker(config.temporalAddress, config.temporalConnection);
-  const worker = await createAgentWorker({
-    connection,
-    namespace: config.temporalNamespace,
-    taskQueue,
-    models: createGenAI(config, fakeUrl).models,
-    store: stores.store,
-    journal: stores.journal,
-    live: stores.live,
-    stickyTimeout: config.stickyTimeoutMs,
-    grepTimeoutMs: config.grepTimeoutMs,
-    commandEnv,
-    runner,
-  });
-  runner.start();
-  const running = worker.run();
-  return {
-    worker,
-    stop: async () => {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
-      await running;
-      await connection.close();
-      await stores.close();
-      runner.close();
-    },
-  };
-}
-
-async function hasPollers(client: Client, config: Config, taskQueue: string): Promise<boolean> {
-  try {
-    const response = await client.workflowService.describeTaskQueue({ namespace: config.temporalNamespace, taskQueue: { name: taskQueue, kind: 1 }, taskQueueType: 1 });
-    return (response.pollers ?? []).length > 0;
-  } catch {
-    return false;
-  }
+  const { startAgentWorker } = await import('../worker');
+  return startAgentWorker(config, { taskQueue, commandEnv, fakeUrl });
 }
 
 export function splitAddress(address: string): { host: string; port: number } {

@@ -1,12 +1,17 @@
 import { Argument, type Command } from 'commander';
-import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
-import { compressSignal, topUpBudgetSignal } from '../workflows/context';
 import { withClient } from './connect';
-import { sendToSession } from '../client';
+import {
+  checkPayloadSize,
+  requestCompression,
+  sendToSession,
+  topUpBudget,
+  type BudgetAnswer,
+  type Client,
+  type LoopDecision,
+} from '../client';
 import { InputError } from './exit-codes';
-import { checkPayloadSize } from '../payload-limit';
 import { LARGE_TEXT_HINT } from './prompt-input';
 import { loopDecisionCommand } from './inspect';
 import { positiveInt } from './arguments';
@@ -37,14 +42,15 @@ export function addSteering(program: Command, setup: Setup, io: Io): void {
     .addArgument(new Argument('<action>', 'go on, go on without loop detection, or stop').choices(['continue', 'disable', 'stop']))
     .description('answer a prompt paused on a detected loop')
     .action(async (id: string, action: string) => {
-      process.exitCode = await withClient(setup(), (client) => loopDecisionCommand(client, id, action, io));
+      const decision = action as LoopDecision;
+      process.exitCode = await withClient(setup(), (client) => loopDecisionCommand(client, id, decision, io));
     });
   program
     .command('compress')
     .argument('<id>')
     .description('compress the prompt’s conversation before its next model request')
     .action(async (id: string) => {
-      process.exitCode = await withClient(setup(), (client) => sendSignal(client, id, (h) => h.signal(compressSignal), 'compression requested', io));
+      process.exitCode = await sendSignal(setup(), id, 'compression requested', io, (c) => requestCompression(c, id));
     });
   program
     .command('budget')
@@ -54,13 +60,22 @@ export function addSteering(program: Command, setup: Setup, io: Io): void {
     .description('answer a prompt paused on a spent token budget')
     .action(async (id: string, o: { add?: number; stop?: boolean }) => {
       if (!o.add === !o.stop) throw new InputError('give exactly one of --add TOKENS and --stop');
-      const payload = o.stop ? 'stop' : { tokens: o.add };
-      process.exitCode = await withClient(setup(), (client) => sendSignal(client, id, (h) => h.signal(topUpBudgetSignal, payload), 'budget answer sent', io));
+      const payload: BudgetAnswer = o.add ? { tokens: o.add } : 'stop';
+      process.exitCode = await sendSignal(setup(), id, 'budget answer sent', io, (c) => topUpBudget(c, id, payload));
     });
 }
 
-async function sendSignal(client: Client, workflowId: string, send: (handle: WorkflowHandle) => Promise<void>, what: string, io: Io): Promise<number> {
-  await send(client.workflow.getHandle(workflowId));
-  io.stdout.write(`${what}: ${workflowId}\n`);
-  return 0;
+/** Sends one signal to the prompt and says so. */
+function sendSignal(
+  ctx: ReturnType<Setup>,
+  workflowId: string,
+  what: string,
+  io: Io,
+  send: (client: Client) => Promise<void>,
+): Promise<number> {
+  return withClient(ctx, async (client) => {
+    await send(client);
+    io.stdout.write(`${what}: ${workflowId}\n`);
+    return 0;
+  });
 }

@@ -1,0 +1,104 @@
+import { WithStartWorkflowOperation, type Client, type WorkflowHandle } from '@temporalio/client';
+import { KIND_ATTRIBUTE, STATUS_ATTRIBUTE } from '../core/search-attributes';
+import type { agentPromptWorkflow, agentSessionWorkflow } from '../workflows';
+import { compressSignal, topUpBudgetSignal } from '../workflows/context';
+import { loopDecisionSignal, type LoopDecision } from '../workflows/loop-guard';
+import { confirmToolCallUpdate, type PromptInput, type ToolConfirmation } from '../workflows/messages';
+import { closeSessionSignal, sendMessageUpdate, type SessionInput } from '../workflows/session-workflow';
+import { hasAgentSearchAttributes } from './connection';
+
+/** Starts one prompt; the client only starts workflows and sends messages (STYLE rule 1). */
+export async function startPrompt(client: Client, input: PromptInput, options: { taskQueue: string; workflowId: string }): Promise<WorkflowHandle<typeof agentPromptWorkflow>> {
+  const searchAttributes = await hasAgentSearchAttributes(client);
+  return client.workflow.start<typeof agentPromptWorkflow>('agentPromptWorkflow', {
+    taskQueue: options.taskQueue,
+    workflowId: options.workflowId,
+    args: [{ ...input, searchAttributes }],
+    typedSearchAttributes: searchAttributes
+      ? [
+          { key: STATUS_ATTRIBUTE, value: 'running' },
+          { key: KIND_ATTRIBUTE, value: 'prompt' },
+        ]
+      : undefined,
+  });
+}
+
+/**
+ * Adds a message to a session, starting the session if it does not exist yet (update-with-start),
+ * and returns the id of the prompt that will run it.
+ */
+export async function sendToSession(client: Client, sessionId: string, text: string, options: { taskQueue: string; defaults?: SessionInput['defaults']; steer?: boolean }): Promise<string> {
+  if (!options.defaults) return client.workflow.getHandle(sessionId).executeUpdate(sendMessageUpdate, { args: [{ text, steer: options.steer }] });
+  const start = new WithStartWorkflowOperation<typeof agentSessionWorkflow>('agentSessionWorkflow', {
+    workflowId: sessionId,
+    taskQueue: options.taskQueue,
+    args: [{ defaults: options.defaults }],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    // A closed session's id is not reused: a new run would start an empty conversation on its transcript.
+    workflowIdReusePolicy: 'REJECT_DUPLICATE',
+  });
+  return client.workflow.executeUpdateWithStart(sendMessageUpdate, { args: [{ text }], startWorkflowOperation: start });
+}
+
+/** Lets the session's queued messages run, then ends it. */
+export async function closeSession(client: Client, sessionId: string): Promise<void> {
+  await client.workflow.getHandle(sessionId).signal(closeSessionSignal);
+}
+
+/**
+ * Decides a call awaiting approval; resolves to the workflow's receipt. The update's validator
+ * refuses an unknown or already decided call at once (WorkflowUpdateFailedError).
+ */
+export function confirmToolCall(client: Client, workflowId: string, confirmation: ToolConfirmation): Promise<string> {
+  return client.workflow.getHandle(workflowId).executeUpdate(confirmToolCallUpdate, { args: [confirmation] });
+}
+
+/** Compresses the prompt's conversation before its next model request. */
+export async function requestCompression(client: Client, workflowId: string): Promise<void> {
+  await client.workflow.getHandle(workflowId).signal(compressSignal);
+}
+
+/** The answer to a prompt paused on a spent token budget: more tokens, or stop as it stands. */
+export type BudgetAnswer = 'stop' | { tokens: number };
+
+export async function topUpBudget(client: Client, workflowId: string, answer: BudgetAnswer): Promise<void> {
+  await client.workflow.getHandle(workflowId).signal(topUpBudgetSignal, answer);
+}
+
+/** The answer to a prompt paused on a detected loop. */
+export async function decideLoop(client: Client, workflowId: string, action: LoopDecision): Promise<void> {
+  await client.workflow.getHandle(workflowId).signal(loopDecisionSignal, { action });
+}
+
+export async function cancelPrompt(client: Client, workflowId: string): Promise<void> {
+  await client.workflow.getHandle(workflowId).cancel();
+}
+
+export interface ListedPrompt {
+  workflowId: string;
+  type: string;
+  status: string;
+  startTime: string;
+}
+
+export async function listPrompts(client: Client, limit = 50): Promise<ListedPrompt[]> {
+  const out: ListedPrompt[] = [];
+  for await (const wf of client.workflow.list({ query: "WorkflowType IN ('agentPromptWorkflow', 'agentSessionWorkflow')" })) {
+    out.push({ workflowId: wf.workflowId, type: wf.type, status: wf.status.name, startTime: wf.startTime.toISOString() });
+    if (out.length >= limit) break;
+  }
+  return out;
+}
+
+/** Ids of running prompts with a call awaiting approval (all running prompts without the attributes). */
+export async function promptsAwaitingApproval(client: Client, limit = 200): Promise<string[]> {
+  const query = (await hasAgentSearchAttributes(client))
+    ? `${STATUS_ATTRIBUTE.name} = 'awaiting_approval' AND ExecutionStatus = 'Running'`
+    : "WorkflowType = 'agentPromptWorkflow' AND ExecutionStatus = 'Running'";
+  const ids: string[] = [];
+  for await (const wf of client.workflow.list({ query })) {
+    ids.push(wf.workflowId);
+    if (ids.length >= limit) break;
+  }
+  return ids;
+}

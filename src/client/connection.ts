@@ -1,0 +1,56 @@
+import { Client, Connection } from '@temporalio/client';
+import type { QueryDefinition } from '@temporalio/common';
+import { SEARCH_ATTRIBUTE_NAMES } from '../core/search-attributes';
+import { payloadLimitInterceptor } from './payload-limit';
+
+export async function connectClient(address: string, namespace: string, connectionOptions: object = {}): Promise<Client> {
+  const connection = await Connection.connect({ ...connectionOptions, address });
+  return new Client({ connection, namespace, interceptors: { workflow: [payloadLimitInterceptor()] } });
+}
+
+export async function closeClient(client: Client): Promise<void> {
+  await client.connection.close();
+}
+
+/** How long a query may wait for a worker: a prompt whose worker is gone must not hang the CLI. */
+const QUERY_DEADLINE_MS = 4000;
+
+/** A query bounded by a deadline; undefined when no worker answered in time. */
+export async function queryWithin<R, A extends unknown[]>(
+  client: Client,
+  workflowId: string,
+  def: QueryDefinition<R, A>,
+  ...args: A
+): Promise<R | undefined> {
+  const handle = client.workflow.getHandle(workflowId);
+  return client.connection.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(def, ...args)).catch(() => undefined);
+}
+
+const registeredAttributes = new WeakMap<Client, Promise<boolean>>();
+
+/** Whether the namespace has the DurableAgent* search attributes (asked once per client). */
+export function hasAgentSearchAttributes(client: Client): Promise<boolean> {
+  let known = registeredAttributes.get(client);
+  if (!known) {
+    known = client.connection.operatorService
+      .listSearchAttributes({ namespace: client.options.namespace })
+      .then((r) => SEARCH_ATTRIBUTE_NAMES.every((name) => name in (r.customAttributes ?? {})))
+      .catch(() => false);
+    registeredAttributes.set(client, known);
+  }
+  return known;
+}
+
+/** Whether any worker polls `taskQueue` for workflow tasks (false when the server cannot say). */
+export async function hasPollers(client: Client, taskQueue: string): Promise<boolean> {
+  try {
+    const response = await client.workflowService.describeTaskQueue({
+      namespace: client.options.namespace,
+      taskQueue: { name: taskQueue, kind: 1 },
+      taskQueueType: 1,
+    });
+    return (response.pollers ?? []).length > 0;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * The agent's client: the only code that talks to Temporal on behalf of a user (the CLI renders
+ * what these return). It is also the package's `main`, for programs that drive the agent.
+ * Functions take a connected Temporal `Client` (from `connectClient`) and a workflow id.
+ */
+export { closeClient, connectClient, hasAgentSearchAttributes, hasPollers } from './connection';
+export {
+  cancelPrompt,
+  closeSession,
+  confirmToolCall,
+  decideLoop,
+  listPrompts,
+  promptsAwaitingApproval,
+  requestCompression,
+  sendToSession,
+  startPrompt,
+  topUpBudget,
+  type BudgetAnswer,
+  type ListedPrompt,
+} from './agent-client';
+export { followEvents, type FollowOptions } from './follow';
+export {
+  describeExecution,
+  isAwaitingApproval,
+  promptState,
+  promptStatus,
+  sessionStatus,
+  type ExecutionSummary,
+  type StatusName,
+  type StatusReport,
+} from './status';
+export { checkPayloadSize, MAX_MESSAGE_BYTES, PayloadTooLargeError } from './payload-limit';
+// The failures a caller tells apart: an unknown id, a refused update, a session id already used.
+export {
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  type Client,
+} from '@temporalio/client';
+export type { AgentEvent } from '../core/events';
+export { DEFAULT_MAX_TURNS, DEFAULT_TASK_QUEUE } from '../workflows/messages';
+export type { PromptInput, PromptResult, PromptStatus, ToolConfirmation } from '../workflows/messages';
+export type { SessionInput, SessionStatus } from '../workflows/session-workflow';
+export type { LoopDecision } from '../workflows/loop-guard';

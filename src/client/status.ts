@@ -1,0 +1,97 @@
+import { WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure, CancelledFailure, TerminatedFailure } from '@temporalio/common';
+import { STATUS_ATTRIBUTE } from '../core/search-attributes';
+import { statusQuery, type PromptResult, type PromptStats, type PromptStatus } from '../workflows/messages';
+import { sessionStatusQuery, type SessionStatus } from '../workflows/session-workflow';
+import { queryWithin } from './connection';
+
+export type StatusName = 'running' | 'awaiting_approval' | 'loop_detected' | 'budget_exhausted' | 'completed' | 'failed' | 'cancelled' | 'terminated';
+
+/** The `status --json` contract (DESIGN.md). */
+export interface StatusReport {
+  workflowId: string;
+  status: StatusName;
+  turns?: number;
+  pendingApprovals: { callId: string; name: string; args: unknown }[];
+  response?: string;
+  error?: { type: string; message: string };
+  stats?: PromptStats;
+}
+
+/** What the server says about a workflow execution (throws WorkflowNotFoundError for an unknown id). */
+export interface ExecutionSummary {
+  type: string;
+  /** Temporal's execution status: RUNNING, COMPLETED, CONTINUED_AS_NEW, ... */
+  status: string;
+  taskQueue: string;
+}
+
+export async function describeExecution(client: Client, workflowId: string): Promise<ExecutionSummary> {
+  const description = await client.workflow.getHandle(workflowId).describe();
+  return { type: description.type, status: description.status.name, taskQueue: description.taskQueue };
+}
+
+/** A running prompt's own view (phase, pending calls); undefined when no worker answered in time. */
+export function promptState(client: Client, workflowId: string): Promise<PromptStatus | undefined> {
+  return queryWithin(client, workflowId, statusQuery);
+}
+
+/** A session's counts and queue; undefined when no worker answered in time. */
+export function sessionStatus(client: Client, sessionId: string): Promise<SessionStatus | undefined> {
+  return queryWithin(client, sessionId, sessionStatusQuery);
+}
+
+/**
+ * Whether `callId` still awaits approval. Asked with no deadline of its own: the answer decides
+ * whether a person is asked again, so it waits as long as the update that was just refused did.
+ */
+export async function isAwaitingApproval(client: Client, workflowId: string, callId: string): Promise<boolean> {
+  const status = await client.workflow
+    .getHandle(workflowId)
+    .query(statusQuery)
+    .catch(() => undefined);
+  return status?.pendingApprovals.some((p) => p.callId === callId) ?? false;
+}
+
+/** The status report of any prompt, running or closed, also with no worker running (closed ones). */
+export async function promptStatus(client: Client, workflowId: string): Promise<StatusReport> {
+  const handle = client.workflow.getHandle(workflowId);
+  const description = await handle.describe();
+  const base: Pick<StatusReport, 'workflowId' | 'pendingApprovals'> = { workflowId, pendingApprovals: [] };
+  switch (description.status.name) {
+    case 'RUNNING':
+    case 'CONTINUED_AS_NEW': {
+      const s = await queryWithin(client, workflowId, statusQuery);
+      if (!s) {
+        const waiting = description.typedSearchAttributes.get(STATUS_ATTRIBUTE) === 'awaiting_approval';
+        return { ...base, status: waiting ? 'awaiting_approval' : 'running', error: { type: 'NoWorker', message: 'no worker answered; start one with `durable-agent server` or `durable-agent worker`' } };
+      }
+      const status = s.phase === 'finished' ? 'running' : s.phase;
+      return { ...base, status, turns: s.turns, pendingApprovals: s.pendingApprovals, stats: s.stats };
+    }
+    case 'COMPLETED': {
+      const r = (await handle.result()) as PromptResult;
+      return { ...base, status: 'completed', turns: r.turns, response: r.response, stats: r.stats };
+    }
+    default:
+      return closedWithoutResult(client, handle, base);
+  }
+}
+
+async function closedWithoutResult(client: Client, handle: WorkflowHandle, base: Pick<StatusReport, 'workflowId' | 'pendingApprovals'>): Promise<StatusReport> {
+  try {
+    await handle.result();
+  } catch (err) {
+    const cause = err instanceof WorkflowFailedError ? err.cause : err;
+    const s = cause instanceof ApplicationFailure ? undefined : await queryWithin(client, handle.workflowId, statusQuery);
+    const extra = s ? { turns: s.turns, stats: s.stats, response: s.response } : {};
+    if (cause instanceof CancelledFailure) return { ...base, ...extra, status: 'cancelled', error: { type: 'Cancelled', message: 'the prompt was cancelled' } };
+    if (cause instanceof TerminatedFailure) return { ...base, ...extra, status: 'terminated', error: { type: 'Terminated', message: cause.message } };
+    if (cause instanceof ApplicationFailure) {
+      const details = (cause.details?.[0] ?? {}) as Partial<StatusReport>;
+      return { ...base, ...details, ...extra, status: 'failed', error: { type: cause.type ?? 'Error', message: cause.message } };
+    }
+    return { ...base, ...extra, status: 'failed', error: { type: 'Error', message: (cause as Error).message } };
+  }
+  return { ...base, status: 'failed' };
+}
