@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { startPrompt } from '../src/client';
-import type { PromptResult } from '../src/workflows/messages';
+import type { PromptResult } from '../src/workflows/api';
 import { makeWorkspace, type BenchEnv, type BenchServer } from './env';
 import { LoopModel, loopPrompt } from './loop-model';
 import { cpuSecondsOf, peakRssMiB, spawnBin, stopBin } from './processes';

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { promptStatus, startPrompt } from '../src/client';
-import { toolConfirmationSignal } from '../src/workflows/messages';
+import { toolConfirmationSignal } from '../src/workflows/api';
 import { makeWorkspace, type BenchEnv, type BenchServer } from './env';
 import { LoopModel, loopPrompt } from './loop-model';
 import { spawnBin, stopBin, type BinProcess } from './processes';

@@ -6,7 +6,7 @@ import { FileTranscriptStore } from '../src/store/file-store';
 import { FileToolJournal } from '../src/store/journal';
 import { createAgentWorker } from '../src/worker';
 import { startPrompt } from '../src/client';
-import type { PromptInput, PromptResult } from '../src/workflows/messages';
+import type { PromptInput, PromptResult } from '../src/workflows/api';
 import { makeWorkspace, type BenchEnv, type BenchServer } from './env';
 
 /** Never a real key: every model request of the benchmark goes to a local fake. */

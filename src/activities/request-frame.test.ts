@@ -2,7 +2,7 @@ import type { StreamChunk } from '../core/assemble-turn';
 import type { ModelTurn } from '../core/types';
 import { fakeModel } from '../../test/fakes/fake-json-model';
 import { quietActivityEnv, useTempStore } from '../../test/helpers/activity-harness';
-import { framedRequest } from '../workflows/request-frame';
+import { framedRequest } from '../workflows/state/request-frame';
 import { callModel, type CallModelInput, type FramedCallModelInput } from './call-model';
 
 const ok: StreamChunk[] = [{ candidates: [{ content: { parts: [{ text: 'ok' }] }, finishReason: 'STOP' }] }];

@@ -1,19 +1,11 @@
-import {
-  closeSession,
-  describeExecution,
-  promptStatus,
-  sendToSession,
-  sessionStatus,
-  WorkflowNotFoundError,
-  type Client,
-  type SessionInput,
-} from '../client';
+import { closeSession, describeExecution, promptStatus, sendToSession, sessionStatus, WorkflowNotFoundError, type Client } from '../client';
 import type { TranscriptStore } from '../store/types';
 import { approvalHint } from './approval-hint';
 import { InputError } from './exit-codes';
 import { createApprovalHandler } from './interactive-approval';
 import { followPrompt } from './follow';
 import { createPrinter, type Io } from './output';
+import type { SessionInput } from '../workflows/api';
 
 /** What `chat` needs to talk to its session. */
 export interface ChatSession {

@@ -1,20 +1,10 @@
-import {
-  confirmToolCall,
-  decideLoop,
-  listPrompts,
-  promptState,
-  promptStatus,
-  promptsAwaitingApproval,
-  type Client,
-  type LoopDecision,
-  type StatusReport,
-  type ToolConfirmation,
-} from '../client';
+import { confirmToolCall, decideLoop, listPrompts, promptState, promptStatus, promptsAwaitingApproval, type Client, type StatusReport, type ToolConfirmation } from '../client';
 import { exitCodeFor, InputError } from './exit-codes';
 import type { Config } from '../config';
 import { followPrompt } from './follow';
 import { createPrinter, type Io, type OutputFormat } from './output';
 import { openArgsStore, withFullPendingArgs } from './full-args';
+import type { LoopDecision } from '../workflows/api';
 
 type StoreConfig = Pick<Config, 'home' | 'storeUrl'>;
 

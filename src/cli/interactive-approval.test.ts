@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import { WorkflowUpdateFailedError, type Client } from '../client';
 import type { AgentEvent } from '../core/events';
 import { FileTranscriptStore } from '../store/file-store';
-import type { ToolConfirmation } from '../workflows/messages';
+import type { ToolConfirmation } from '../workflows/api';
 import { createApprovalHandler, promptForApproval, type ApprovalPromptOptions } from './interactive-approval';
 
 let dir: string;

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { PromptInput } from '../workflows/messages';
+import type { PromptInput } from '../workflows/api';
 import { InputError } from './exit-codes';
 import { checkPayloadSize } from '../client';
 import type { ApprovalMode } from '../core/types';

@@ -2,20 +2,13 @@ import { Argument, type Command } from 'commander';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { withClient } from './connect';
-import {
-  checkPayloadSize,
-  requestCompression,
-  sendToSession,
-  topUpBudget,
-  type BudgetAnswer,
-  type Client,
-  type LoopDecision,
-} from '../client';
+import { checkPayloadSize, requestCompression, sendToSession, topUpBudget, type BudgetAnswer, type Client } from '../client';
 import { InputError } from './exit-codes';
 import { LARGE_TEXT_HINT } from './prompt-input';
 import { loopDecisionCommand } from './inspect';
 import { positiveInt } from './arguments';
 import type { Io } from './output';
+import type { LoopDecision } from '../workflows/api';
 
 type Setup = () => { config: Config; logger: Logger };
 

@@ -1,10 +1,7 @@
 import { WithStartWorkflowOperation, type Client, type WorkflowHandle } from '@temporalio/client';
 import { KIND_ATTRIBUTE, STATUS_ATTRIBUTE } from '../core/search-attributes';
 import type { agentPromptWorkflow, agentSessionWorkflow } from '../workflows';
-import { compressSignal, topUpBudgetSignal } from '../workflows/context';
-import { loopDecisionSignal, type LoopDecision } from '../workflows/loop-guard';
-import { confirmToolCallUpdate, type PromptInput, type ToolConfirmation } from '../workflows/messages';
-import { closeSessionSignal, sendMessageUpdate, type SessionInput } from '../workflows/session-workflow';
+import { confirmToolCallUpdate, type PromptInput, type ToolConfirmation, closeSessionSignal, compressSignal, loopDecisionSignal, sendMessageUpdate, topUpBudgetSignal, type LoopDecision, type SessionInput } from '../workflows/api';
 import { hasAgentSearchAttributes } from './connection';
 
 /** Starts one prompt; the client only starts workflows and sends messages (STYLE rule 1). */

@@ -2,7 +2,7 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { AgentEvent } from '../core/events';
 import { LiveOrder, type StreamPiece } from '../core/live-text';
 import type { LiveCursor, LiveStream } from '../store/live-stream';
-import { eventsQuery } from '../workflows/messages';
+import { eventsQuery } from '../workflows/api';
 import { queryWithin } from './connection';
 
 export interface FollowOptions {

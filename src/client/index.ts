@@ -38,7 +38,13 @@ export {
   type Client,
 } from '@temporalio/client';
 export type { AgentEvent } from '../core/events';
-export { DEFAULT_MAX_TURNS, DEFAULT_TASK_QUEUE } from '../workflows/messages';
-export type { PromptInput, PromptResult, PromptStatus, ToolConfirmation } from '../workflows/messages';
-export type { SessionInput, SessionStatus } from '../workflows/session-workflow';
-export type { LoopDecision } from '../workflows/loop-guard';
+export { DEFAULT_MAX_TURNS, DEFAULT_TASK_QUEUE } from '../workflows/api';
+export type {
+  LoopDecision,
+  PromptInput,
+  PromptResult,
+  PromptStatus,
+  SessionInput,
+  SessionStatus,
+  ToolConfirmation,
+} from '../workflows/api';

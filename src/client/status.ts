@@ -1,8 +1,7 @@
 import { WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure, CancelledFailure, TerminatedFailure } from '@temporalio/common';
 import { STATUS_ATTRIBUTE } from '../core/search-attributes';
-import { statusQuery, type PromptResult, type PromptStats, type PromptStatus } from '../workflows/messages';
-import { sessionStatusQuery, type SessionStatus } from '../workflows/session-workflow';
+import { statusQuery, type PromptResult, type PromptStats, type PromptStatus, sessionStatusQuery, type SessionStatus } from '../workflows/api';
 import { queryWithin } from './connection';
 
 export type StatusName = 'running' | 'awaiting_approval' | 'loop_detected' | 'budget_exhausted' | 'completed' | 'failed' | 'cancelled' | 'terminated';

@@ -2,7 +2,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { z } from 'zod';
-import { DEFAULT_TASK_QUEUE } from '../workflows/messages';
+import { DEFAULT_TASK_QUEUE } from '../workflows/api';
 import { ConfigError } from './errors';
 
 /**

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { EnvRedaction } from '../activities/env-filter';
 import { BUILTIN_AGENTS } from '../core/agents/builtins';
-import type { PromptInput } from '../workflows/messages';
+import type { PromptInput } from '../workflows/api';
 import { loadAgentFiles, type AgentDirs } from './agents';
 import type { Config } from './env';
 import { atConfigEdge } from './errors';

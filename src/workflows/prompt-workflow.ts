@@ -1,23 +1,23 @@
 import { ApplicationFailure, CancellationScope, ContinueAsNew, isCancellation, setHandler, workflowInfo } from '@temporalio/workflow';
-import { afterModel, beforeModel, beginPrompt, endPromptOnFailure, finishOrContinue, stopIfHookSaid } from './hooks';
+import { afterModel, beforeModel, beginPrompt, endPromptOnFailure, finishOrContinue, stopIfHookSaid } from './prompt/agent-hooks';
 import type { LoopDetection } from '../core/loop/detection';
 import type { FunctionCall, ModelTurn } from '../core/types';
 import { toolNames } from '../tools';
-import { activitiesFor, type PromptActivities } from './activity-options';
-import { registerApprovalHandlers } from './approvals';
-import { beforeRequest, checkBudget, registerContextHandlers } from './context';
-import { endWithRecord, failPrompt, finishPrompt, recordCancellation, type Cursor } from './endings';
-import { checkBeforeRequest, observeTurn, onDetection, registerLoopHandlers } from './loop-guard';
-import { eventsQuery, statusQuery, type PromptInput, type PromptResult } from './messages';
-import { callWithFallback, chooseModel, continuation } from './model-choice';
-import { createPromptState, emit, eventsPage, recordUsage, recordUtilityUsage, statusOf, type PromptState } from './prompt-state';
-import { continueAsNewIfSuggested, restoreCarry } from './prompt-carry';
-import { runToolCalls } from './tool-calls';
-import { adoptCallIds } from './call-ids';
-import { toolsForMode } from './workflow-tools';
-import { invokeAgentDeclaration } from './agent-calls';
+import { activitiesFor, type PromptActivities } from './state/activity-options';
+import { registerApprovalHandlers } from './tools/approvals';
+import { beforeRequest, checkBudget, registerContextHandlers } from './guards/context';
+import { endWithRecord, failPrompt, finishPrompt, recordCancellation } from './prompt/endings';
+import { checkBeforeRequest, observeTurn, onDetection, registerLoopHandlers } from './guards/loop';
+import { eventsQuery, statusQuery, type PromptInput, type PromptResult, type Cursor } from './api';
+import { callWithFallback, chooseModel, continuation } from './guards/model-choice';
+import { createPromptState, emit, eventsPage, recordUsage, recordUtilityUsage, statusOf, type PromptState } from './state/prompt-state';
+import { continueAsNewIfSuggested, restoreCarry } from './prompt/carry';
+import { runToolCalls } from './tools/run-calls';
+import { adoptCallIds } from './state/call-ids';
+import { toolsForMode } from './tools/workflow-tools';
+import { invokeAgentDeclaration } from './tools/agent-calls';
 import type { CallModelInput } from '../activities/call-model';
-import { callFramed } from './request-frame';
+import { callFramed } from './state/request-frame';
 
 type OpenCalls = { calls: FunctionCall[] };
 

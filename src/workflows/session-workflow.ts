@@ -1,53 +1,9 @@
-import {
-  allHandlersFinished,
-  ApplicationFailure,
-  CancellationScope,
-  CancelledFailure,
-  ChildWorkflowFailure,
-  condition,
-  continueAsNew,
-  defineQuery,
-  defineSignal,
-  defineUpdate,
-  executeChild,
-  getExternalWorkflowHandle,
-  setHandler,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { allHandlersFinished, ApplicationFailure, CancellationScope, CancelledFailure, ChildWorkflowFailure, condition, continueAsNew, executeChild, getExternalWorkflowHandle, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { PolicyRule } from '../core/policy/types';
 import type { agentPromptWorkflow } from './prompt-workflow';
-import { steerSignal } from './context';
-import { fireSessionHook } from './hook-runner';
-import type { PromptInput, PromptResult } from './messages';
-
-/** Everything a session's prompts share, and where its conversation stands. */
-export interface SessionInput {
-  /** Settings of every prompt of the session (its `prompt` and `transcript` are set per message). */
-  defaults: Omit<PromptInput, 'prompt' | 'transcript'>;
-  transcript?: { id: string; length: number };
-  sessionRules?: PolicyRule[];
-  /** Messages not yet run, carried across continue-as-new. */
-  queue?: QueuedMessage[];
-  promptCount?: number;
-}
-
-export interface QueuedMessage {
-  promptId: string;
-  text: string;
-}
-
-export interface SessionStatus {
-  current?: string;
-  queued: QueuedMessage[];
-  prompts: number;
-  transcriptLength: number;
-  closed: boolean;
-}
-
-/** Adds a message: it runs as the session's next prompt, after those before it. Returns that prompt's id. */
-export const sendMessageUpdate = defineUpdate<string, [{ text: string; steer?: boolean }]>('sendMessage');
-export const closeSessionSignal = defineSignal('closeSession');
-export const sessionStatusQuery = defineQuery<SessionStatus>('sessionStatus');
+import { fireSessionHook } from './hooks/runner';
+import type { PromptResult } from './api';
+import { type QueuedMessage, type SessionInput, closeSessionSignal, sendMessageUpdate, sessionStatusQuery, steerSignal } from './api';
 
 /**
  * One conversation: each message runs as a child `agentPromptWorkflow` that continues the shared

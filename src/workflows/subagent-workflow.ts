@@ -1,21 +1,17 @@
 import { CancellationScope, isCancellation, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
-import type { AgentDefinition } from '../core/agents/definition';
 import { resolveAgentTools } from '../core/agents/definition';
 import { finishInstructions, recoveryMessage, recoveryTurnToolMessage, type RecoverableReason, type SubagentTerminateReason } from '../core/agents/recovery';
 import type { FunctionCall, ModelTurn, NewPart } from '../core/types';
 import { toolNames } from '../tools';
 import { completeTaskDeclaration } from '../core/agents/complete-task';
-import { activitiesFor, type PromptActivities } from './activity-options';
-import { registerApprovalHandlers } from './approvals';
-import { failPrompt, recordCancellation, type Cursor } from './endings';
-import { eventsQuery, statusQuery, type PromptInput, type SubagentResult } from './messages';
-import { createPromptState, emit, eventsPage, recordUsage, statusOf, type PromptState } from './prompt-state';
-import { runToolCalls, settleCalls } from './tool-calls';
-import { adoptCallIds } from './call-ids';
-import { callFramed } from './request-frame';
-
-/** What a parent prompt passes to one sub-agent run. */
-export type SubagentInput = Omit<PromptInput, 'maxTurns' | 'prompt'> & { agent: AgentDefinition; prompt: string };
+import { activitiesFor, type PromptActivities } from './state/activity-options';
+import { registerApprovalHandlers } from './tools/approvals';
+import { failPrompt, recordCancellation } from './prompt/endings';
+import { eventsQuery, statusQuery, type SubagentResult, type SubagentInput, type Cursor } from './api';
+import { createPromptState, emit, eventsPage, recordUsage, statusOf, type PromptState } from './state/prompt-state';
+import { runToolCalls, settleCalls } from './tools/run-calls';
+import { adoptCallIds } from './state/call-ids';
+import { callFramed } from './state/request-frame';
 
 /**
  * One sub-agent run, as Gemini CLI's local executor: model turn, its allowed tools (anything else is

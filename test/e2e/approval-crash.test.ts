@@ -4,7 +4,7 @@ import { Client, Connection } from '@temporalio/client';
 import { startPrompt } from '../../src/client';
 import { FakeGeminiServer, functionCallResponse, textResponse } from '../../src/fake-gemini';
 import { findFreePort, startDevServer, type DevServer } from '../../src/server/dev-server';
-import { statusQuery, toolConfirmationSignal, type PromptResult } from '../../src/workflows/messages';
+import { statusQuery, toolConfirmationSignal, type PromptResult } from '../../src/workflows/api';
 import { exited, spawnWorker } from '../helpers/processes';
 import { getTestEnv, closeTestEnv } from '../helpers/temporal-env';
 

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { WorkflowHandle, WorkflowUpdateFailedError } from '@temporalio/client';
 import { functionCallResponse, textResponse } from '../../src/fake-gemini';
-import { confirmToolCallUpdate, statusQuery, toolConfirmationSignal, type PromptStatus } from '../../src/workflows/messages';
+import { confirmToolCallUpdate, statusQuery, toolConfirmationSignal, type PromptStatus } from '../../src/workflows/api';
 import { closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, maybeRecordHistory, type Harness } from '../helpers/agent-harness';
 

@@ -9,7 +9,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { functionCallResponse, textResponse } from '../../src/fake-gemini';
 import { connectClient } from '../../src/client';
-import { toolConfirmationSignal } from '../../src/workflows/messages';
+import { toolConfirmationSignal } from '../../src/workflows/api';
 import { BIN, CliProcess, sandboxesCleanedAfterEach, eventually, portIsFree, processesOf, type CliResult, type Sandbox } from '../helpers/cli';
 import { TEST_ENV_VARS } from '../helpers/temporal-env';
 

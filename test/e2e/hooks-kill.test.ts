@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { FakeGeminiServer, functionCallResponse, textResponse } from '../../src/fake-gemini';
-import { statusQuery, type PromptResult } from '../../src/workflows/messages';
+import { statusQuery, type PromptResult } from '../../src/workflows/api';
 import { closeTestEnv, getTestEnv } from '../helpers/temporal-env';
 import { exited, spawnWorker, waitFor } from '../helpers/processes';
 import { hooksOn } from '../helpers/hook-config';

@@ -1,12 +1,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { textResponse } from '../../src/fake-gemini';
-import { agentSessionWorkflow, closeSessionSignal, sendMessageUpdate, sessionStatusQuery } from '../../src/workflows/session-workflow';
-import type { PromptResult } from '../../src/workflows/messages';
+import { agentSessionWorkflow } from '../../src/workflows/session-workflow';
+import type { PromptResult } from '../../src/workflows/api';
 import { eventually } from '../helpers/cli';
 import { closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, type Harness } from '../helpers/agent-harness';
 import { answer, hooksOn, type SentRequest } from '../helpers/hook-config';
+import { closeSessionSignal, sendMessageUpdate, sessionStatusQuery } from '../../src/workflows/api';
 
 /** SessionStart and SessionEnd of a session workflow (a run outside a session is in hooks-tools). */
 let h: Harness;

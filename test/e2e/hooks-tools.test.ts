@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { functionCallResponse, streamLine, textResponse } from '../../src/fake-gemini';
-import { statusQuery, toolConfirmationSignal } from '../../src/workflows/messages';
+import { statusQuery, toolConfirmationSignal } from '../../src/workflows/api';
 import { closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, type Harness, type PromptRun } from '../helpers/agent-harness';
 import { answer, hooksOn, saveAndAnswer, type SentRequest } from '../helpers/hook-config';

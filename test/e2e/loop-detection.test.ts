@@ -1,7 +1,6 @@
 import type { WorkflowFailedError, WorkflowHandle } from '@temporalio/client';
 import { functionCallResponse, streamLine, textResponse, type ScriptLine } from '../../src/fake-gemini';
-import { statusQuery } from '../../src/workflows/messages';
-import { loopDecisionSignal } from '../../src/workflows/loop-guard';
+import { statusQuery, loopDecisionSignal } from '../../src/workflows/api';
 import { closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, maybeRecordHistory, type Harness } from '../helpers/agent-harness';
 

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { PolicyRule } from '../../src/core/policy/types';
 import { functionCallResponse, textResponse, type ScriptLine } from '../../src/fake-gemini';
-import { statusQuery, toolConfirmationSignal, type PromptStatus, type ToolConfirmation } from '../../src/workflows/messages';
+import { statusQuery, toolConfirmationSignal, type PromptStatus, type ToolConfirmation } from '../../src/workflows/api';
 import { closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, maybeRecordHistory, type Harness } from '../helpers/agent-harness';
 import { createSandbox, eventually, killAllCli } from '../helpers/cli';

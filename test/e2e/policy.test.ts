@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { PolicyRule } from '../../src/core/policy/types';
 import { functionCallResponse, textResponse } from '../../src/fake-gemini';
-import { setApprovalModeSignal, statusQuery } from '../../src/workflows/messages';
+import { setApprovalModeSignal, statusQuery } from '../../src/workflows/api';
 import { closeTestEnv } from '../helpers/temporal-env';
 import { answerEvery } from '../helpers/approvals';
 import { createHarness, maybeRecordHistory, type Harness } from '../helpers/agent-harness';

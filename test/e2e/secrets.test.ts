@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { FakeGeminiServer, functionCallResponse, textResponse } from '../../src/fake-gemini';
-import type { PromptResult } from '../../src/workflows/messages';
+import type { PromptResult } from '../../src/workflows/api';
 import { TEST_API_KEY } from '../helpers/agent-harness';
 import { hooksOn } from '../helpers/hook-config';
 import { exited, spawnWorker } from '../helpers/processes';

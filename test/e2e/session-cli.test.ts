@@ -1,9 +1,9 @@
 import { textResponse } from '../../src/fake-gemini';
-import type { PromptResult } from '../../src/workflows/messages';
-import { closeSessionSignal } from '../../src/workflows/session-workflow';
+import type { PromptResult } from '../../src/workflows/api';
 import { createSandbox } from '../helpers/cli';
 import { TEST_ENV_VARS, closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, type Harness } from '../helpers/agent-harness';
+import { closeSessionSignal } from '../../src/workflows/api';
 
 type Sent = { contents: { role: string; parts: { text?: string }[] }[] };
 

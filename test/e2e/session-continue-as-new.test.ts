@@ -8,8 +8,8 @@ import { startDevServer, type DevServer } from '../../src/server/dev-server';
 import { FileTranscriptStore } from '../../src/store/file-store';
 import { createAgentWorker } from '../../src/worker';
 import { agentPromptWorkflow } from '../../src/workflows';
-import { eventsQuery, statusQuery, toolConfirmationSignal, type PromptResult } from '../../src/workflows/messages';
-import { agentSessionWorkflow, closeSessionSignal, sendMessageUpdate } from '../../src/workflows/session-workflow';
+import { eventsQuery, statusQuery, toolConfirmationSignal, type PromptResult, closeSessionSignal, sendMessageUpdate } from '../../src/workflows/api';
+import { agentSessionWorkflow } from '../../src/workflows/session-workflow';
 import { closeTestEnv, getTestEnv } from '../helpers/temporal-env';
 
 /**

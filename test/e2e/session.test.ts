@@ -1,6 +1,6 @@
 import { functionCallResponse, textResponse } from '../../src/fake-gemini';
-import { agentSessionWorkflow, closeSessionSignal, sendMessageUpdate, sessionStatusQuery, type SessionInput } from '../../src/workflows/session-workflow';
-import { statusQuery, toolConfirmationSignal, type PromptResult } from '../../src/workflows/messages';
+import { agentSessionWorkflow } from '../../src/workflows/session-workflow';
+import { statusQuery, toolConfirmationSignal, type PromptResult, closeSessionSignal, sendMessageUpdate, sessionStatusQuery, type SessionInput } from '../../src/workflows/api';
 import { closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, type Harness } from '../helpers/agent-harness';
 

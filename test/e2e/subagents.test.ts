@@ -4,7 +4,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import type { AgentDefinition } from '../../src/core/agents/definition';
 import { generalistAgent } from '../../src/core/agents/builtins';
 import { functionCallResponse, textResponse, type ScriptLine } from '../../src/fake-gemini';
-import { confirmToolCallUpdate, statusQuery, type PromptStatus } from '../../src/workflows/messages';
+import { confirmToolCallUpdate, statusQuery, type PromptStatus } from '../../src/workflows/api';
 import { closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, maybeRecordHistory, type Harness } from '../helpers/agent-harness';
 

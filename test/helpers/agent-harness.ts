@@ -11,7 +11,7 @@ import { FileTranscriptStore } from '../../src/store/file-store';
 import { FileToolJournal } from '../../src/store/journal';
 import { FileLiveStream } from '../../src/store/live-stream';
 import { createAgentWorker } from '../../src/worker';
-import { eventsQuery, type PromptInput, type PromptResult } from '../../src/workflows/messages';
+import { eventsQuery, type PromptInput, type PromptResult } from '../../src/workflows/api';
 import { getTestEnv, type TestEnv } from './temporal-env';
 
 /** A recognisable fake credential: the replay test proves it never reaches workflow history. */

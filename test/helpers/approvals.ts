@@ -1,5 +1,5 @@
 import type { WorkflowHandle } from '@temporalio/client';
-import { statusQuery, toolConfirmationSignal, type PromptStatus, type ToolConfirmation } from '../../src/workflows/messages';
+import { statusQuery, toolConfirmationSignal, type PromptStatus, type ToolConfirmation } from '../../src/workflows/api';
 
 export type PendingCall = PromptStatus['pendingApprovals'][0];
 

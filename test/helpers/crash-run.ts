@@ -4,10 +4,11 @@ import { Client, Connection } from '@temporalio/client';
 import type { Content } from '@google/genai';
 import { FakeGeminiServer } from '../../src/fake-gemini';
 import { FileTranscriptStore } from '../../src/store/file-store';
-import type { PromptResult } from '../../src/workflows/messages';
-import { agentSessionWorkflow, closeSessionSignal, sendMessageUpdate } from '../../src/workflows/session-workflow';
+import type { PromptResult } from '../../src/workflows/api';
+import { agentSessionWorkflow } from '../../src/workflows/session-workflow';
 import { CRASH_MESSAGES, CRASH_SCRIPT } from './crash-script';
 import { exited, spawnWorker } from './processes';
+import { closeSessionSignal, sendMessageUpdate } from '../../src/workflows/api';
 
 /** Tuned so that a dead worker's tasks move to a live one within about two seconds. */
 export const FAST_FAILOVER = { toolHeartbeatTimeoutMs: 2000, modelHeartbeatTimeoutMs: 2000, stickyTimeoutMs: 1000, workflowTaskTimeoutMs: 3000 };

@@ -1,26 +1,16 @@
 import { upsertSearchAttributes } from '@temporalio/workflow';
-import type { AgentEvent, AgentEventBody } from '../core/events';
-import type { PolicyRule } from '../core/policy/types';
-import type { AgentDefinition } from '../core/agents/definition';
-import { createLoopState, type LoopState } from '../core/loop/detection';
-import type { HookState } from '../core/hooks/context';
-import { STATUS_ATTRIBUTE, type AgentStatusValue } from '../core/search-attributes';
-import { addUsage, EMPTY_USAGE, type ApprovalMode, type TerminateReason, type TokenUsage, type ToolCallStatus, type ToolOutcome } from '../core/types';
+import type { AgentEvent, AgentEventBody } from '../../core/events';
+import type { PolicyRule } from '../../core/policy/types';
+import type { AgentDefinition } from '../../core/agents/definition';
+import { createLoopState, type LoopState } from '../../core/loop/detection';
+import type { HookState } from '../../core/hooks/context';
+import { STATUS_ATTRIBUTE, type AgentStatusValue } from '../../core/search-attributes';
+import { addUsage, EMPTY_USAGE, type ApprovalMode, type TerminateReason, type TokenUsage } from '../../core/types';
 import type { FrameMemo } from './request-frame';
-import type { ChildApprovalNotice, EventsPage, PromptInput, PromptStats, PromptStatus, ToolConfirmation } from './messages';
+import type { ChildApprovalNotice, EventsPage, PromptInput, PromptStats, PromptStatus } from '../api';
+import type { CallRecord } from '../api';
 
 const EVENTS_PAGE_SIZE = 500;
-
-export interface CallRecord {
-  callId: string;
-  name: string;
-  /** Arguments as the workflow holds them: large strings are blob markers. */
-  args: Record<string, unknown>;
-  status: ToolCallStatus;
-  decision?: ToolConfirmation;
-  /** Set once the call has its one function response. */
-  outcome?: ToolOutcome;
-}
 
 /** Everything a prompt knows, in workflow memory; queries read it, the loop and signals change it. */
 export interface PromptState {
@@ -171,4 +161,11 @@ export function statusOf(state: PromptState): PromptStatus {
     eventCount: state.eventBase + state.events.length,
     runs: state.runs,
   };
+}
+
+/** The one place the approval mode changes, so every change is an event watchers see. */
+export function setMode(state: PromptState, mode: ApprovalMode): void {
+  if (state.mode === mode) return;
+  state.mode = mode;
+  emit(state, { type: 'approval_mode', mode });
 }

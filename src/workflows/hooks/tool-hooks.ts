@@ -1,10 +1,11 @@
 import { workflowInfo } from '@temporalio/workflow';
-import { effectiveReason, toolHookMessage } from '../core/hooks/context';
-import type { ToolOutcome } from '../core/types';
-import { parseToolArgs } from '../tools';
-import type { ToolErrorKind } from '../tools/types';
-import { firePromptHook } from './hook-runner';
-import type { CallRecord, PromptState } from './prompt-state';
+import { effectiveReason, toolHookMessage } from '../../core/hooks/context';
+import type { ToolOutcome } from '../../core/types';
+import { parseToolArgs } from '../../tools';
+import type { ToolErrorKind } from '../../tools/types';
+import { firePromptHook } from './runner';
+import type { PromptState } from '../state/prompt-state';
+import type { CallRecord } from '../api';
 
 type Refusal = { kind: ToolErrorKind; message: string };
 

@@ -1,9 +1,9 @@
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
-import { CONTINUE_TEXT } from '../core/next-speaker';
-import { autoRoutingModels, DEFAULT_CLASSIFIER_MODEL, DEFAULT_FAST_MODEL, fallbackModelFor, isQuotaFailure } from '../core/routing';
-import type { ModelTurn, NewPart } from '../core/types';
-import type { Activities } from '../activities';
-import { emit, recordUtilityUsage, type PromptState } from './prompt-state';
+import { CONTINUE_TEXT } from '../../core/next-speaker';
+import { autoRoutingModels, DEFAULT_CLASSIFIER_MODEL, DEFAULT_FAST_MODEL, fallbackModelFor, isQuotaFailure } from '../../core/routing';
+import type { ModelTurn, NewPart } from '../../core/types';
+import type { Activities } from '../../activities';
+import { emit, recordUtilityUsage, type PromptState } from '../state/prompt-state';
 
 type UtilityActs = Pick<Activities, 'routeModel' | 'checkNextSpeaker'>;
 

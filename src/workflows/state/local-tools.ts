@@ -1,7 +1,7 @@
 import { isCancellation, log, patched, proxyLocalActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities';
-import type { RunToolInput } from '../activities/run-tool';
-import type { ToolOutcome } from '../core/types';
+import type { Activities } from '../../activities';
+import type { RunToolInput } from '../../activities/run-tool';
+import type { ToolOutcome } from '../../core/types';
 
 /** Short, read-only tools that run as local activities (no side effects, so a rerun is harmless). */
 export const LOCAL_READ_TOOLS: ReadonlySet<string> = new Set(['read_file', 'list_directory', 'glob', 'grep_search']);

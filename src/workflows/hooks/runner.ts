@@ -1,9 +1,9 @@
 import { log, proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../activities';
-import type { RunHooksInput } from '../activities/hooks/run-hooks';
-import { planHooks, type HookPlan } from '../core/hooks/plan';
-import { DEFAULT_HOOK_TIMEOUT_MS, HOOK_KILL_GRACE_MS, type HookDecision, type HookEventName, type HooksConfig } from '../core/hooks/types';
-import { emit, type PromptState } from './prompt-state';
+import type { Activities } from '../../activities';
+import type { RunHooksInput } from '../../activities/hooks/run-hooks';
+import { planHooks, type HookPlan } from '../../core/hooks/plan';
+import { DEFAULT_HOOK_TIMEOUT_MS, HOOK_KILL_GRACE_MS, type HookDecision, type HookEventName, type HooksConfig } from '../../core/hooks/types';
+import { emit, type PromptState } from '../state/prompt-state';
 
 /** What a hook event needs besides its plan: the event's fields and references. */
 export type HookRequest = Omit<RunHooksInput, 'event' | 'plan' | 'context'>;

@@ -1,14 +1,16 @@
 import { executeChild, isCancellation, workflowInfo } from '@temporalio/workflow';
-import { BUILTIN_AGENTS } from '../core/agents/builtins';
-import type { AgentDefinition } from '../core/agents/definition';
-import { addUsage, EMPTY_USAGE } from '../core/types';
-import { completeTaskOutputText } from '../core/agents/complete-task';
-import { findAgent, invokeAgentDescription, subagentResultText, unknownAgentMessage } from '../core/agents/invoke-agent';
-import { invokeAgentTool } from '../tools/invoke-agent';
-import { toFunctionDeclaration, type FunctionDeclaration } from '../tools';
-import type { SubagentInput, subagentWorkflow } from './subagent-workflow';
-import type { SubagentResult } from './messages';
-import type { CallRecord, PromptState } from './prompt-state';
+import { BUILTIN_AGENTS } from '../../core/agents/builtins';
+import type { AgentDefinition } from '../../core/agents/definition';
+import { addUsage, EMPTY_USAGE } from '../../core/types';
+import { completeTaskOutputText } from '../../core/agents/complete-task';
+import { findAgent, invokeAgentDescription, subagentResultText, unknownAgentMessage } from '../../core/agents/invoke-agent';
+import { invokeAgentTool } from '../../tools/invoke-agent';
+import { toFunctionDeclaration, type FunctionDeclaration } from '../../tools';
+import type { PromptState } from '../state/prompt-state';
+import type { CallRecord, SubagentInput, SubagentResult } from '../api';
+
+/** The child's signature, by its registered name: importing the workflow itself would tie the layers in a circle. */
+type SubagentWorkflow = (input: SubagentInput) => Promise<SubagentResult>;
 
 /** `invoke_agent` as the main model sees it: the tool, described with the agents it can start. */
 export function invokeAgentDeclaration(state: PromptState): FunctionDeclaration {
@@ -30,7 +32,7 @@ export async function invokeAgent(state: PromptState, record: CallRecord): Promi
   const agent = findAgent(agentsOf(state), name);
   if (!agent) return { ok: false, text: unknownAgentMessage(name, agentsOf(state)) };
   try {
-    const result = await executeChild<typeof subagentWorkflow>('subagentWorkflow', {
+    const result = await executeChild<SubagentWorkflow>('subagentWorkflow', {
       workflowId: `${workflowInfo().workflowId}--${record.callId}`,
       args: [childInput(state, agent, record)],
     });

@@ -1,5 +1,5 @@
-import type { CallModelInput, FramedCallModelInput } from '../activities/call-model';
-import type { RequestFrame } from '../activities/request-frame';
+import type { CallModelInput, FramedCallModelInput } from '../../activities/call-model';
+import type { RequestFrame } from '../../activities/request-frame';
 
 /** The frame the last request of this run stored: its JSON (to compare) and its reference. */
 export interface FrameMemo {

@@ -1,7 +1,8 @@
-import type { ToolCallStatus } from '../core/types';
+import type { ToolCallStatus } from '../../core/types';
 import { checkConfirmation } from './approvals';
-import type { ToolConfirmation } from './messages';
-import { createPromptState, type CallRecord, type PromptState } from './prompt-state';
+import type { ToolConfirmation } from '../api';
+import { createPromptState, type PromptState } from '../state/prompt-state';
+import type { CallRecord } from '../api';
 
 function stateWith(calls: Partial<CallRecord>[]): PromptState {
   const state = createPromptState({ prompt: 'p', workspace: '/w', model: 'm', approvalMode: 'default', maxTurns: 10 });

@@ -1,16 +1,16 @@
 import { condition, getExternalWorkflowHandle, log, workflowInfo } from '@temporalio/workflow';
-import { childApprovalSignal } from './messages';
-import type { FunctionCall, NewPart, ToolOutcome } from '../core/types';
-import { planWaves } from '../core/waves';
+import { childApprovalSignal, type CallRecord } from '../api';
+import type { FunctionCall, NewPart, ToolOutcome } from '../../core/types';
+import { planWaves } from '../../core/waves';
 import { runWorkflowTool, type WorkflowToolResult } from './workflow-tools';
 import { judge, policyRefuses, recheckAfterApproval, refusalOf } from './call-policy';
-import { modelIdOf } from './call-ids';
-import { unauthorizedToolMessage } from '../core/agents/recovery';
-import { findTool, parseToolArgs } from '../tools';
-import { isReadOnly, type ToolErrorKind } from '../tools/types';
-import type { RunToolInput } from '../activities/run-tool';
-import { emit, publishStatus, type CallRecord, type PromptState } from './prompt-state';
-import { afterTool, beforeTool, notifyApproval } from './tool-hooks';
+import { modelIdOf } from '../state/call-ids';
+import { unauthorizedToolMessage } from '../../core/agents/recovery';
+import { findTool, parseToolArgs } from '../../tools';
+import { isReadOnly, type ToolErrorKind } from '../../tools/types';
+import type { RunToolInput } from '../../activities/run-tool';
+import { emit, publishStatus, type PromptState } from '../state/prompt-state';
+import { afterTool, beforeTool, notifyApproval } from '../hooks/tool-hooks';
 
 export type RunToolActivity = (input: RunToolInput) => Promise<ToolOutcome>;
 

@@ -1,12 +1,13 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import { z } from 'zod';
 import type { AgentEvent } from '../core/events';
 import type { PolicyRule } from '../core/policy/types';
 import type { AgentDefinition } from '../core/agents/definition';
-import type { PromptCarry } from './prompt-carry';
 import type { SubagentTerminateReason } from '../core/agents/recovery';
 import type { HookState } from '../core/hooks/context';
 import type { HooksConfig } from '../core/hooks/types';
-import type { ApprovalMode, TerminateReason, TokenUsage, ToolCallStatus } from '../core/types';
+import type { LoopState } from '../core/loop/types';
+import type { ApprovalMode, NewPart, TerminateReason, TokenUsage, ToolCallStatus, ToolOutcome } from '../core/types';
 
 /** Shared by workflows and the client: the whole message surface of a prompt (STYLE rule 12). */
 
@@ -150,9 +151,117 @@ export interface EventsPage {
   done: boolean;
 }
 
+/** The payload schemas of `toolConfirmation`/`confirmToolCall` and `setApprovalMode`, shared with the client. */
+export { approvalModeSchema, toolConfirmationSchema } from '../core/confirmation';
+
 export const toolConfirmationSignal = defineSignal<[unknown]>('toolConfirmation');
 export const setApprovalModeSignal = defineSignal<[unknown]>('setApprovalMode');
 export const confirmToolCallUpdate = defineUpdate<string, [ToolConfirmation]>('confirmToolCall');
 export const childApprovalSignal = defineSignal<[ChildApprovalNotice]>('childApproval');
 export const statusQuery = defineQuery<PromptStatus>('status');
 export const eventsQuery = defineQuery<EventsPage, [number]>('events');
+
+// The prompt's carry across continue-as-new, and its messages beyond approvals and status.
+
+/** Where the prompt stands in its transcript, and the user message the next request will carry. */
+export type Cursor = { transcriptId: string; length: number; append: NewPart[] };
+
+export interface CallRecord {
+  callId: string;
+  name: string;
+  /** Arguments as the workflow holds them: large strings are blob markers. */
+  args: Record<string, unknown>;
+  status: ToolCallStatus;
+  decision?: ToolConfirmation;
+  /** Set once the call has its one function response. */
+  outcome?: ToolOutcome;
+}
+
+/**
+ * What a long prompt hands to its next run when it continues as new: everything the loop, the
+ * queries and the handlers read, and nothing that grows with the prompt's length. The conversation
+ * itself is in the transcript store; the cursor says where.
+ */
+export interface PromptCarry {
+  model: string;
+  fellBack: boolean;
+  mode: ApprovalMode;
+  modeBeforePlan?: ApprovalMode;
+  turns: number;
+  response: string;
+  stats: PromptStats;
+  sessionRules: PolicyRule[];
+  lastPromptTokens: number;
+  forceCompress: boolean;
+  compressionFailed: boolean;
+  compressions: number;
+  tokenBudget?: number;
+  loop: LoopState;
+  steering: string[];
+  cursor: Cursor;
+  /** Sequence number of `events[0]`: watchers keep their absolute cursors across runs. */
+  eventBase: number;
+  events: AgentEvent[];
+  calls: CallRecord[];
+  publishedStatus?: string;
+  /** Runs before this one, for `status`. */
+  runs: number;
+}
+
+/** A message from the user while the prompt works: delivered with the next model request. */
+export const steerSignal = defineSignal<[unknown]>('steer');
+export const steerSchema = z.object({ text: z.string().trim().min(1, 'text must not be empty') });
+
+/** Compress the conversation before the next model request, whatever its size. */
+export const compressSignal = defineSignal<[]>('compress');
+
+/** `{"tokens": N}` raises a paused prompt's token budget by N; `"stop"` (or `{"stop": true}`) ends it. */
+export const topUpBudgetSignal = defineSignal<[unknown]>('topUpBudget');
+export const topUpSchema = z.union([
+  z.literal('stop'),
+  z.object({ stop: z.literal(true) }),
+  z.object({ tokens: z.number().int().positive('tokens must be a positive whole number') }),
+]);
+
+/** `{"action": "continue" | "disable" | "stop"}` (or the bare string): a person's answer to a flagged loop. */
+export const loopDecisionSignal = defineSignal<[unknown]>('loopDecision');
+export const loopDecisionSchema = z.union([
+  z.enum(['continue', 'disable', 'stop']),
+  z.object({ action: z.enum(['continue', 'disable', 'stop']) }),
+]);
+
+export type LoopDecision = 'continue' | 'disable' | 'stop';
+
+/** What a parent prompt passes to one sub-agent run. */
+export type SubagentInput = Omit<PromptInput, 'maxTurns' | 'prompt'> & { agent: AgentDefinition; prompt: string };
+
+// The session: its input, its status, its messages.
+
+/** Everything a session's prompts share, and where its conversation stands. */
+export interface SessionInput {
+  /** Settings of every prompt of the session (its `prompt` and `transcript` are set per message). */
+  defaults: Omit<PromptInput, 'prompt' | 'transcript'>;
+  transcript?: { id: string; length: number };
+  sessionRules?: PolicyRule[];
+  /** Messages not yet run, carried across continue-as-new. */
+  queue?: QueuedMessage[];
+  promptCount?: number;
+}
+
+export interface QueuedMessage {
+  promptId: string;
+  text: string;
+}
+
+export interface SessionStatus {
+  current?: string;
+  queued: QueuedMessage[];
+  prompts: number;
+  transcriptLength: number;
+  closed: boolean;
+}
+
+/** Adds a message: it runs as the session's next prompt, after those before it. Returns that prompt's id. */
+export const sendMessageUpdate = defineUpdate<string, [{ text: string; steer?: boolean }]>('sendMessage');
+export const closeSessionSignal = defineSignal('closeSession');
+export const sessionStatusQuery = defineQuery<SessionStatus>('sessionStatus');

@@ -1,13 +1,14 @@
 import { ContinueAsNew, isCancellation, workflowInfo } from '@temporalio/workflow';
-import { effectiveReason, hookContextPart } from '../core/hooks/context';
-import type { HookDecision } from '../core/hooks/types';
-import type { ModelHookInput } from '../activities/hooks/model-hooks';
-import type { ModelTurn } from '../core/types';
-import type { PromptActivities } from './activity-options';
-import { finishPrompt, type Cursor } from './endings';
-import type { PromptResult } from './messages';
-import { emit, type PromptState } from './prompt-state';
-import { firePromptHook, hasHooks } from './hook-runner';
+import { effectiveReason, hookContextPart } from '../../core/hooks/context';
+import type { HookDecision } from '../../core/hooks/types';
+import type { ModelHookInput } from '../../activities/hooks/model-hooks';
+import type { ModelTurn } from '../../core/types';
+import type { PromptActivities } from '../state/activity-options';
+import { finishPrompt } from './endings';
+import type { PromptResult } from '../api';
+import { emit, type PromptState } from '../state/prompt-state';
+import { firePromptHook, hasHooks } from '../hooks/runner';
+import type { Cursor } from '../api';
 
 /**
  * The agent-level hook events of a prompt (Gemini CLI §1.2, §12.5). Each returns quickly without

@@ -1,14 +1,14 @@
 import { isCancellation, log, patched, proxyLocalActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities';
-import type { JudgeCallInput, JudgeCallResult } from '../activities/judge-call';
-import { hasBlobMarkers, previewMarkers } from '../core/blob-marker';
-import { defaultPolicy, EDIT_TOOLS, evaluatePolicy, sessionAllowRule, SHELL_TOOL } from '../core/policy/index';
-import type { ShellNarrowing } from '../core/policy/index';
-import type { ApprovalMode } from '../core/types';
-import { PLANS_DIR } from '../tools/plan-mode';
-import type { ToolErrorKind } from '../tools/types';
-import type { CallRecord, PromptState } from './prompt-state';
-import { setMode } from './workflow-tools';
+import type { Activities } from '../../activities';
+import type { JudgeCallInput, JudgeCallResult } from '../../activities/judge-call';
+import { hasBlobMarkers, previewMarkers } from '../../core/blob-marker';
+import { defaultPolicy, EDIT_TOOLS, evaluatePolicy, sessionAllowRule, SHELL_TOOL } from '../../core/policy/index';
+import type { ShellNarrowing } from '../../core/policy/index';
+import type { ApprovalMode } from '../../core/types';
+import { PLANS_DIR } from '../../tools/plan-mode';
+import type { ToolErrorKind } from '../../tools/types';
+import { setMode, type PromptState } from '../state/prompt-state';
+import type { CallRecord } from '../api';
 
 export type Refusal = { kind: ToolErrorKind; message: string };
 

@@ -1,11 +1,7 @@
 import { allHandlersFinished, condition, continueAsNew, workflowInfo } from '@temporalio/workflow';
-import type { AgentEvent } from '../core/events';
-import type { PolicyRule } from '../core/policy/types';
-import type { LoopState } from '../core/loop/detection';
-import type { ApprovalMode } from '../core/types';
-import type { Cursor } from './endings';
-import type { PromptInput, PromptStats } from './messages';
-import type { CallRecord, PromptState } from './prompt-state';
+import type { PromptInput } from '../api';
+import type { PromptState } from '../state/prompt-state';
+import type { PromptCarry, Cursor } from '../api';
 
 /** Events a new run keeps for watchers that are behind; older ones are summarised by `eventBase`. */
 export const CARRIED_EVENTS = 100;
@@ -17,37 +13,6 @@ export const CARRIED_CALLS = 50;
  * took 8 to 9 s on a loaded 2-core machine, too close to the 10 s workflow task timeout.
  */
 export const MAX_RUN_EVENTS = 2000;
-
-/**
- * What a long prompt hands to its next run when it continues as new: everything the loop, the
- * queries and the handlers read, and nothing that grows with the prompt's length. The conversation
- * itself is in the transcript store; the cursor says where.
- */
-export interface PromptCarry {
-  model: string;
-  fellBack: boolean;
-  mode: ApprovalMode;
-  modeBeforePlan?: ApprovalMode;
-  turns: number;
-  response: string;
-  stats: PromptStats;
-  sessionRules: PolicyRule[];
-  lastPromptTokens: number;
-  forceCompress: boolean;
-  compressionFailed: boolean;
-  compressions: number;
-  tokenBudget?: number;
-  loop: LoopState;
-  steering: string[];
-  cursor: Cursor;
-  /** Sequence number of `events[0]`: watchers keep their absolute cursors across runs. */
-  eventBase: number;
-  events: AgentEvent[];
-  calls: CallRecord[];
-  publishedStatus?: string;
-  /** Runs before this one, for `status`. */
-  runs: number;
-}
 
 /**
  * Continues the prompt as new when Temporal suggests it, or its run reached `MAX_RUN_EVENTS`. Called only between steps, where no tool

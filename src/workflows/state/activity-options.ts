@@ -1,8 +1,8 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities';
-import { LLM_LOOP_CHECK_MAX_ATTEMPTS } from '../core/loop/llm-schedule';
-import { NON_RETRYABLE_MODEL_ERRORS } from '../core/model-error-types';
-import type { PromptInput } from './messages';
+import type { Activities } from '../../activities';
+import { LLM_LOOP_CHECK_MAX_ATTEMPTS } from '../../core/loop/llm-schedule';
+import { NON_RETRYABLE_MODEL_ERRORS } from '../../core/model-error-types';
+import type { PromptInput } from '../api';
 import { withLocalReads } from './local-tools';
 
 /**

@@ -1,20 +1,10 @@
-import { condition, defineSignal, setHandler } from '@temporalio/workflow';
-import { z } from 'zod';
-import { describeIssues } from '../core/confirmation';
-import { runLlmLoopCheck, beforeModelRequest, type LoopCheckModels, type LoopCheckResult } from '../core/loop/llm-schedule';
-import { continueAfterLoop, createLoopState, disableLoopDetection, observeModelTurn, recordDetection, type LoopDetection } from '../core/loop/detection';
-import type { FunctionCall } from '../core/types';
-import { emit, type PromptState } from './prompt-state';
-
-/** `{"action": "continue" | "disable" | "stop"}` (or the bare string): a person's answer to a flagged loop. */
-export const loopDecisionSignal = defineSignal<[unknown]>('loopDecision');
-
-const loopDecisionSchema = z.union([
-  z.enum(['continue', 'disable', 'stop']),
-  z.object({ action: z.enum(['continue', 'disable', 'stop']) }),
-]);
-
-export type LoopDecision = 'continue' | 'disable' | 'stop';
+import { condition, setHandler } from '@temporalio/workflow';
+import { describeIssues } from '../../core/confirmation';
+import { runLlmLoopCheck, beforeModelRequest, type LoopCheckModels, type LoopCheckResult } from '../../core/loop/llm-schedule';
+import { continueAfterLoop, createLoopState, disableLoopDetection, observeModelTurn, recordDetection, type LoopDetection } from '../../core/loop/detection';
+import type { FunctionCall } from '../../core/types';
+import { emit, type PromptState } from '../state/prompt-state';
+import { type LoopDecision, loopDecisionSignal, loopDecisionSchema } from '../api';
 
 /** Gemini CLI's loop-check models: a fast judge and a stronger one that must confirm it. */
 export const DEFAULT_LOOP_CHECK_MODELS: LoopCheckModels = { fast: 'gemini-2.5-flash', confirm: 'gemini-2.5-pro' };

@@ -1,10 +1,9 @@
 import { getExternalWorkflowHandle, log, setHandler } from '@temporalio/workflow';
-import { approvalModeSchema, describeIssues, toolConfirmationSchema } from '../core/confirmation';
-import type { ApprovalMode } from '../core/types';
-import { parseToolArgs } from '../tools';
-import { childApprovalSignal, confirmToolCallUpdate, setApprovalModeSignal, toolConfirmationSignal, type ChildApprovalNotice, type ToolConfirmation } from './messages';
-import { emit, publishStatus, type PromptState } from './prompt-state';
-import { setMode } from './workflow-tools';
+import { approvalModeSchema, describeIssues, toolConfirmationSchema } from '../../core/confirmation';
+import type { ApprovalMode } from '../../core/types';
+import { parseToolArgs } from '../../tools';
+import { childApprovalSignal, confirmToolCallUpdate, setApprovalModeSignal, toolConfirmationSignal, type ChildApprovalNotice, type ToolConfirmation } from '../api';
+import { emit, publishStatus, setMode, type PromptState } from '../state/prompt-state';
 
 /**
  * Checks a confirmation against the prompt's state. Returns the reason it cannot apply, or

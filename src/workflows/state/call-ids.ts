@@ -1,5 +1,5 @@
 import { patched } from '@temporalio/workflow';
-import type { FunctionCall } from '../core/types';
+import type { FunctionCall } from '../../core/types';
 import type { PromptState } from './prompt-state';
 
 /**

@@ -1,11 +1,12 @@
 import { patched } from '@temporalio/workflow';
-import { hasBlobMarkers, previewMarkers } from '../core/blob-marker';
+import { hasBlobMarkers, previewMarkers } from '../../core/blob-marker';
 import { FULL_ARGS_PATCH } from './call-policy';
-import type { ApprovalMode } from '../core/types';
-import { checkCompleteTask, COMPLETE_TASK_ACCEPTED } from '../core/agents/complete-task';
-import { PLANS_DIR } from '../tools/plan-mode';
+import type { ApprovalMode } from '../../core/types';
+import { checkCompleteTask, COMPLETE_TASK_ACCEPTED } from '../../core/agents/complete-task';
+import { PLANS_DIR } from '../../tools/plan-mode';
 import { invokeAgent } from './agent-calls';
-import { emit, type CallRecord, type PromptState } from './prompt-state';
+import { setMode, type PromptState } from '../state/prompt-state';
+import type { CallRecord } from '../api';
 
 /** What a workflow-run tool answers: text for the model, ok or not. */
 export interface WorkflowToolResult {
@@ -58,12 +59,6 @@ function completeTask(state: PromptState, record: CallRecord): WorkflowToolResul
   if (check && !check.ok) return { ok: false, text: check.message };
   state.completion = record.args;
   return { ok: true, text: COMPLETE_TASK_ACCEPTED };
-}
-
-export function setMode(state: PromptState, mode: ApprovalMode): void {
-  if (state.mode === mode) return;
-  state.mode = mode;
-  emit(state, { type: 'approval_mode', mode });
 }
 
 /** Gemini CLI offers `enter_plan_mode` outside plan mode and `exit_plan_mode` only inside it. */

@@ -1,28 +1,10 @@
-import { condition, defineSignal, setHandler, workflowInfo } from '@temporalio/workflow';
-import { z } from 'zod';
-import { describeIssues } from '../core/confirmation';
-import { failedAttemptAfter, shouldCompress } from '../core/compression';
-import type { PromptActivities } from './activity-options';
-import type { Cursor } from './endings';
-import { emit, recordUtilityUsage, type PromptState } from './prompt-state';
-import { preCompress } from './tool-hooks';
-
-/** A message from the user while the prompt works: delivered with the next model request. */
-export const steerSignal = defineSignal<[unknown]>('steer');
-
-const steerSchema = z.object({ text: z.string().trim().min(1, 'text must not be empty') });
-
-/** Compress the conversation before the next model request, whatever its size. */
-export const compressSignal = defineSignal<[]>('compress');
-
-/** `{"tokens": N}` raises a paused prompt's token budget by N; `"stop"` (or `{"stop": true}`) ends it. */
-export const topUpBudgetSignal = defineSignal<[unknown]>('topUpBudget');
-
-const topUpSchema = z.union([
-  z.literal('stop'),
-  z.object({ stop: z.literal(true) }),
-  z.object({ tokens: z.number().int().positive('tokens must be a positive whole number') }),
-]);
+import { condition, setHandler, workflowInfo } from '@temporalio/workflow';
+import { describeIssues } from '../../core/confirmation';
+import { failedAttemptAfter, shouldCompress } from '../../core/compression';
+import type { PromptActivities } from '../state/activity-options';
+import { emit, recordUtilityUsage, type PromptState } from '../state/prompt-state';
+import { preCompress } from '../hooks/tool-hooks';
+import { compressSignal, steerSignal, topUpBudgetSignal, type Cursor, steerSchema, topUpSchema } from '../api';
 
 export function registerContextHandlers(state: PromptState): void {
   setHandler(steerSignal, (payload: unknown) => {

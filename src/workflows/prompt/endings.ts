@@ -1,12 +1,10 @@
 import { ActivityFailure, ApplicationFailure, log, type TemporalFailure } from '@temporalio/workflow';
-import type { FunctionCall, NewPart, TerminateReason } from '../core/types';
-import type { PromptActivities } from './activity-options';
-import type { PromptResult } from './messages';
-import { emit, type PromptState } from './prompt-state';
-import { settleCalls } from './tool-calls';
-
-/** Where the prompt stands in its transcript, and the user message the next request will carry. */
-export type Cursor = { transcriptId: string; length: number; append: NewPart[] };
+import type { FunctionCall, TerminateReason } from '../../core/types';
+import type { PromptActivities } from '../state/activity-options';
+import type { PromptResult } from '../api';
+import { emit, type PromptState } from '../state/prompt-state';
+import { settleCalls } from '../tools/run-calls';
+import type { Cursor } from '../api';
 
 export function finishPrompt(state: PromptState, reason: 'completed' | 'stopped'): PromptResult {
   state.finished = true;
