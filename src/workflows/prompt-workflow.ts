@@ -1,12 +1,13 @@
-import { ApplicationFailure, CancellationScope, ContinueAsNew, isCancellation, setHandler, workflowInfo } from '@temporalio/workflow';
-import { afterModel, beforeModel, beginPrompt, endPromptOnFailure, finishOrContinue, stopIfHookSaid } from './prompt/agent-hooks';
+import { CancellationScope, ContinueAsNew, isCancellation, setHandler, workflowInfo } from '@temporalio/workflow';
+import { afterModel, beforeModel, beginPrompt, endPromptOnFailure, finishOrContinue, recordPending, stopIfHookSaid } from './prompt/agent-hooks';
 import type { LoopDetection } from '../core/loop/detection';
 import type { FunctionCall, ModelTurn } from '../core/types';
 import { toolNames } from '../tools';
 import { activitiesFor, type PromptActivities } from './state/activity-options';
 import { registerApprovalHandlers } from './tools/approvals';
 import { beforeRequest, checkBudget, registerContextHandlers } from './guards/context';
-import { endWithRecord, failPrompt, finishPrompt, recordCancellation } from './prompt/endings';
+import { endWithRecord, failPrompt, recordCancellation, settle, type Ending } from './prompt/endings';
+import { FAILURES } from '../core/failures';
 import { checkBeforeRequest, observeTurn, onDetection, registerLoopHandlers } from './guards/loop';
 import { eventsQuery, statusQuery, type PromptInput, type PromptResult, type Cursor } from './api';
 import { callWithFallback, chooseModel, continuation } from './guards/model-choice';
@@ -35,16 +36,24 @@ export async function agentPromptWorkflow(input: PromptInput): Promise<PromptRes
   registerContextHandlers(state);
   const acts = activitiesFor(input);
   const cursor = input.resume ? restoreCarry(state, input.resume) : startCursor(state);
+  return settle(state, await run(state, acts, cursor));
+}
+
+/**
+ * The loop until an ending. Ordinary endings come back as values; what is thrown here is continue-as-new, a
+ * cancellation (its open calls are answered first) or an unexpected error, which fails the prompt.
+ */
+async function run(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<Ending> {
   const open: OpenCalls = { calls: [] };
   try {
     // A resumed run (continue-as-new) has fired BeforeAgent and chosen its model already.
     const blocked = await beginPrompt(state, acts, cursor);
     if (blocked) return blocked;
-    if (!input.resume) await chooseModel(state, acts, cursor.transcriptId, cursor.length);
+    if (!state.input.resume) await chooseModel(state, acts, cursor.transcriptId, cursor.length);
     for (;;) {
       await continueAsNewIfSuggested(state, cursor);
-      const result = await step(state, acts, cursor, open);
-      if (result) return result;
+      const ending = await step(state, acts, cursor, open);
+      if (ending) return ending;
     }
   } catch (err) {
     if (err instanceof ContinueAsNew) throw err;
@@ -53,8 +62,6 @@ export async function agentPromptWorkflow(input: PromptInput): Promise<PromptRes
       throw err;
     }
     await endPromptOnFailure(state, err);
-    // A failure made by failPrompt (a limit) is final already; wrapping it again would repeat its event.
-    if (state.finished && err instanceof ApplicationFailure) throw err;
     throw failPrompt(state, err);
   }
 }
@@ -77,16 +84,16 @@ function startCursor(state: PromptState): Cursor {
  * check, the request (the overflow check is its first step), loop heuristics, tools. Returns the
  * result when the prompt is done, undefined to go on.
  */
-async function step(state: PromptState, acts: PromptActivities, cursor: Cursor, open: OpenCalls): Promise<PromptResult | undefined> {
+async function step(state: PromptState, acts: PromptActivities, cursor: Cursor, open: OpenCalls): Promise<Ending | undefined> {
   const input = state.input;
   if (state.turns >= input.maxTurns) {
     emit(state, { type: 'max_turns', maxTurns: input.maxTurns });
-    return endWithRecord(state, acts, cursor, 'max_turns', 'TurnLimit', `Reached the limit of ${input.maxTurns} model turns for this prompt.`);
+    return endWithRecord(acts, cursor, 'max_turns', FAILURES.turnLimit.type, `Reached the limit of ${input.maxTurns} model turns for this prompt.`);
   }
-  if ((await checkBudget(state)) === 'stop') return stopOnBudget(state, acts, cursor);
+  if ((await checkBudget(state)) === 'stop') return stopOnBudget(acts, cursor);
   await beforeRequest(state, acts, cursor);
   const early = await checkBeforeRequest(state, askLoopJudge(state, acts, cursor));
-  if (early) return void (await handleLoop(state, early, cursor));
+  if (early) return handleLoop(state, early, cursor);
   const hooked = await beforeModel(state, acts, cursor, toolsForMode(toolNames, state.mode).filter((name) => name !== 'complete_task'));
   if (hooked.end) return hooked.end;
   state.turns += 1;
@@ -100,7 +107,7 @@ async function step(state: PromptState, acts: PromptActivities, cursor: Cursor, 
     // The looping turn is abandoned, as Gemini CLI abandons it: what it answered is sent again.
     recordUsage(state, turn.model, turn.usage);
     Object.assign(cursor, sent);
-    return void (await handleLoop(state, detection, cursor));
+    return handleLoop(state, detection, cursor);
   }
   adoptCallIds(state, turn.functionCalls);
   reportTurn(state, turn);
@@ -142,30 +149,26 @@ function askLoopJudge(state: PromptState, acts: PromptActivities, cursor: Cursor
 }
 
 /** A first detection adds the recovery message to the next request; a final one ends the prompt. */
-async function handleLoop(state: PromptState, detection: LoopDetection, cursor: Cursor): Promise<void> {
+async function handleLoop(state: PromptState, detection: LoopDetection, cursor: Cursor): Promise<Ending | undefined> {
   const next = await onDetection(state, detection);
   if ('recover' in next) cursor.append = [...cursor.append, { kind: 'text', text: next.recover }];
-  if ('stop' in next) {
-    const message = `Stopped: the prompt kept repeating itself (${detection.detail}).`;
-    throw failPrompt(state, ApplicationFailure.create({ type: 'LoopDetected', message, nonRetryable: true }), 'loop_detected');
-  }
+  if (!('stop' in next)) return undefined;
+  const message = `Stopped: the prompt kept repeating itself (${detection.detail}).`;
+  return { kind: 'failure', reason: 'loop_detected', type: FAILURES.loopDetected.type, message };
 }
 
 /** Gemini CLI's step 6: even after compression the next request cannot fit, so it is not sent. */
-function overflow(state: PromptState, acts: PromptActivities, cursor: Cursor, fit: NonNullable<ModelTurn['overflow']>): Promise<never> {
+function overflow(state: PromptState, acts: PromptActivities, cursor: Cursor, fit: NonNullable<ModelTurn['overflow']>): Promise<Ending> {
   state.turns -= 1;
   emit(state, { type: 'context_window_will_overflow', ...fit });
   const message = `The next request (about ${fit.estimatedRequestTokens} tokens) does not fit the ${fit.remainingTokens} tokens left in the model's context window.`;
-  return endWithRecord(state, acts, cursor, 'context_overflow', 'ContextWindowOverflow', message);
+  return endWithRecord(acts, cursor, 'context_overflow', FAILURES.contextWindowOverflow.type, message);
 }
 
 /** A person answered an exhausted budget with "stop": the prompt ends as it stands. */
-async function stopOnBudget(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<PromptResult> {
-  if (cursor.append.length > 0) {
-    cursor.length = await acts.recordMessage({ transcriptId: cursor.transcriptId, index: cursor.length, append: cursor.append });
-    cursor.append = [];
-  }
-  return finishPrompt(state, 'stopped');
+async function stopOnBudget(acts: PromptActivities, cursor: Cursor): Promise<Ending> {
+  await recordPending(acts, cursor);
+  return { kind: 'result', reason: 'stopped', sessionEnd: false };
 }
 
 function reportTurn(state: PromptState, turn: ModelTurn): void {

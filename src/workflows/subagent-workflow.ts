@@ -8,6 +8,7 @@ import { activitiesFor, type PromptActivities } from './state/activity-options';
 import { registerApprovalHandlers } from './tools/approvals';
 import { failPrompt, recordCancellation } from './prompt/endings';
 import { eventsQuery, statusQuery, type SubagentResult, type SubagentInput, type Cursor } from './api';
+import { SUBAGENT_FAILURE_PREFIX } from '../core/failures';
 import { createPromptState, emit, eventsPage, recordUsage, statusOf, type PromptState } from './state/prompt-state';
 import { runToolCalls, settleCalls } from './tools/run-calls';
 import { adoptCallIds } from './state/call-ids';
@@ -115,7 +116,7 @@ async function recoveryTurn(state: PromptState, acts: PromptActivities, cursor: 
 function finish(state: PromptState, reason: SubagentTerminateReason, detail?: string): SubagentResult {
   state.finished = true;
   state.terminateReason = reason === 'goal' ? 'completed' : 'error';
-  const error = reason === 'goal' ? undefined : { type: `Subagent.${reason}`, message: detail ?? reason };
+  const error = reason === 'goal' ? undefined : { type: `${SUBAGENT_FAILURE_PREFIX}${reason}`, message: detail ?? reason };
   if (error) state.error = error;
   return { terminateReason: reason, output: state.completion, turns: state.turns, stats: state.stats, error };
 }

@@ -4,11 +4,10 @@ import type { HookDecision } from '../../core/hooks/types';
 import type { ModelHookInput } from '../../activities/hooks/model-hooks';
 import type { ModelTurn } from '../../core/types';
 import type { PromptActivities } from '../state/activity-options';
-import { finishPrompt } from './endings';
-import type { PromptResult } from '../api';
 import { emit, type PromptState } from '../state/prompt-state';
 import { firePromptHook, hasHooks } from '../hooks/runner';
-import type { Cursor } from '../api';
+import type { Cursor, PromptResult } from '../api';
+import type { Ending } from './ending';
 
 /**
  * The agent-level hook events of a prompt (Gemini CLI §1.2, §12.5). Each returns quickly without
@@ -17,7 +16,7 @@ import type { Cursor } from '../api';
  */
 
 /** SessionStart of a standalone run, then BeforeAgent. Returns the result when a hook ends the prompt. */
-export async function beginPrompt(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<PromptResult | undefined> {
+export async function beginPrompt(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<Ending | undefined> {
   if (state.hooks.began) return undefined;
   if (state.input.hookContext) cursor.append = [hookContextPart(state.input.hookContext), ...cursor.append];
   if (state.hooks.standalone) {
@@ -27,7 +26,7 @@ export async function beginPrompt(state: PromptState, acts: PromptActivities, cu
   return beforeAgent(state, acts, cursor);
 }
 
-async function beforeAgent(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<PromptResult | undefined> {
+async function beforeAgent(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<Ending | undefined> {
   state.hooks.began = true;
   const decision = await firePromptHook(state, 'BeforeAgent', undefined, { fields: { prompt: state.hooks.prompt } });
   if (!decision) return undefined;
@@ -48,12 +47,12 @@ async function beforeAgent(state: PromptState, acts: PromptActivities, cursor: C
  * The prompt would end: AfterAgent may stop it (optionally clearing the context) or block, which
  * continues it with the reason as a new user message (BeforeAgent fires again for it).
  */
-export async function finishOrContinue(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<PromptResult | undefined> {
+export async function finishOrContinue(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<Ending | undefined> {
   if (state.hooks.stop !== undefined) return stopped(state, 'agent_execution_stopped', { reason: state.hooks.stop });
   const decision = await firePromptHook(state, 'AfterAgent', undefined, {
     fields: { prompt: state.hooks.prompt, prompt_response: state.response || '[no response text]', stop_hook_active: state.hooks.stopHookActive },
   });
-  if (!decision || (!decision.stop && !decision.blocked)) return endPrompt(state, finishPrompt(state, 'completed'));
+  if (!decision || (!decision.stop && !decision.blocked)) return { kind: 'result', reason: 'completed' };
   if (decision.clearContext) clearContext(state, cursor);
   if (decision.stop) return stopped(state, 'agent_execution_stopped', decision);
   const reason = effectiveReason(decision.reason);
@@ -64,7 +63,7 @@ export async function finishOrContinue(state: PromptState, acts: PromptActivitie
 }
 
 /** A hook stopped the prompt during a model turn or its tools: record what is pending and stop. */
-export async function stopIfHookSaid(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<PromptResult | undefined> {
+export async function stopIfHookSaid(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<Ending | undefined> {
   if (state.hooks.stop === undefined) return undefined;
   await recordPending(acts, cursor);
   return stopped(state, 'agent_execution_stopped', { reason: state.hooks.stop });
@@ -88,14 +87,14 @@ export async function beforeModel(
   acts: PromptActivities,
   cursor: Cursor,
   toolNames: string[],
-): Promise<{ end?: PromptResult; hooks?: ModelHookInput; toolNames: string[]; allows: (name: string) => boolean }> {
+): Promise<{ end?: Ending; hooks?: ModelHookInput; toolNames: string[]; allows: (name: string) => boolean }> {
   const plain = { toolNames, allows: () => true };
   if (!hasHooks(state, 'BeforeModel') && !hasHooks(state, 'BeforeToolSelection')) return plain;
   const llm = { transcriptId: cursor.transcriptId, length: cursor.length, append: cursor.append, model: state.model, toolNames };
   const before = await firePromptHook(state, 'BeforeModel', undefined, { fields: {}, llm });
   if (before?.stop || (before?.blocked && !before.responseRef)) {
     await recordPending(acts, cursor);
-    return { ...plain, end: await stopped(state, before.stop ? 'agent_execution_stopped' : 'agent_execution_blocked', before) };
+    return { ...plain, end: stopped(state, before.stop ? 'agent_execution_stopped' : 'agent_execution_blocked', before) };
   }
   const selection = await firePromptHook(state, 'BeforeToolSelection', undefined, { fields: {}, llm });
   const config = selection?.toolConfig;
@@ -123,13 +122,14 @@ function clearContext(state: PromptState, cursor: Cursor): void {
   emit(state, { type: 'warning', message: 'a hook cleared the conversation context' });
 }
 
-async function recordPending(acts: PromptActivities, cursor: Cursor): Promise<void> {
+function stopped(state: PromptState, type: 'agent_execution_stopped' | 'agent_execution_blocked', decision: Pick<HookDecision, 'reason'> & { systemMessage?: string }): Ending {
+  emit(state, { type, reason: effectiveReason(decision.reason), systemMessage: decision.systemMessage });
+  return { kind: 'result', reason: 'stopped' };
+}
+
+/** Writes the pending user message (function responses first of all) so every call keeps its one response. */
+export async function recordPending(acts: PromptActivities, cursor: Cursor): Promise<void> {
   if (cursor.append.length === 0) return;
   cursor.length = await acts.recordMessage({ transcriptId: cursor.transcriptId, index: cursor.length, append: cursor.append });
   cursor.append = [];
-}
-
-async function stopped(state: PromptState, type: 'agent_execution_stopped' | 'agent_execution_blocked', decision: Pick<HookDecision, 'reason'> & { systemMessage?: string }): Promise<PromptResult> {
-  emit(state, { type, reason: effectiveReason(decision.reason), systemMessage: decision.systemMessage });
-  return endPrompt(state, finishPrompt(state, 'stopped'));
 }

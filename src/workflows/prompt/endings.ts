@@ -1,12 +1,26 @@
 import { ActivityFailure, ApplicationFailure, log, type TemporalFailure } from '@temporalio/workflow';
+import { FAILURES } from '../../core/failures';
 import type { FunctionCall, TerminateReason } from '../../core/types';
 import type { PromptActivities } from '../state/activity-options';
-import type { PromptResult } from '../api';
 import { emit, type PromptState } from '../state/prompt-state';
 import { settleCalls } from '../tools/run-calls';
-import type { Cursor } from '../api';
+import type { Cursor, PromptResult } from '../api';
+import { endPrompt, endPromptOnFailure, recordPending } from './agent-hooks';
+import type { Ending } from './ending';
 
-export function finishPrompt(state: PromptState, reason: 'completed' | 'stopped'): PromptResult {
+export type { Ending } from './ending';
+
+export async function settle(state: PromptState, ending: Ending): Promise<PromptResult> {
+  if (ending.kind === 'result') {
+    const result = finishPrompt(state, ending.reason);
+    return ending.sessionEnd === false ? result : endPrompt(state, result);
+  }
+  const failure = failPrompt(state, ApplicationFailure.create({ type: ending.type, message: ending.message, nonRetryable: true }), ending.reason);
+  await endPromptOnFailure(state, failure);
+  throw failure;
+}
+
+function finishPrompt(state: PromptState, reason: 'completed' | 'stopped'): PromptResult {
   state.finished = true;
   state.terminateReason = reason;
   return { terminateReason: reason, response: state.response, turns: state.turns, stats: state.stats, ...continuation(state) };
@@ -18,16 +32,10 @@ function continuation(state: PromptState): Pick<PromptResult, 'transcript' | 'se
   return { transcript: cursor ? { id: cursor.transcriptId, length: cursor.length } : undefined, sessionRules: state.sessionRules };
 }
 
-/**
- * Ends the prompt with `type`, after writing the pending function responses to the transcript so
- * that every call keeps its one response (invariant 2).
- */
-export async function endWithRecord(state: PromptState, acts: PromptActivities, cursor: Cursor, reason: TerminateReason, type: string, message: string): Promise<never> {
-  if (cursor.append.length > 0) {
-    cursor.length = await acts.recordMessage({ transcriptId: cursor.transcriptId, index: cursor.length, append: cursor.append });
-    cursor.append = [];
-  }
-  throw failPrompt(state, ApplicationFailure.create({ type, message, nonRetryable: true }), reason);
+/** A limit ends the prompt with a failure of `type`, after the pending message is written. */
+export async function endWithRecord(acts: PromptActivities, cursor: Cursor, reason: TerminateReason, type: string, message: string): Promise<Ending> {
+  await recordPending(acts, cursor);
+  return { kind: 'failure', reason, type, message };
 }
 
 export async function recordCancellation(state: PromptState, acts: PromptActivities, cursor: Cursor, openCalls: FunctionCall[]): Promise<void> {
@@ -47,7 +55,7 @@ export async function recordCancellation(state: PromptState, acts: PromptActivit
  */
 export function failPrompt(state: PromptState, err: unknown, reason: TerminateReason = 'error'): TemporalFailure {
   const cause = err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? err.cause : err;
-  const type = cause instanceof ApplicationFailure ? (cause.type ?? 'Error') : 'InternalError';
+  const type = cause instanceof ApplicationFailure ? (cause.type ?? FAILURES.error.type) : FAILURES.internal.type;
   const message = cause instanceof Error ? cause.message : String(cause);
   state.finished = true;
   state.terminateReason = reason;

@@ -1,7 +1,7 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import { LLM_LOOP_CHECK_MAX_ATTEMPTS } from '../../core/loop/llm-schedule';
-import { NON_RETRYABLE_MODEL_ERRORS } from '../../core/model-error-types';
+import { NON_RETRYABLE_MODEL_ERRORS } from '../../core/failures';
 import type { PromptInput } from '../api';
 import { withLocalReads } from './local-tools';
 
