@@ -11,6 +11,7 @@ import { agentPromptWorkflow } from '../../src/workflows';
 import { eventsQuery, statusQuery, toolConfirmationSignal, type PromptResult, closeSessionSignal, sendMessageUpdate } from '../../src/workflows/api';
 import { agentSessionWorkflow } from '../../src/workflows/session-workflow';
 import { closeTestEnv, getTestEnv } from '../helpers/temporal-env';
+import { maybeRecordHistory } from '../helpers/agent-harness';
 
 /**
  * A dev server of its own whose dynamic config suggests continue-as-new after a few events, so that
@@ -54,10 +55,22 @@ async function withWorker(taskQueue: string, script: ScriptLine[], fn: (fake: Fa
   }
 }
 
+async function runIds(workflowId: string): Promise<string[]> {
+  const runs: { runId: string; startTime: Date }[] = [];
+  for await (const run of client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) runs.push(run);
+  return runs.sort((a, b) => a.startTime.getTime() - b.startTime.getTime()).map((run) => run.runId);
+}
+
 async function runsOf(workflowId: string): Promise<number> {
-  const runs: string[] = [];
-  for await (const run of client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) runs.push(run.runId);
-  return runs.length;
+  return (await runIds(workflowId)).length;
+}
+
+/** With RECORD_HISTORIES=1, each run as its own history: the carry a run hands on is the next one's input. */
+async function recordRuns(workflowId: string, name: string, count: number): Promise<void> {
+  const runs = await runIds(workflowId);
+  for (const [k, runId] of runs.slice(0, count).entries()) {
+    await maybeRecordHistory({ env: { client } as never }, workflowId, `${name}-run${k + 1}`, runId);
+  }
 }
 
 const workspace = () => fs.realpathSync(fs.mkdtempSync(path.join(dir, 'ws-')));
@@ -81,6 +94,7 @@ test('a session continues as new between prompts and keeps its conversation', as
     const contents = (fake.requests[2].body as { contents: { parts: { text?: string }[] }[] }).contents.map((c) => c.parts[0].text);
     expect(contents).toEqual(['q1', 'one', 'q2', 'two', 'q3']);
     await client.workflow.getHandle(session.workflowId).signal(closeSessionSignal);
+    await recordRuns(session.workflowId, 'session-continue-as-new', 2);
   });
 }, 120_000);
 
@@ -117,5 +131,6 @@ test('a long prompt continues as new between turns and keeps its conversation, e
     expect(page.events.map((e) => e.seq)).toEqual(page.events.map((_, i) => i));
     expect(page.events.filter((e) => e.type === 'tool_call_request')).toHaveLength(7);
     expect(page.events.filter((e) => e.type === 'user_prompt')).toHaveLength(1);
+    await recordRuns(handle.workflowId, 'prompt-continue-as-new', 2);
   });
 }, 120_000);

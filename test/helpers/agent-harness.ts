@@ -125,9 +125,9 @@ function promptInput(h: Harness, input: Partial<PromptInput>): PromptInput {
 }
 
 /** Writes a finished workflow's history under test/histories for the replay test (RECORD_HISTORIES=1). */
-export async function maybeRecordHistory(h: Pick<Harness, 'env'>, workflowId: string, name: string): Promise<void> {
+export async function maybeRecordHistory(h: Pick<Harness, 'env'>, workflowId: string, name: string, runId?: string): Promise<void> {
   if (process.env.RECORD_HISTORIES !== '1') return;
-  const history = await h.env.client.workflow.getHandle(workflowId).fetchHistory();
+  const history = await h.env.client.workflow.getHandle(workflowId, runId).fetchHistory();
   const { historyToJSON } = await import('@temporalio/common/lib/proto-utils');
   const dir = path.resolve(__dirname, '..', 'histories');
   fs.mkdirSync(dir, { recursive: true });
