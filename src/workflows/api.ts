@@ -66,7 +66,7 @@ export interface PromptInput {
   /** Continue an existing transcript (a session) instead of starting one named after the workflow. */
   transcript?: { id: string; length: number };
   /** Set by the prompt itself when it continues as new: where the previous run stopped. */
-  resume?: PromptCarry;
+  resume?: PromptCarry | FlatPromptCarry;
   /** Command hooks from the settings files, read by the client at its edge (Gemini CLI's format). */
   hooks?: HooksConfig;
   /** SessionStart context a session hands to its first prompt. */
@@ -178,11 +178,54 @@ export interface CallRecord {
 }
 
 /**
- * What a long prompt hands to its next run when it continues as new: everything the loop, the
- * queries and the handlers read, and nothing that grows with the prompt's length. The conversation
- * itself is in the transcript store; the cursor says where.
+ * What a long prompt hands to its next run when it continues as new: each piece of its state whole (everything the
+ * loop, the queries and the handlers read), and nothing that grows with the prompt's length. The conversation itself
+ * is in the transcript store; the cursor says where.
  */
 export interface PromptCarry {
+  progress: PromptProgress;
+  context: ContextCarry;
+  loop: LoopState;
+  /** The newest events, the first of them numbered `base`: watchers keep their absolute cursors across runs. */
+  log: { base: number; events: AgentEvent[] };
+  calls: CallRecord[];
+  cursor: Cursor;
+}
+
+/** Where the prompt stands: its model, mode, turns, answer so far, usage and granted rules. */
+export interface PromptProgress {
+  model: string;
+  /** The one fallback from the strong to the fast model has happened. */
+  fellBack: boolean;
+  mode: ApprovalMode;
+  /** The mode `enter_plan_mode` left, restored by `exit_plan_mode` unless the approver picks one. */
+  modeBeforePlan?: ApprovalMode;
+  turns: number;
+  response: string;
+  stats: PromptStats;
+  /** Allow rules added by `proceed_always`, for the rest of the prompt (and what it hands on). */
+  sessionRules: PolicyRule[];
+  /** Last value written to the status search attribute (the client starts prompts as running). */
+  publishedStatus?: string;
+  /** Runs of this prompt before the current one, for `status`. */
+  runs: number;
+}
+
+/** What decides the size of the next request: compression, steering and the token budget. */
+export interface ContextCarry {
+  /** `promptTokenCount` of the last response: drives compression and the overflow check. */
+  lastPromptTokens: number;
+  forceCompress: boolean;
+  compressionFailed: boolean;
+  compressions: number;
+  /** Messages sent while the prompt works, for the next model request. */
+  steering: string[];
+  /** Tokens this prompt may use before it pauses for a top-up (`--max-tokens`). */
+  tokenBudget?: number;
+}
+
+/** The carry of runs made before the prompt's state had pieces: still accepted on resume (prompt/carry.ts). */
+export interface FlatPromptCarry {
   model: string;
   fellBack: boolean;
   mode: ApprovalMode;

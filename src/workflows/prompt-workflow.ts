@@ -86,7 +86,7 @@ function startCursor(state: PromptState): Cursor {
  */
 async function step(state: PromptState, acts: PromptActivities, cursor: Cursor, open: OpenCalls): Promise<Ending | undefined> {
   const input = state.input;
-  if (state.turns >= input.maxTurns) {
+  if (state.progress.turns >= input.maxTurns) {
     emit(state, { type: 'max_turns', maxTurns: input.maxTurns });
     return endWithRecord(acts, cursor, 'max_turns', FAILURES.turnLimit.type, `Reached the limit of ${input.maxTurns} model turns for this prompt.`);
   }
@@ -94,9 +94,9 @@ async function step(state: PromptState, acts: PromptActivities, cursor: Cursor, 
   await beforeRequest(state, acts, cursor);
   const early = await checkBeforeRequest(state, askLoopJudge(state, acts, cursor));
   if (early) return handleLoop(state, early, cursor);
-  const hooked = await beforeModel(state, acts, cursor, toolsForMode(toolNames, state.mode).filter((name) => name !== 'complete_task'));
+  const hooked = await beforeModel(state, acts, cursor, toolsForMode(toolNames, state.progress.mode).filter((name) => name !== 'complete_task'));
   if (hooked.end) return hooked.end;
-  state.turns += 1;
+  state.progress.turns += 1;
   const sent: Cursor = { ...cursor, append: [...cursor.append] };
   const turn = await callWithFallback(state, (model) => callFramed(state, modelRequest(state, cursor, hooked, model), acts.callModel));
   if (turn.overflow) return overflow(state, acts, cursor, turn.overflow);
@@ -133,8 +133,8 @@ function modelRequest(state: PromptState, cursor: Cursor, hooked: Awaited<Return
     workspace: state.input.workspace,
     toolNames: hooked.toolNames,
     extraDeclarations: [invokeAgentDeclaration(state)].filter((d) => hooked.allows(d.name)),
-    turn: state.turns,
-    lastPromptTokens: state.lastPromptTokens,
+    turn: state.progress.turns,
+    lastPromptTokens: state.context.lastPromptTokens,
     hooks: hooked.hooks,
   };
 }
@@ -159,7 +159,7 @@ async function handleLoop(state: PromptState, detection: LoopDetection, cursor: 
 
 /** Gemini CLI's step 6: even after compression the next request cannot fit, so it is not sent. */
 function overflow(state: PromptState, acts: PromptActivities, cursor: Cursor, fit: NonNullable<ModelTurn['overflow']>): Promise<Ending> {
-  state.turns -= 1;
+  state.progress.turns -= 1;
   emit(state, { type: 'context_window_will_overflow', ...fit });
   const message = `The next request (about ${fit.estimatedRequestTokens} tokens) does not fit the ${fit.remainingTokens} tokens left in the model's context window.`;
   return endWithRecord(acts, cursor, 'context_overflow', FAILURES.contextWindowOverflow.type, message);
@@ -172,14 +172,14 @@ async function stopOnBudget(acts: PromptActivities, cursor: Cursor): Promise<End
 }
 
 function reportTurn(state: PromptState, turn: ModelTurn): void {
-  for (const thought of turn.thoughts) emit(state, { type: 'thought', turn: state.turns, ...thought });
+  for (const thought of turn.thoughts) emit(state, { type: 'thought', turn: state.progress.turns, ...thought });
   if (turn.text) {
-    emit(state, { type: 'content', turn: state.turns, text: turn.text });
-    state.response += turn.text;
+    emit(state, { type: 'content', turn: state.progress.turns, text: turn.text });
+    state.progress.response += turn.text;
   }
   for (const call of turn.functionCalls) {
-    emit(state, { type: 'tool_call_request', turn: state.turns, callId: call.id, name: call.name, args: call.args });
+    emit(state, { type: 'tool_call_request', turn: state.progress.turns, callId: call.id, name: call.name, args: call.args });
   }
   recordUsage(state, turn.model, turn.usage);
-  emit(state, { type: 'finished', turn: state.turns, reason: turn.finishReason, usage: turn.usage });
+  emit(state, { type: 'finished', turn: state.progress.turns, reason: turn.finishReason, usage: turn.usage });
 }

@@ -57,7 +57,7 @@ export async function subagentWorkflow(input: SubagentInput): Promise<SubagentRe
 
 async function agentStep(state: PromptState, acts: PromptActivities, cursor: Cursor, open: { calls: FunctionCall[] }, timedOut: () => boolean): Promise<SubagentTerminateReason | undefined> {
   if (timedOut()) return 'timeout';
-  if (state.turns >= state.input.maxTurns) return 'max_turns';
+  if (state.progress.turns >= state.input.maxTurns) return 'max_turns';
   const turn = await modelTurn(state, acts, cursor);
   if (turn.functionCalls.length === 0) return 'no_complete_task';
   open.calls = turn.functionCalls;
@@ -68,24 +68,24 @@ async function agentStep(state: PromptState, acts: PromptActivities, cursor: Cur
 
 async function modelTurn(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<ModelTurn> {
   const agent = state.agent!;
-  state.turns += 1;
+  state.progress.turns += 1;
   const request = {
     transcriptId: cursor.transcriptId,
     baseLength: cursor.length,
     append: cursor.append,
-    model: state.model,
+    model: state.progress.model,
     workspace: state.input.workspace,
     toolNames: [...(state.agentTools ?? []), 'complete_task'],
-    turn: state.turns,
+    turn: state.progress.turns,
     callIdPrefix: `${state.input.parent?.callId ?? agent.name}.`,
     systemPrompt: `${agent.systemPrompt}\n\n${finishInstructions(agent)}`,
     extraDeclarations: [completeTaskDeclaration(agent.outputSchema)],
   };
   const turn = await callFramed(state, request, acts.callModel);
   Object.assign(cursor, { length: turn.transcriptLength, append: [] as NewPart[] });
-  if (turn.text) emit(state, { type: 'content', turn: state.turns, text: turn.text });
+  if (turn.text) emit(state, { type: 'content', turn: state.progress.turns, text: turn.text });
   adoptCallIds(state, turn.functionCalls);
-  for (const call of turn.functionCalls) emit(state, { type: 'tool_call_request', turn: state.turns, callId: call.id, name: call.name, args: call.args });
+  for (const call of turn.functionCalls) emit(state, { type: 'tool_call_request', turn: state.progress.turns, callId: call.id, name: call.name, args: call.args });
   recordUsage(state, turn.model, turn.usage);
   return turn;
 }
@@ -118,5 +118,5 @@ function finish(state: PromptState, reason: SubagentTerminateReason, detail?: st
   state.terminateReason = reason === 'goal' ? 'completed' : 'error';
   const error = reason === 'goal' ? undefined : { type: `${SUBAGENT_FAILURE_PREFIX}${reason}`, message: detail ?? reason };
   if (error) state.error = error;
-  return { terminateReason: reason, output: state.completion, turns: state.turns, stats: state.stats, error };
+  return { terminateReason: reason, output: state.completion, turns: state.progress.turns, stats: state.progress.stats, error };
 }

@@ -10,10 +10,10 @@ export function registerContextHandlers(state: PromptState): void {
   setHandler(steerSignal, (payload: unknown) => {
     const parsed = steerSchema.safeParse(payload);
     if (!parsed.success) return emit(state, { type: 'warning', message: `steer ignored: ${describeIssues(parsed.error)}` });
-    state.steering.push(parsed.data.text);
+    state.context.steering.push(parsed.data.text);
   });
   setHandler(compressSignal, () => {
-    state.forceCompress = true;
+    state.context.forceCompress = true;
   });
   setHandler(topUpBudgetSignal, (payload: unknown) => {
     const parsed = topUpSchema.safeParse(payload);
@@ -34,7 +34,7 @@ export async function beforeRequest(state: PromptState, acts: PromptActivities, 
  * never between a function call and its response.
  */
 export function deliverSteering(state: PromptState, cursor: Cursor): void {
-  for (const text of state.steering.splice(0)) {
+  for (const text of state.context.steering.splice(0)) {
     emit(state, { type: 'user_steering', text });
     cursor.append = [...cursor.append, { kind: 'text', text: `[The user adds, while you work:] ${text}` }];
   }
@@ -46,26 +46,26 @@ export function deliverSteering(state: PromptState, cursor: Cursor): void {
  * transcript; after a failed attempt, old tool outputs are truncated instead.
  */
 export async function maybeCompress(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<void> {
-  const force = state.forceCompress;
-  const action = shouldCompress({ lastPromptTokens: state.lastPromptTokens, model: state.model, force, hasFailedBefore: state.compressionFailed });
+  const force = state.context.forceCompress;
+  const action = shouldCompress({ lastPromptTokens: state.context.lastPromptTokens, model: state.progress.model, force, hasFailedBefore: state.context.compressionFailed });
   if (action === 'none') return;
   await preCompress(state, force ? 'manual' : 'auto');
-  state.forceCompress = false;
-  state.compressions += 1;
+  state.context.forceCompress = false;
+  state.context.compressions += 1;
   const result = await acts.compressTranscript({
     transcriptId: cursor.transcriptId,
     length: cursor.length,
-    newTranscriptId: `${workflowInfo().workflowId}/compressed-${state.compressions}`,
-    model: state.model,
+    newTranscriptId: `${workflowInfo().workflowId}/compressed-${state.context.compressions}`,
+    model: state.progress.model,
     force,
-    hasFailedBefore: state.compressionFailed,
-    lastPromptTokens: state.lastPromptTokens,
+    hasFailedBefore: state.context.compressionFailed,
+    lastPromptTokens: state.context.lastPromptTokens,
   });
   recordUtilityUsage(state, result.usage);
-  state.compressionFailed = failedAttemptAfter(state.compressionFailed, result.status, force);
+  state.context.compressionFailed = failedAttemptAfter(state.context.compressionFailed, result.status, force);
   if (result.transcriptId !== cursor.transcriptId) {
     Object.assign(cursor, { transcriptId: result.transcriptId, length: result.newLength });
-    state.lastPromptTokens = result.newTokens;
+    state.context.lastPromptTokens = result.newTokens;
   }
   emit(state, { type: 'chat_compressed', status: result.status, originalTokens: result.originalTokens, newTokens: result.newTokens });
 }
@@ -75,15 +75,15 @@ export async function maybeCompress(state: PromptState, acts: PromptActivities, 
  * durably, for a top-up or a stop.
  */
 export async function checkBudget(state: PromptState): Promise<'go' | 'stop'> {
-  while (state.tokenBudget !== undefined && state.stats.usage.total >= state.tokenBudget) {
-    emit(state, { type: 'budget_exhausted', used: state.stats.usage.total, budget: state.tokenBudget });
+  while (state.context.tokenBudget !== undefined && state.progress.stats.usage.total >= state.context.tokenBudget) {
+    emit(state, { type: 'budget_exhausted', used: state.progress.stats.usage.total, budget: state.context.tokenBudget });
     state.budgetPaused = true;
     state.budgetAnswer = undefined;
     await condition(() => state.budgetAnswer !== undefined);
     state.budgetPaused = false;
     if (state.budgetAnswer === 'stop') return 'stop';
-    state.tokenBudget += state.budgetAnswer ?? 0;
-    emit(state, { type: 'warning', message: `token budget raised to ${state.tokenBudget}` });
+    state.context.tokenBudget += state.budgetAnswer ?? 0;
+    emit(state, { type: 'warning', message: `token budget raised to ${state.context.tokenBudget}` });
   }
   return 'go';
 }

@@ -23,9 +23,9 @@ export async function chooseModel(state: PromptState, acts: UtilityActs, transcr
       classifierModel: state.input.classifierModel ?? DEFAULT_CLASSIFIER_MODEL,
     });
     recordUtilityUsage(state, routed.usage);
-    state.model = routed.model;
+    state.progress.model = routed.model;
   }
-  emit(state, { type: 'model_info', model: state.model });
+  emit(state, { type: 'model_info', model: state.progress.model });
 }
 
 /**
@@ -34,14 +34,14 @@ export async function chooseModel(state: PromptState, acts: UtilityActs, transcr
  */
 export async function callWithFallback(state: PromptState, call: (model: string) => Promise<ModelTurn>): Promise<ModelTurn> {
   try {
-    return await call(state.model);
+    return await call(state.progress.model);
   } catch (err) {
     const type = err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? err.cause.type : undefined;
-    const fallback = state.fellBack || !isQuotaFailure(type) ? undefined : fallbackModelFor(state.model, autoRoutingModels(state.input.model));
+    const fallback = state.progress.fellBack || !isQuotaFailure(type) ? undefined : fallbackModelFor(state.progress.model, autoRoutingModels(state.input.model));
     if (!fallback) throw err;
-    state.fellBack = true;
-    emit(state, { type: 'warning', message: `${state.model} kept answering with quota errors; falling back to ${fallback}` });
-    state.model = fallback;
+    state.progress.fellBack = true;
+    emit(state, { type: 'warning', message: `${state.progress.model} kept answering with quota errors; falling back to ${fallback}` });
+    state.progress.model = fallback;
     emit(state, { type: 'model_info', model: fallback });
     return call(fallback);
   }

@@ -50,7 +50,7 @@ async function beforeAgent(state: PromptState, acts: PromptActivities, cursor: C
 export async function finishOrContinue(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<Ending | undefined> {
   if (state.hooks.stop !== undefined) return stopped(state, 'agent_execution_stopped', { reason: state.hooks.stop });
   const decision = await firePromptHook(state, 'AfterAgent', undefined, {
-    fields: { prompt: state.hooks.prompt, prompt_response: state.response || '[no response text]', stop_hook_active: state.hooks.stopHookActive },
+    fields: { prompt: state.hooks.prompt, prompt_response: state.progress.response || '[no response text]', stop_hook_active: state.hooks.stopHookActive },
   });
   if (!decision || (!decision.stop && !decision.blocked)) return { kind: 'result', reason: 'completed' };
   if (decision.clearContext) clearContext(state, cursor);
@@ -90,7 +90,7 @@ export async function beforeModel(
 ): Promise<{ end?: Ending; hooks?: ModelHookInput; toolNames: string[]; allows: (name: string) => boolean }> {
   const plain = { toolNames, allows: () => true };
   if (!hasHooks(state, 'BeforeModel') && !hasHooks(state, 'BeforeToolSelection')) return plain;
-  const llm = { transcriptId: cursor.transcriptId, length: cursor.length, append: cursor.append, model: state.model, toolNames };
+  const llm = { transcriptId: cursor.transcriptId, length: cursor.length, append: cursor.append, model: state.progress.model, toolNames };
   const before = await firePromptHook(state, 'BeforeModel', undefined, { fields: {}, llm });
   if (before?.stop || (before?.blocked && !before.responseRef)) {
     await recordPending(acts, cursor);
@@ -118,7 +118,7 @@ export async function afterModel(state: PromptState, cursor: Cursor, turn: Model
 function clearContext(state: PromptState, cursor: Cursor): void {
   state.hooks.clears += 1;
   Object.assign(cursor, { transcriptId: `${workflowInfo().workflowId}/cleared-${state.hooks.clears}`, length: 0 });
-  state.lastPromptTokens = 0;
+  state.context.lastPromptTokens = 0;
   emit(state, { type: 'warning', message: 'a hook cleared the conversation context' });
 }
 

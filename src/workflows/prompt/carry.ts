@@ -1,7 +1,7 @@
 import { allHandlersFinished, condition, continueAsNew, workflowInfo } from '@temporalio/workflow';
 import type { PromptInput } from '../api';
 import type { PromptState } from '../state/prompt-state';
-import type { PromptCarry, Cursor } from '../api';
+import type { Cursor, FlatPromptCarry, PromptCarry } from '../api';
 
 /** Events a new run keeps for watchers that are behind; older ones are summarised by `eventBase`. */
 export const CARRIED_EVENTS = 100;
@@ -27,38 +27,44 @@ export async function continueAsNewIfSuggested(state: PromptState, cursor: Curso
   await continueAsNew<(input: PromptInput) => Promise<unknown>>(input);
 }
 
-function carryOf(state: PromptState, cursor: Cursor): PromptCarry {
-  const dropped = Math.max(0, state.events.length - CARRIED_EVENTS);
+export function carryOf(state: PromptState, cursor: Cursor): PromptCarry {
+  const dropped = Math.max(0, state.log.events.length - CARRIED_EVENTS);
   return {
-    model: state.model,
-    fellBack: state.fellBack,
-    mode: state.mode,
-    modeBeforePlan: state.modeBeforePlan,
-    turns: state.turns,
-    response: state.response,
-    stats: state.stats,
-    sessionRules: state.sessionRules,
-    lastPromptTokens: state.lastPromptTokens,
-    forceCompress: state.forceCompress,
-    compressionFailed: state.compressionFailed,
-    compressions: state.compressions,
-    tokenBudget: state.tokenBudget,
+    progress: { ...state.progress, runs: state.progress.runs + 1 },
+    context: state.context,
     loop: state.loop,
-    steering: state.steering,
+    log: { base: state.log.base + dropped, events: state.log.events.slice(dropped) },
+    calls: [...state.book.calls.values()].slice(-CARRIED_CALLS),
     cursor: { transcriptId: cursor.transcriptId, length: cursor.length, append: cursor.append },
-    eventBase: state.eventBase + dropped,
-    events: state.events.slice(dropped),
-    calls: [...state.calls.values()].slice(-CARRIED_CALLS),
-    publishedStatus: state.publishedStatus,
-    runs: state.runs + 1,
   };
 }
 
-/** The state of a resumed run: the carried fields over a fresh state. */
-export function restoreCarry(state: PromptState, carry: PromptCarry): Cursor {
-  const { cursor, calls, ...rest } = carry;
-  Object.assign(state, rest);
-  state.calls = new Map(calls.map((call) => [call.callId, call]));
-  state.cursor = cursor;
-  return cursor;
+/** The state of a resumed run: each carried piece over a fresh state. */
+export function restoreCarry(state: PromptState, resume: PromptCarry | FlatPromptCarry): Cursor {
+  const carry = 'progress' in resume ? resume : fromFlatCarry(resume);
+  // Over the fresh pieces: a field the carry left out (undefined does not survive JSON) keeps its start value.
+  state.progress = { ...state.progress, ...defined(carry.progress) };
+  state.context = { ...state.context, ...defined(carry.context) };
+  Object.assign(state, { loop: carry.loop, log: carry.log });
+  state.book.calls = new Map(carry.calls.map((call) => [call.callId, call]));
+  state.cursor = carry.cursor;
+  return carry.cursor;
+}
+
+/** A carry of the flat shape (runs from before the pieces) in pieces; a table test holds the mapping. */
+export function fromFlatCarry(flat: FlatPromptCarry): PromptCarry {
+  const { model, fellBack, mode, modeBeforePlan, turns, response, stats, sessionRules, publishedStatus, runs } = flat;
+  const { lastPromptTokens, forceCompress, compressionFailed, compressions, steering, tokenBudget } = flat;
+  return {
+    progress: { model, fellBack, mode, modeBeforePlan, turns, response, stats, sessionRules, publishedStatus, runs },
+    context: { lastPromptTokens, forceCompress, compressionFailed, compressions, steering, tokenBudget },
+    loop: flat.loop,
+    log: { base: flat.eventBase, events: flat.events },
+    calls: flat.calls,
+    cursor: flat.cursor,
+  };
+}
+
+function defined<T extends object>(piece: T): Partial<T> {
+  return Object.fromEntries(Object.entries(piece).filter(([, value]) => value !== undefined)) as Partial<T>;
 }

@@ -23,13 +23,13 @@ export async function settle(state: PromptState, ending: Ending): Promise<Prompt
 function finishPrompt(state: PromptState, reason: 'completed' | 'stopped'): PromptResult {
   state.finished = true;
   state.terminateReason = reason;
-  return { terminateReason: reason, response: state.response, turns: state.turns, stats: state.stats, ...continuation(state) };
+  return { terminateReason: reason, response: state.progress.response, turns: state.progress.turns, stats: state.progress.stats, ...continuation(state) };
 }
 
 /** What a session needs to go on after this prompt: the transcript's end and the granted rules. */
 function continuation(state: PromptState): Pick<PromptResult, 'transcript' | 'sessionRules'> {
   const cursor = state.cursor;
-  return { transcript: cursor ? { id: cursor.transcriptId, length: cursor.length } : undefined, sessionRules: state.sessionRules };
+  return { transcript: cursor ? { id: cursor.transcriptId, length: cursor.length } : undefined, sessionRules: state.progress.sessionRules };
 }
 
 /** A limit ends the prompt with a failure of `type`, after the pending message is written. */
@@ -61,6 +61,6 @@ export function failPrompt(state: PromptState, err: unknown, reason: TerminateRe
   state.terminateReason = reason;
   state.error = { type, message };
   emit(state, { type: 'error', errorType: type, message });
-  const details = [{ turns: state.turns, stats: state.stats, response: state.response, ...continuation(state) }];
+  const details = [{ turns: state.progress.turns, stats: state.progress.stats, response: state.progress.response, ...continuation(state) }];
   return ApplicationFailure.create({ type, message, nonRetryable: true, details, cause: cause instanceof Error ? cause : undefined });
 }

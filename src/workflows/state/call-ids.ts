@@ -17,7 +17,7 @@ export const FRESH_CALL_IDS_PATCH = 'fresh-call-ids';
 export function adoptCallIds(state: PromptState, calls: FunctionCall[]): void {
   const taken = new Set<string>();
   for (const call of calls) {
-    if (state.calls.has(call.id) || taken.has(call.id)) {
+    if (state.book.calls.has(call.id) || taken.has(call.id)) {
       if (!patched(FRESH_CALL_IDS_PATCH)) return;
       const fresh = freshId(state, taken, call.id);
       call.modelId = call.id;
@@ -30,7 +30,7 @@ export function adoptCallIds(state: PromptState, calls: FunctionCall[]): void {
 function freshId(state: PromptState, taken: Set<string>, id: string): string {
   for (let n = 2; ; n += 1) {
     const candidate = `${id}#${n}`;
-    if (!state.calls.has(candidate) && !taken.has(candidate)) return candidate;
+    if (!state.book.calls.has(candidate) && !taken.has(candidate)) return candidate;
   }
 }
 

@@ -1,138 +1,123 @@
 import { upsertSearchAttributes } from '@temporalio/workflow';
 import type { AgentEvent, AgentEventBody } from '../../core/events';
-import type { PolicyRule } from '../../core/policy/types';
 import type { AgentDefinition } from '../../core/agents/definition';
 import { createLoopState, type LoopState } from '../../core/loop/detection';
 import type { HookState } from '../../core/hooks/context';
 import { STATUS_ATTRIBUTE, type AgentStatusValue } from '../../core/search-attributes';
 import { addUsage, EMPTY_USAGE, type ApprovalMode, type TerminateReason, type TokenUsage } from '../../core/types';
 import type { FrameMemo } from './request-frame';
-import type { ChildApprovalNotice, EventsPage, PromptInput, PromptStats, PromptStatus } from '../api';
-import type { CallRecord } from '../api';
+import type { CallRecord, ChildApprovalNotice, ContextCarry, EventsPage, PromptInput, PromptProgress, PromptStatus } from '../api';
 
 const EVENTS_PAGE_SIZE = 500;
 
-/** Everything a prompt knows, in workflow memory; queries read it, the loop and signals change it. */
+/**
+ * Everything a prompt knows, in workflow memory; queries read it, the loop and signals change it. The pieces that
+ * outlive a run (`progress`, `context`, `loop`, `log`, `book`, and the cursor) are each carried whole across
+ * continue-as-new (prompt/carry.ts), so a field added to one of them is carried without another line; the rest
+ * belongs to this run only.
+ */
 export interface PromptState {
   input: PromptInput;
-  /** The model request frame this run stored last (not carried across continue-as-new). */
-  frame?: FrameMemo;
-  /** The model of this prompt: `input.model`, or the routed one for `auto`; sticky. */
-  model: string;
-  /** The one fallback from the strong to the fast model has happened. */
-  fellBack: boolean;
-  mode: ApprovalMode;
-  turns: number;
-  finished: boolean;
-  /** Sequence number of `events[0]`; older events went with earlier runs (continue-as-new). */
-  eventBase: number;
-  events: AgentEvent[];
-  /** Runs of this prompt before the current one. */
-  runs: number;
-  calls: Map<string, CallRecord>;
+  progress: PromptProgress;
+  context: ContextCarry;
+  /** Loop detection state (small, plain data; see core/loop/detection). */
+  loop: LoopState;
+  log: EventLog;
+  book: CallBook;
   /** The live transcript position of the prompt (set by the workflow; read when it ends). */
   cursor?: { transcriptId: string; length: number };
+  /** Hook bookkeeping (see prompt/agent-hooks); it travels in `input.hookState`. */
+  hooks: HookState;
+  /** The model request frame this run stored last (not carried: the next run stores its own). */
+  frame?: FrameMemo;
+  finished: boolean;
+  terminateReason?: TerminateReason;
+  error?: { type: string; message: string };
   /** Set in a sub-agent: its definition (tools, output schema, limits). */
   agent?: AgentDefinition;
   /** A sub-agent's allowed tools (complete_task aside). */
   agentTools?: string[];
   /** A sub-agent's accepted complete_task output. */
   completion?: Record<string, unknown>;
-  /** Sub-agents' calls awaiting approval, relayed by their child workflows, by call id. */
-  childApprovals: Map<string, ChildApprovalNotice>;
-  /** Allow rules added by `proceed_always`, for the rest of the prompt (and what it hands on). */
-  sessionRules: PolicyRule[];
-  response: string;
-  stats: PromptStats;
-  terminateReason?: TerminateReason;
-  error?: { type: string; message: string };
-  /** The mode `enter_plan_mode` left, restored by `exit_plan_mode` unless the approver picks one. */
-  modeBeforePlan?: ApprovalMode;
-  /** Messages sent while the prompt works, for the next model request. */
-  steering: string[];
-  /** `promptTokenCount` of the last response: drives compression and the overflow check. */
-  lastPromptTokens: number;
-  forceCompress: boolean;
-  compressionFailed: boolean;
-  compressions: number;
-  /** Tokens this prompt may use before it pauses for a top-up (`--max-tokens`). */
-  tokenBudget?: number;
+  /** Paused on an exhausted token budget until `topUpBudget` answers (only between steps, never carried). */
   budgetPaused?: boolean;
   budgetAnswer?: number | 'stop';
-  /** Loop detection state (small, plain data; see core/loop/detection). */
-  loop: LoopState;
   /** A second loop detection paused the prompt until `loopDecision` arrives. */
   loopPaused?: boolean;
   loopDecision?: 'continue' | 'disable' | 'stop';
-  /** Hook bookkeeping (see workflows/hooks). */
-  hooks: HookState;
-  /** Last value written to the status search attribute (the client starts prompts as running). */
-  publishedStatus?: string;
+}
+
+/** The event log: `events[0]` has sequence number `base`; older events went with earlier runs. */
+export interface EventLog {
+  base: number;
+  events: AgentEvent[];
+}
+
+/** The one owner of call status: this run's calls by id, and the sub-agents' calls awaiting approval. */
+export interface CallBook {
+  calls: Map<string, CallRecord>;
+  /** Sub-agents' calls awaiting approval, relayed by their child workflows, by call id. */
+  childApprovals: Map<string, ChildApprovalNotice>;
 }
 
 export function createPromptState(input: PromptInput): PromptState {
   return {
     input,
-    model: input.model,
-    fellBack: false,
-    mode: input.approvalMode,
-    turns: 0,
-    finished: false,
-    eventBase: 0,
-    events: [],
-    runs: 0,
-    calls: new Map(),
-    childApprovals: new Map(),
-    sessionRules: [...(input.sessionRules ?? [])],
+    progress: {
+      model: input.model,
+      fellBack: false,
+      mode: input.approvalMode,
+      turns: 0,
+      runs: 0,
+      sessionRules: [...(input.sessionRules ?? [])],
+      response: '',
+      stats: { usage: { ...EMPTY_USAGE }, models: {}, toolCalls: { total: 0, success: 0, failed: 0 } },
+      publishedStatus: 'running',
+    },
+    context: { steering: [], lastPromptTokens: 0, forceCompress: false, compressionFailed: false, compressions: 0, tokenBudget: input.maxTokens },
     loop: createLoopState(input.loopDetection === false),
-    steering: [],
-    lastPromptTokens: 0,
-    forceCompress: false,
-    compressionFailed: false,
-    compressions: 0,
-    tokenBudget: input.maxTokens,
-    response: '',
-    stats: { usage: { ...EMPTY_USAGE }, models: {}, toolCalls: { total: 0, success: 0, failed: 0 } },
-    publishedStatus: 'running',
+    log: { base: 0, events: [] },
+    book: { calls: new Map(), childApprovals: new Map() },
+    finished: false,
     hooks: input.hookState ?? { standalone: !input.transcript && !input.parent, began: false, prompt: input.prompt, stopHookActive: false, clears: 0 },
   };
 }
 
 /** Appends an event; `time` is workflow time, so replay rebuilds the same log. */
 export function emit(state: PromptState, body: AgentEventBody): void {
-  state.events.push({ ...body, seq: state.eventBase + state.events.length, time: new Date().toISOString() } as AgentEvent);
+  state.log.events.push({ ...body, seq: state.log.base + state.log.events.length, time: new Date().toISOString() } as AgentEvent);
 }
 
 /** Mirrors "a call awaits approval" into the status search attribute, when the cluster has it. */
 export function publishStatus(state: PromptState): void {
   if (!state.input.searchAttributes) return;
-  const waiting = state.childApprovals.size > 0 || [...state.calls.values()].some((c) => c.status === 'awaiting_approval');
+  const waiting = state.book.childApprovals.size > 0 || [...state.book.calls.values()].some((c) => c.status === 'awaiting_approval');
   const value: AgentStatusValue = waiting ? 'awaiting_approval' : 'running';
-  if (state.publishedStatus === value) return;
-  state.publishedStatus = value;
+  if (state.progress.publishedStatus === value) return;
+  state.progress.publishedStatus = value;
   upsertSearchAttributes([{ key: STATUS_ATTRIBUTE, value }]);
 }
 
 /** Tokens of utility calls (routing, loop checks, next speaker, compression), per model. */
 export function recordUtilityUsage(state: PromptState, usage: Record<string, TokenUsage> | undefined): void {
   for (const [model, u] of Object.entries(usage ?? {})) {
-    state.stats.usage = addUsage(state.stats.usage, u);
-    state.stats.models[model] = addUsage(state.stats.models[model] ?? EMPTY_USAGE, u);
+    state.progress.stats.usage = addUsage(state.progress.stats.usage, u);
+    state.progress.stats.models[model] = addUsage(state.progress.stats.models[model] ?? EMPTY_USAGE, u);
   }
 }
 
 export function recordUsage(state: PromptState, model: string, usage: TokenUsage): void {
-  if (usage.input > 0) state.lastPromptTokens = usage.input;
-  state.stats.usage = addUsage(state.stats.usage, usage);
-  state.stats.models[model] = addUsage(state.stats.models[model] ?? EMPTY_USAGE, usage);
+  if (usage.input > 0) state.context.lastPromptTokens = usage.input;
+  state.progress.stats.usage = addUsage(state.progress.stats.usage, usage);
+  state.progress.stats.models[model] = addUsage(state.progress.stats.models[model] ?? EMPTY_USAGE, usage);
 }
 
 export function eventsPage(state: PromptState, cursor: number): EventsPage {
   // A cursor from before this run's first event skips to it: older events are gone with their run.
-  const start = Math.max(state.eventBase, Math.floor(Number(cursor) || 0));
-  const events = state.events.slice(start - state.eventBase, start - state.eventBase + EVENTS_PAGE_SIZE);
+  const start = Math.max(state.log.base, Math.floor(Number(cursor) || 0));
+  const events = state.log.events.slice(start - state.log.base, start - state.log.base + EVENTS_PAGE_SIZE);
   const next = start + events.length;
-  return { events, next, done: state.finished && next >= state.eventBase + state.events.length };
+  return { events, next, done: state.finished && next >= state.log.base + state.log.events.length };
 }
 
 function phaseOf(state: PromptState, awaitingApproval: boolean): PromptStatus['phase'] {
@@ -143,29 +128,29 @@ function phaseOf(state: PromptState, awaitingApproval: boolean): PromptStatus['p
 }
 
 export function statusOf(state: PromptState): PromptStatus {
-  const calls = [...state.calls.values()];
+  const calls = [...state.book.calls.values()];
   const pending = calls.filter((c) => c.status === 'awaiting_approval');
   return {
-    phase: phaseOf(state, pending.length + state.childApprovals.size > 0),
-    turns: state.turns,
-    approvalMode: state.mode,
+    phase: phaseOf(state, pending.length + state.book.childApprovals.size > 0),
+    turns: state.progress.turns,
+    approvalMode: state.progress.mode,
     pendingApprovals: [
       ...pending.map(({ callId, name, args }) => ({ callId, name, args })),
-      ...[...state.childApprovals.values()].map(({ callId, name, args, childWorkflowId }) => ({ callId, name, args, childWorkflowId })),
+      ...[...state.book.childApprovals.values()].map(({ callId, name, args, childWorkflowId }) => ({ callId, name, args, childWorkflowId })),
     ],
     toolCalls: calls.map(({ callId, name, args, status }) => ({ callId, name, args, status })),
-    response: state.finished ? state.response : undefined,
+    response: state.finished ? state.progress.response : undefined,
     terminateReason: state.terminateReason,
     error: state.error,
-    stats: state.stats,
-    eventCount: state.eventBase + state.events.length,
-    runs: state.runs,
+    stats: state.progress.stats,
+    eventCount: state.log.base + state.log.events.length,
+    runs: state.progress.runs,
   };
 }
 
 /** The one place the approval mode changes, so every change is an event watchers see. */
 export function setMode(state: PromptState, mode: ApprovalMode): void {
-  if (state.mode === mode) return;
-  state.mode = mode;
+  if (state.progress.mode === mode) return;
+  state.progress.mode = mode;
   emit(state, { type: 'approval_mode', mode });
 }

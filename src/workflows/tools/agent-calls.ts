@@ -54,10 +54,10 @@ function childInput(state: PromptState, agent: AgentDefinition, record: CallReco
     prompt: String(record.args.prompt ?? ''),
     parent: { workflowId: workflowInfo().workflowId, callId: record.callId },
     workspace: input.workspace,
-    model: agent.model ?? state.model,
-    approvalMode: state.mode,
+    model: agent.model ?? state.progress.model,
+    approvalMode: state.progress.mode,
     policyRules: input.policyRules,
-    sessionRules: state.sessionRules,
+    sessionRules: state.progress.sessionRules,
     shellTimeoutMs: input.shellTimeoutMs,
     toolHeartbeatTimeoutMs: input.toolHeartbeatTimeoutMs,
     modelHeartbeatTimeoutMs: input.modelHeartbeatTimeoutMs,
@@ -69,8 +69,8 @@ function childInput(state: PromptState, agent: AgentDefinition, record: CallReco
 }
 
 function addChildUsage(state: PromptState, result: SubagentResult): void {
-  state.stats.usage = addUsage(state.stats.usage, result.stats.usage);
+  state.progress.stats.usage = addUsage(state.progress.stats.usage, result.stats.usage);
   for (const [model, usage] of Object.entries(result.stats.models)) {
-    state.stats.models[model] = addUsage(state.stats.models[model] ?? EMPTY_USAGE, usage);
+    state.progress.stats.models[model] = addUsage(state.progress.stats.models[model] ?? EMPTY_USAGE, usage);
   }
 }

@@ -8,7 +8,7 @@ function stateWith(calls: Partial<CallRecord>[]): PromptState {
   const state = createPromptState({ prompt: 'p', workspace: '/w', model: 'm', approvalMode: 'default', maxTurns: 10 });
   for (const call of calls) {
     const record: CallRecord = { callId: 'x', name: 'write_file', args: {}, status: 'awaiting_approval', ...call };
-    state.calls.set(record.callId, record);
+    state.book.calls.set(record.callId, record);
   }
   return state;
 }

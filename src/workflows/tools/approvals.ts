@@ -15,10 +15,10 @@ export function checkConfirmation(state: PromptState, payload: unknown): { ok: t
   if (!parsed.success) return { ok: false, reason: `malformed toolConfirmation: ${describeIssues(parsed.error)}` };
   const value = parsed.data as ToolConfirmation;
   if (state.finished) return { ok: false, reason: `the prompt has finished; call ${value.callId} can no longer be decided` };
-  if (!state.calls.has(value.callId) && state.childApprovals.has(value.callId)) return { ok: true, value };
-  const call = state.calls.get(value.callId);
+  if (!state.book.calls.has(value.callId) && state.book.childApprovals.has(value.callId)) return { ok: true, value };
+  const call = state.book.calls.get(value.callId);
   if (!call) {
-    const pending = [...state.calls.values()].filter((c) => c.status === 'awaiting_approval' && !c.decision).map((c) => c.callId);
+    const pending = [...state.book.calls.values()].filter((c) => c.status === 'awaiting_approval' && !c.decision).map((c) => c.callId);
     return { ok: false, reason: `unknown callId ${value.callId}; awaiting approval: ${pending.join(', ') || 'none'}` };
   }
   if (call.decision) return { ok: false, reason: `call ${value.callId} was already decided (${call.decision.outcome})` };
@@ -55,8 +55,8 @@ export function registerApprovalHandlers(state: PromptState): void {
     },
   );
   setHandler(childApprovalSignal, (notice: ChildApprovalNotice) => {
-    if (notice.pending) state.childApprovals.set(notice.callId, notice);
-    else state.childApprovals.delete(notice.callId);
+    if (notice.pending) state.book.childApprovals.set(notice.callId, notice);
+    else state.book.childApprovals.delete(notice.callId);
     publishStatus(state);
   });
   setHandler(setApprovalModeSignal, (payload: unknown) => {
@@ -74,14 +74,14 @@ export function registerApprovalHandlers(state: PromptState): void {
  * its own state (a bad `modify` there becomes a warning event in the child).
  */
 async function applyConfirmation(state: PromptState, confirmation: ToolConfirmation): Promise<void> {
-  const call = state.calls.get(confirmation.callId);
+  const call = state.book.calls.get(confirmation.callId);
   if (call) {
     call.decision = confirmation;
     return;
   }
-  const child = state.childApprovals.get(confirmation.callId);
+  const child = state.book.childApprovals.get(confirmation.callId);
   if (!child) return;
-  state.childApprovals.delete(confirmation.callId);
+  state.book.childApprovals.delete(confirmation.callId);
   publishStatus(state);
   await getExternalWorkflowHandle(child.childWorkflowId).signal(toolConfirmationSignal, confirmation);
 }

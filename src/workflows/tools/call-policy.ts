@@ -25,8 +25,8 @@ export const FULL_ARGS_PATCH = 'policy-full-args';
  * first match wins (core/policy).
  */
 export async function judge(state: PromptState, record: CallRecord, allowRuleFor?: ApprovalMode): Promise<JudgeCallResult> {
-  const rules = [...defaultPolicy(PLANS_DIR), ...(state.input.policyRules ?? []), ...state.sessionRules];
-  const context = { mode: state.mode, plansDir: PLANS_DIR, workspaceRoot: state.input.workspace };
+  const rules = [...defaultPolicy(PLANS_DIR), ...(state.input.policyRules ?? []), ...state.progress.sessionRules];
+  const context = { mode: state.progress.mode, plansDir: PLANS_DIR, workspaceRoot: state.input.workspace };
   const narrowing = allowRuleFor ? shellNarrowing(record.name) : undefined;
   if (hasBlobMarkers(record.args) && patched(FULL_ARGS_PATCH)) {
     const outputSchema = outputSchemaFor(state, record);
@@ -57,9 +57,9 @@ export async function policyRefuses(state: PromptState, record: CallRecord): Pro
  */
 export async function recheckAfterApproval(state: PromptState, record: CallRecord): Promise<Refusal | undefined> {
   if (record.decision?.outcome === 'proceed_always') {
-    const { allowRule } = await judge(state, record, state.mode);
-    if (allowRule) state.sessionRules.push(allowRule);
-    if (EDIT_TOOLS.includes(record.name) && state.mode === 'default') setMode(state, 'auto_edit');
+    const { allowRule } = await judge(state, record, state.progress.mode);
+    if (allowRule) state.progress.sessionRules.push(allowRule);
+    if (EDIT_TOOLS.includes(record.name) && state.progress.mode === 'default') setMode(state, 'auto_edit');
   }
   const refusal = refusalOf(await judge(state, record));
   if (!refusal || refusal.kind !== 'policy_violation') return refusal;

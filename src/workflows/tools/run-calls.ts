@@ -130,10 +130,10 @@ async function tellParent(state: PromptState, record: CallRecord, pending: boole
 }
 
 function track(state: PromptState, call: FunctionCall): CallRecord {
-  const existing = state.calls.get(call.id);
+  const existing = state.book.calls.get(call.id);
   if (existing) return existing;
   const record: CallRecord = { callId: call.id, name: call.name, args: call.args, status: 'validating' };
-  state.calls.set(call.id, record);
+  state.book.calls.set(call.id, record);
   return record;
 }
 
@@ -146,8 +146,8 @@ function finishInline(state: PromptState, record: CallRecord, kind: ToolErrorKin
 function finish(state: PromptState, record: CallRecord, outcome: ToolOutcome): ToolOutcome {
   record.outcome = outcome;
   record.status = outcome.ok ? 'success' : outcome.errorKind === 'cancelled' ? 'cancelled' : 'error';
-  state.stats.toolCalls.total += 1;
-  state.stats.toolCalls[outcome.ok ? 'success' : 'failed'] += 1;
+  state.progress.stats.toolCalls.total += 1;
+  state.progress.stats.toolCalls[outcome.ok ? 'success' : 'failed'] += 1;
   emit(state, { type: 'tool_call_response', callId: record.callId, name: record.name, ok: outcome.ok, preview: outcome.preview, errorKind: outcome.errorKind });
   return outcome;
 }

@@ -35,7 +35,7 @@ export async function runWorkflowTool(state: PromptState, record: CallRecord): P
 }
 
 function enterPlanMode(state: PromptState): string {
-  state.modeBeforePlan = state.mode;
+  state.progress.modeBeforePlan = state.progress.mode;
   setMode(state, 'plan');
   return (
     `Plan mode is on. Only read-only tools run now, and write_file/replace may only write Markdown files under ${PLANS_DIR}/. ` +
@@ -44,7 +44,7 @@ function enterPlanMode(state: PromptState): string {
 }
 
 function exitPlanMode(state: PromptState, record: CallRecord): string {
-  const next: ApprovalMode = record.decision?.mode ?? (state.modeBeforePlan && state.modeBeforePlan !== 'plan' ? state.modeBeforePlan : 'default');
+  const next: ApprovalMode = record.decision?.mode ?? (state.progress.modeBeforePlan && state.progress.modeBeforePlan !== 'plan' ? state.progress.modeBeforePlan : 'default');
   setMode(state, next);
   return `The plan in ${String(record.args.plan_filename)} was approved. The approval mode is now ${next}: carry out the plan.`;
 }
