@@ -43,7 +43,7 @@ export interface PromptInput {
   maxTokens?: number;
   /** Loop detection (all three levels); on unless false. */
   loopDetection?: boolean;
-  /** Models of the LLM loop check (default DEFAULT_LOOP_CHECK_MODELS). */
+  /** Models of the LLM loop check (defaults: state/settings.ts). */
   loopCheckModels?: { fast: string; confirm?: string };
   /** How long a prompt paused on a loop waits for `loopDecision` before it stops (default 30 min). */
   loopDecisionTimeoutMs?: number;

@@ -34,7 +34,7 @@ export async function agentPromptWorkflow(input: PromptInput): Promise<PromptRes
   registerApprovalHandlers(state);
   registerLoopHandlers(state);
   registerContextHandlers(state);
-  const acts = activitiesFor(input);
+  const acts = activitiesFor(state.settings);
   const cursor = input.resume ? restoreCarry(state, input.resume) : startCursor(state);
   return settle(state, await run(state, acts, cursor));
 }

@@ -30,7 +30,7 @@ export async function subagentWorkflow(input: SubagentInput): Promise<SubagentRe
   setHandler(statusQuery, () => statusOf(state));
   setHandler(eventsQuery, (cursor: number) => eventsPage(state, cursor));
   registerApprovalHandlers(state);
-  const acts = activitiesFor(state.input);
+  const acts = activitiesFor(state.settings);
   const cursor: Cursor = { transcriptId: workflowInfo().workflowId, length: 0, append: [{ kind: 'text', text: input.prompt }] };
   const open = { calls: [] as FunctionCall[] };
   let timedOut = false;

@@ -1,16 +1,10 @@
 import { condition, setHandler } from '@temporalio/workflow';
 import { describeIssues } from '../../core/confirmation';
-import { runLlmLoopCheck, beforeModelRequest, type LoopCheckModels, type LoopCheckResult } from '../../core/loop/llm-schedule';
+import { runLlmLoopCheck, beforeModelRequest, type LoopCheckResult } from '../../core/loop/llm-schedule';
 import { continueAfterLoop, createLoopState, disableLoopDetection, observeModelTurn, recordDetection, type LoopDetection } from '../../core/loop/detection';
 import type { FunctionCall } from '../../core/types';
 import { emit, type PromptState } from '../state/prompt-state';
 import { type LoopDecision, loopDecisionSignal, loopDecisionSchema } from '../api';
-
-/** Gemini CLI's loop-check models: a fast judge and a stronger one that must confirm it. */
-export const DEFAULT_LOOP_CHECK_MODELS: LoopCheckModels = { fast: 'gemini-2.5-flash', confirm: 'gemini-2.5-pro' };
-
-/** How long a prompt flagged twice as looping waits for `loopDecision` before it ends. */
-export const DEFAULT_LOOP_DECISION_TIMEOUT_MS = 30 * 60_000;
 
 export function registerLoopHandlers(state: PromptState): void {
   setHandler(loopDecisionSignal, (payload: unknown) => {
@@ -32,7 +26,7 @@ export async function checkBeforeRequest(state: PromptState, ask: (model: string
   const pre = beforeModelRequest(state.loop);
   state.loop = pre.state;
   if (!pre.checkDue) return undefined;
-  const models = state.input.loopCheckModels ?? DEFAULT_LOOP_CHECK_MODELS;
+  const models = state.settings.loopCheckModels;
   const result = await runLlmLoopCheck(state.loop, models, (model) => ask(model).catch(() => undefined));
   state.loop = result.state;
   return result.detection;
@@ -59,7 +53,7 @@ export async function onDetection(state: PromptState, detection: LoopDetection):
   if (action.action === 'recover') return { recover: action.message };
   state.loopPaused = true;
   state.loopDecision = undefined;
-  const timeout = state.input.loopDecisionTimeoutMs ?? DEFAULT_LOOP_DECISION_TIMEOUT_MS;
+  const timeout = state.settings.loopDecisionTimeoutMs;
   await condition(() => state.loopDecision !== undefined, timeout);
   state.loopPaused = false;
   const decision: LoopDecision = state.loopDecision ?? 'stop';

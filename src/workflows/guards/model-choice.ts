@@ -1,6 +1,6 @@
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
 import { CONTINUE_TEXT } from '../../core/next-speaker';
-import { autoRoutingModels, DEFAULT_CLASSIFIER_MODEL, DEFAULT_FAST_MODEL, fallbackModelFor, isQuotaFailure } from '../../core/routing';
+import { autoRoutingModels, fallbackModelFor, isQuotaFailure } from '../../core/routing';
 import type { ModelTurn, NewPart } from '../../core/types';
 import type { Activities } from '../../activities';
 import { emit, recordUtilityUsage, type PromptState } from '../state/prompt-state';
@@ -20,7 +20,7 @@ export async function chooseModel(state: PromptState, acts: UtilityActs, transcr
       request: state.input.prompt,
       fastModel: pair.fast,
       strongModel: pair.strong,
-      classifierModel: state.input.classifierModel ?? DEFAULT_CLASSIFIER_MODEL,
+      classifierModel: state.settings.classifierModel,
     });
     recordUtilityUsage(state, routed.usage);
     state.progress.model = routed.model;
@@ -53,7 +53,7 @@ export async function callWithFallback(state: PromptState, call: (model: string)
  */
 export async function continuation(state: PromptState, acts: UtilityActs, transcriptId: string, length: number): Promise<NewPart[] | undefined> {
   if (!state.input.nextSpeakerCheck) return undefined;
-  const verdict = await acts.checkNextSpeaker({ transcriptId, length, model: state.input.nextSpeakerModel ?? DEFAULT_FAST_MODEL });
+  const verdict = await acts.checkNextSpeaker({ transcriptId, length, model: state.settings.nextSpeakerModel });
   recordUtilityUsage(state, verdict.usage);
   return verdict.next === 'model' ? [{ kind: 'text', text: CONTINUE_TEXT }] : undefined;
 }

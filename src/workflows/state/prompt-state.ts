@@ -6,6 +6,7 @@ import type { HookState } from '../../core/hooks/context';
 import { STATUS_ATTRIBUTE, type AgentStatusValue } from '../../core/search-attributes';
 import { addUsage, EMPTY_USAGE, type ApprovalMode, type TerminateReason, type TokenUsage } from '../../core/types';
 import type { FrameMemo } from './request-frame';
+import { settingsOf, type PromptSettings } from './settings';
 import type { CallRecord, ChildApprovalNotice, ContextCarry, EventsPage, PromptInput, PromptProgress, PromptStatus } from '../api';
 
 const EVENTS_PAGE_SIZE = 500;
@@ -18,6 +19,8 @@ const EVENTS_PAGE_SIZE = 500;
  */
 export interface PromptState {
   input: PromptInput;
+  /** The input with every default applied (state/settings): what the loop reads. */
+  settings: PromptSettings;
   progress: PromptProgress;
   context: ContextCarry;
   /** Loop detection state (small, plain data; see core/loop/detection). */
@@ -63,6 +66,7 @@ export interface CallBook {
 export function createPromptState(input: PromptInput): PromptState {
   return {
     input,
+    settings: settingsOf(input),
     progress: {
       model: input.model,
       fellBack: false,

@@ -1,5 +1,4 @@
 import { executeChild, isCancellation, workflowInfo } from '@temporalio/workflow';
-import { BUILTIN_AGENTS } from '../../core/agents/builtins';
 import type { AgentDefinition } from '../../core/agents/definition';
 import { addUsage, EMPTY_USAGE } from '../../core/types';
 import { completeTaskOutputText } from '../../core/agents/complete-task';
@@ -19,7 +18,7 @@ export function invokeAgentDeclaration(state: PromptState): FunctionDeclaration 
 
 /** The agents this prompt may start: the input's (built-ins and the user's), or the built-ins. */
 export function agentsOf(state: PromptState): readonly AgentDefinition[] {
-  return state.input.agents ?? BUILTIN_AGENTS;
+  return state.settings.agents;
 }
 
 /**

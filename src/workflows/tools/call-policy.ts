@@ -25,7 +25,7 @@ export const FULL_ARGS_PATCH = 'policy-full-args';
  * first match wins (core/policy).
  */
 export async function judge(state: PromptState, record: CallRecord, allowRuleFor?: ApprovalMode): Promise<JudgeCallResult> {
-  const rules = [...defaultPolicy(PLANS_DIR), ...(state.input.policyRules ?? []), ...state.progress.sessionRules];
+  const rules = [...defaultPolicy(PLANS_DIR), ...state.settings.policyRules, ...state.progress.sessionRules];
   const context = { mode: state.progress.mode, plansDir: PLANS_DIR, workspaceRoot: state.input.workspace };
   const narrowing = allowRuleFor ? shellNarrowing(record.name) : undefined;
   if (hasBlobMarkers(record.args) && patched(FULL_ARGS_PATCH)) {

@@ -72,7 +72,7 @@ async function processCall(state: PromptState, call: FunctionCall, runTool: RunT
     name: record.name,
     args: record.args,
     workspace: state.input.workspace,
-    shellTimeoutMs: state.input.shellTimeoutMs ?? 300_000,
+    shellTimeoutMs: state.settings.shellTimeoutMs,
   });
   return finish(state, record, await afterHooks(state, record, outcome, runTool));
 }
