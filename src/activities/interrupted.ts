@@ -33,6 +33,12 @@ export async function resumeInterrupted(name: string, args: Record<string, unkno
   if (name === 'write_file' && current === args.content) {
     return { ok: true, output: `${args.file_path} already holds this content: an interrupted earlier attempt had written it.` };
   }
+  if (name === 'write_file' && before === ABSENT && typeof args.content === 'string' && args.content.startsWith(current)) {
+    // The earlier attempt created the file and stopped mid-write: what is there is its own partial
+    // text. Removing it first makes the new run answer as the uninterrupted call would have (created).
+    await removePartial(workspaceRoot, String(args.file_path));
+    return undefined;
+  }
   const { old_string: oldText, new_string: newText } = args as { old_string?: string; new_string?: string };
   // Without a fingerprint, a file that still holds the old text counts as not yet changed.
   const changed = before !== undefined || !oldText || !current.includes(oldText);
@@ -42,8 +48,15 @@ export async function resumeInterrupted(name: string, args: Record<string, unkno
   return undefined;
 }
 
+const ABSENT = 'absent';
+
 function fingerprint(text: string | undefined): string {
-  return text === undefined ? 'absent' : `sha256:${createHash('sha256').update(text).digest('hex')}`;
+  return text === undefined ? ABSENT : `sha256:${createHash('sha256').update(text).digest('hex')}`;
+}
+
+async function removePartial(root: string, filePath: string): Promise<void> {
+  const workspace = await createWorkspace(root);
+  await workspace.removeFile(await workspace.resolve(filePath));
 }
 
 async function currentText(root: string, filePath: string): Promise<string | undefined> {

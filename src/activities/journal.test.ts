@@ -46,6 +46,29 @@ test('an interrupted write whose content is already in place is not written agai
   expect(outcome.preview).toMatch(/already holds this content/);
 });
 
+describe('an interrupted write that had created the file and stopped mid-write', () => {
+  const content = 'first line\nsecond line\n';
+  test.each([
+    ['empty', ''],
+    ['half written', 'first li'],
+  ])('(%s) is written again and reported as created, like the uninterrupted call', async (_label, partial) => {
+    const env = quiet();
+    await journal.put(key(env), { state: 'started', attempt: 1, before: 'absent' });
+    await fs.writeFile(path.join(workspace, 'new.md'), partial);
+    const outcome = await run('write_file', { file_path: 'new.md', content }, env);
+    expect(outcome.preview).toBe('Created new.md (2 lines).');
+    expect(await fs.readFile(path.join(workspace, 'new.md'), 'utf8')).toBe(content);
+  });
+
+  test('a file that is not a prefix of the content (someone else wrote it) is overwritten, not removed', async () => {
+    const env = quiet();
+    await journal.put(key(env), { state: 'started', attempt: 1, before: 'absent' });
+    await fs.writeFile(path.join(workspace, 'new.md'), 'another text');
+    const outcome = await run('write_file', { file_path: 'new.md', content }, env);
+    expect(outcome.preview).toBe('Overwrote new.md (2 lines).');
+  });
+});
+
 test('an interrupted replace that already happened reports success instead of "no occurrence"', async () => {
   const env = quiet();
   await journal.put(key(env), { state: 'started', attempt: 1 });

@@ -151,6 +151,18 @@ export async function writeFileInside(root: string, absolute: string, content: s
   }
 }
 
+/** Removes regular file `absolute` through its verified parent directory; a symlink is refused. */
+export async function removeFileInside(root: string, absolute: string, isInside: IsInside, shown: string): Promise<void> {
+  const dir = await openDirectoryInside(root, path.dirname(absolute), isInside, shown);
+  try {
+    const entry = path.join(dir.base, path.basename(absolute));
+    if (!(await fs.lstat(entry)).isFile()) throw new ToolError('not_a_file', `${shown} is not a regular file.`);
+    await fs.unlink(entry);
+  } finally {
+    await dir.handle.close();
+  }
+}
+
 /**
  * Entries of directory `absolute`. A symlinked entry is described by its target only when the
  * target is inside the workspace; one leading out is listed as a plain, empty entry.

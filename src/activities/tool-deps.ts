@@ -4,7 +4,7 @@ import { ToolError, type FileInfo } from '../tools/types';
 import type { ToolDeps, ToolLimits, Workspace } from '../tools/types';
 import { createExec } from './exec';
 import { createLineMatcher } from './line-matcher';
-import { listInside, readDirectoryInside, readFileInside, targetInside, writeFileInside, type IsInside } from './safe-fs';
+import { listInside, readDirectoryInside, readFileInside, removeFileInside, targetInside, writeFileInside, type IsInside } from './safe-fs';
 
 /** Part of the tool dependencies' surface, next to `createToolDeps` and `createWorkspace`. */
 
@@ -61,6 +61,7 @@ export async function createWorkspace(root: string): Promise<Workspace> {
     relative: shown,
     readFile: (absolute) => readFileInside(absolute, isInside, shown(absolute)),
     writeFile: (absolute, content) => writeFileInside(realRoot, absolute, content, isInside, shown(absolute)),
+    removeFile: (absolute) => removeFileInside(realRoot, absolute, isInside, shown(absolute)),
     stat: statOrUndefined,
     readdir: (absolute) => listInside(absolute, isInside, shown(absolute)),
     walk: (dir, options) => walkFiles(dir, isInside, options?.limit ?? Number.POSITIVE_INFINITY),

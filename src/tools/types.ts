@@ -61,6 +61,8 @@ export interface Workspace {
   relative(absolutePath: string): string;
   readFile(absolutePath: string): Promise<Buffer>;
   writeFile(absolutePath: string, content: string): Promise<void>;
+  /** Removes a regular file; a symlink at its name is refused, not followed. */
+  removeFile(absolutePath: string): Promise<void>;
   stat(absolutePath: string): Promise<FileInfo | undefined>;
   readdir(absolutePath: string): Promise<DirEntry[]>;
   /** Files (not directories) under `dir`, relative to it, skipping `.git` and `node_modules`. */
