@@ -1,7 +1,7 @@
 import { CancellationScope, ContinueAsNew, isCancellation, setHandler, workflowInfo } from '@temporalio/workflow';
 import { afterModel, beforeModel, beginPrompt, endPromptOnFailure, finishOrContinue, recordPending, stopIfHookSaid } from './prompt/agent-hooks';
 import type { LoopDetection } from '../core/loop/detection';
-import type { FunctionCall, ModelTurn } from '../core/types';
+import type { ModelTurn } from '../core/types';
 import { toolNames } from '../tools';
 import { activitiesFor, type PromptActivities } from './state/activity-options';
 import { registerApprovalHandlers } from './tools/approvals';
@@ -11,16 +11,11 @@ import { FAILURES } from '../core/failures';
 import { checkBeforeRequest, observeTurn, onDetection, registerLoopHandlers } from './guards/loop';
 import { eventsQuery, statusQuery, type PromptInput, type PromptResult, type Cursor } from './api';
 import { callWithFallback, chooseModel, continuation } from './guards/model-choice';
-import { createPromptState, emit, eventsPage, recordUsage, recordUtilityUsage, statusOf, type PromptState } from './state/prompt-state';
+import { createPromptState, emit, eventsPage, recordUtilityUsage, statusOf, type PromptState } from './state/prompt-state';
 import { continueAsNewIfSuggested, restoreCarry } from './prompt/carry';
-import { runToolCalls } from './tools/run-calls';
-import { adoptCallIds } from './state/call-ids';
 import { toolsForMode } from './tools/workflow-tools';
 import { invokeAgentDeclaration } from './tools/agent-calls';
-import type { CallModelInput } from '../activities/call-model';
-import { callFramed } from './state/request-frame';
-
-type OpenCalls = { calls: FunctionCall[] };
+import { runTurn, type OpenCalls, type TurnFrame } from './prompt/turn';
 
 /**
  * One user prompt, as Gemini CLI's loop: model turn; run its function calls; send their responses;
@@ -96,44 +91,29 @@ async function step(state: PromptState, acts: PromptActivities, cursor: Cursor, 
   if (early) return handleLoop(state, early, cursor);
   const hooked = await beforeModel(state, acts, cursor, toolsForMode(toolNames, state.progress.mode).filter((name) => name !== 'complete_task'));
   if (hooked.end) return hooked.end;
-  state.progress.turns += 1;
-  const sent: Cursor = { ...cursor, append: [...cursor.append] };
-  const turn = await callWithFallback(state, (model) => callFramed(state, modelRequest(state, cursor, hooked, model), acts.callModel));
-  if (turn.overflow) return overflow(state, acts, cursor, turn.overflow);
-  await afterModel(state, cursor, turn);
-  Object.assign(cursor, { length: turn.transcriptLength, append: [] });
-  const detection = observeTurn(state, turn);
-  if (detection) {
-    // The looping turn is abandoned, as Gemini CLI abandons it: what it answered is sent again.
-    recordUsage(state, turn.model, turn.usage);
-    Object.assign(cursor, sent);
-    return handleLoop(state, detection, cursor);
-  }
-  adoptCallIds(state, turn.functionCalls);
-  reportTurn(state, turn);
-  if (turn.functionCalls.length > 0) {
-    open.calls = turn.functionCalls;
-    cursor.append = await runToolCalls(state, turn.functionCalls, acts.runTool);
-    open.calls = [];
-    return stopIfHookSaid(state, acts, cursor);
-  }
+  const outcome = await runTurn(state, acts, cursor, open, {
+    frame: promptFrame(state, hooked),
+    send: (ask) => callWithFallback(state, ask),
+    review: async (turn) => {
+      await afterModel(state, cursor, turn);
+      // A looping turn is abandoned, as Gemini CLI abandons it: what it answered is sent again.
+      return observeTurn(state, turn);
+    },
+  });
+  if (outcome.kind === 'overflow') return overflow(state, acts, cursor, outcome.fit);
+  if (outcome.kind === 'abandoned') return handleLoop(state, outcome.verdict, cursor);
+  if (outcome.kind === 'called') return stopIfHookSaid(state, acts, cursor);
   const more = await continuation(state, acts, cursor.transcriptId, cursor.length);
   if (!more) return finishOrContinue(state, acts, cursor);
   cursor.append = more;
   return undefined;
 }
 
-/** One model request: the new user message by reference, the tools the hooks left, their overrides. */
-function modelRequest(state: PromptState, cursor: Cursor, hooked: Awaited<ReturnType<typeof beforeModel>>, model: string): CallModelInput {
+/** What the prompt's requests carry besides the conversation: the tools the hooks left, their overrides. */
+function promptFrame(state: PromptState, hooked: Awaited<ReturnType<typeof beforeModel>>): TurnFrame {
   return {
-    transcriptId: cursor.transcriptId,
-    baseLength: cursor.length,
-    append: cursor.append,
-    model,
-    workspace: state.input.workspace,
     toolNames: hooked.toolNames,
     extraDeclarations: [invokeAgentDeclaration(state)].filter((d) => hooked.allows(d.name)),
-    turn: state.progress.turns,
     lastPromptTokens: state.context.lastPromptTokens,
     hooks: hooked.hooks,
   };
@@ -159,7 +139,6 @@ async function handleLoop(state: PromptState, detection: LoopDetection, cursor: 
 
 /** Gemini CLI's step 6: even after compression the next request cannot fit, so it is not sent. */
 function overflow(state: PromptState, acts: PromptActivities, cursor: Cursor, fit: NonNullable<ModelTurn['overflow']>): Promise<Ending> {
-  state.progress.turns -= 1;
   emit(state, { type: 'context_window_will_overflow', ...fit });
   const message = `The next request (about ${fit.estimatedRequestTokens} tokens) does not fit the ${fit.remainingTokens} tokens left in the model's context window.`;
   return endWithRecord(acts, cursor, 'context_overflow', FAILURES.contextWindowOverflow.type, message);
@@ -169,17 +148,4 @@ function overflow(state: PromptState, acts: PromptActivities, cursor: Cursor, fi
 async function stopOnBudget(acts: PromptActivities, cursor: Cursor): Promise<Ending> {
   await recordPending(acts, cursor);
   return { kind: 'result', reason: 'stopped', sessionEnd: false };
-}
-
-function reportTurn(state: PromptState, turn: ModelTurn): void {
-  for (const thought of turn.thoughts) emit(state, { type: 'thought', turn: state.progress.turns, ...thought });
-  if (turn.text) {
-    emit(state, { type: 'content', turn: state.progress.turns, text: turn.text });
-    state.progress.response += turn.text;
-  }
-  for (const call of turn.functionCalls) {
-    emit(state, { type: 'tool_call_request', turn: state.progress.turns, callId: call.id, name: call.name, args: call.args });
-  }
-  recordUsage(state, turn.model, turn.usage);
-  emit(state, { type: 'finished', turn: state.progress.turns, reason: turn.finishReason, usage: turn.usage });
 }

@@ -1,7 +1,6 @@
 import { CancellationScope, isCancellation, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import { resolveAgentTools } from '../core/agents/definition';
-import { finishInstructions, recoveryMessage, recoveryTurnToolMessage, type RecoverableReason, type SubagentTerminateReason } from '../core/agents/recovery';
-import type { FunctionCall, ModelTurn, NewPart } from '../core/types';
+import { finishInstructions, isRecoverable, recoveryMessage, recoveryTurnToolMessage, type RecoverableReason, type SubagentTerminateReason } from '../core/agents/recovery';
 import { toolNames } from '../tools';
 import { completeTaskDeclaration } from '../core/agents/complete-task';
 import { activitiesFor, type PromptActivities } from './state/activity-options';
@@ -9,10 +8,9 @@ import { registerApprovalHandlers } from './tools/approvals';
 import { failPrompt, recordCancellation } from './prompt/endings';
 import { eventsQuery, statusQuery, type SubagentResult, type SubagentInput, type Cursor } from './api';
 import { SUBAGENT_FAILURE_PREFIX } from '../core/failures';
-import { createPromptState, emit, eventsPage, recordUsage, statusOf, type PromptState } from './state/prompt-state';
+import { createPromptState, emit, eventsPage, statusOf, type PromptState } from './state/prompt-state';
 import { runToolCalls, settleCalls } from './tools/run-calls';
-import { adoptCallIds } from './state/call-ids';
-import { callFramed } from './state/request-frame';
+import { runTurn, takeTurn, type OpenCalls, type TakenTurn, type TurnFrame } from './prompt/turn';
 
 /**
  * One sub-agent run, as Gemini CLI's local executor: model turn, its allowed tools (anything else is
@@ -32,7 +30,7 @@ export async function subagentWorkflow(input: SubagentInput): Promise<SubagentRe
   registerApprovalHandlers(state);
   const acts = activitiesFor(state.settings);
   const cursor: Cursor = { transcriptId: workflowInfo().workflowId, length: 0, append: [{ kind: 'text', text: input.prompt }] };
-  const open = { calls: [] as FunctionCall[] };
+  const open: OpenCalls = { calls: [] };
   let timedOut = false;
   // The run's time limit is a workflow timer; a cancelled run cancels it, which is not an error.
   void sleep(agent.maxMinutes * 60_000).then(
@@ -41,11 +39,11 @@ export async function subagentWorkflow(input: SubagentInput): Promise<SubagentRe
   );
   emit(state, { type: 'user_prompt', text: input.prompt });
   try {
-    if (!tools.ok) return finish(state, 'error', tools.message);
-    let reason: SubagentTerminateReason | undefined;
-    while (!reason) reason = await agentStep(state, acts, cursor, open, () => timedOut);
-    if (reason !== 'goal') reason = await recoveryTurn(state, acts, cursor, reason);
-    return finish(state, reason);
+    if (!tools.ok) return finish(state, { reason: 'error', detail: tools.message });
+    let stop: Stop | undefined;
+    while (!stop) stop = await agentStep(state, acts, cursor, open, () => timedOut);
+    if (isRecoverable(stop.reason)) stop = { reason: await recoveryTurn(state, acts, cursor, stop.reason) };
+    return finish(state, stop);
   } catch (err) {
     if (isCancellation(err)) {
       await CancellationScope.nonCancellable(() => recordCancellation(state, acts, cursor, open.calls));
@@ -55,57 +53,56 @@ export async function subagentWorkflow(input: SubagentInput): Promise<SubagentRe
   }
 }
 
-async function agentStep(state: PromptState, acts: PromptActivities, cursor: Cursor, open: { calls: FunctionCall[] }, timedOut: () => boolean): Promise<SubagentTerminateReason | undefined> {
-  if (timedOut()) return 'timeout';
-  if (state.progress.turns >= state.input.maxTurns) return 'max_turns';
-  const turn = await modelTurn(state, acts, cursor);
-  if (turn.functionCalls.length === 0) return 'no_complete_task';
-  open.calls = turn.functionCalls;
-  cursor.append = await runToolCalls(state, turn.functionCalls, acts.runTool);
-  open.calls = [];
-  return state.completion ? 'goal' : undefined;
+/** Why the run stops, with the message a failed run reports. */
+interface Stop {
+  reason: SubagentTerminateReason;
+  detail?: string;
 }
 
-async function modelTurn(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<ModelTurn> {
+async function agentStep(state: PromptState, acts: PromptActivities, cursor: Cursor, open: OpenCalls, timedOut: () => boolean): Promise<Stop | undefined> {
+  if (timedOut()) return { reason: 'timeout' };
+  if (state.progress.turns >= state.input.maxTurns) return { reason: 'max_turns' };
+  const outcome = await runTurn(state, acts, cursor, open, { frame: agentFrame(state) });
+  if (outcome.kind === 'overflow') return overflowed(state, outcome.fit);
+  if (outcome.kind === 'answered') return { reason: 'no_complete_task' };
+  return state.completion ? { reason: 'goal' } : undefined;
+}
+
+/** A sub-agent's requests: its own system prompt and tools, complete_task, call ids under its parent's. */
+function agentFrame(state: PromptState): TurnFrame {
   const agent = state.agent!;
-  state.progress.turns += 1;
-  const request = {
-    transcriptId: cursor.transcriptId,
-    baseLength: cursor.length,
-    append: cursor.append,
-    model: state.progress.model,
-    workspace: state.input.workspace,
+  return {
     toolNames: [...(state.agentTools ?? []), 'complete_task'],
-    turn: state.progress.turns,
     callIdPrefix: `${state.input.parent?.callId ?? agent.name}.`,
     systemPrompt: `${agent.systemPrompt}\n\n${finishInstructions(agent)}`,
     extraDeclarations: [completeTaskDeclaration(agent.outputSchema)],
   };
-  const turn = await callFramed(state, request, acts.callModel);
-  Object.assign(cursor, { length: turn.transcriptLength, append: [] as NewPart[] });
-  if (turn.text) emit(state, { type: 'content', turn: state.progress.turns, text: turn.text });
-  adoptCallIds(state, turn.functionCalls);
-  for (const call of turn.functionCalls) emit(state, { type: 'tool_call_request', turn: state.progress.turns, callId: call.id, name: call.name, args: call.args });
-  recordUsage(state, turn.model, turn.usage);
-  return turn;
+}
+
+/** A request that cannot fit ends the run: a recovery turn would not fit either. */
+function overflowed(state: PromptState, fit: { estimatedRequestTokens: number; remainingTokens: number }): Stop {
+  emit(state, { type: 'context_window_will_overflow', ...fit });
+  const detail = `The next request (about ${fit.estimatedRequestTokens} tokens) does not fit the ${fit.remainingTokens} tokens left in the model's context window.`;
+  return { reason: 'error', detail };
 }
 
 /**
  * The final warning turn: within the grace period the agent may only call complete_task. Other
  * calls are answered without running, so every call still gets its one response.
  */
-async function recoveryTurn(state: PromptState, acts: PromptActivities, cursor: Cursor, reason: RecoverableReason | SubagentTerminateReason): Promise<SubagentTerminateReason> {
+async function recoveryTurn(state: PromptState, acts: PromptActivities, cursor: Cursor, reason: RecoverableReason): Promise<SubagentTerminateReason> {
   const agent = state.agent!;
-  if (reason !== 'max_turns' && reason !== 'timeout' && reason !== 'no_complete_task') return reason;
   emit(state, { type: 'warning', message: `recovery turn after ${reason}` });
   cursor.append = [...cursor.append, { kind: 'text', text: recoveryMessage(reason, agent) }];
-  let turn: ModelTurn;
+  let taken: TakenTurn<never>;
   try {
-    turn = await CancellationScope.withTimeout(agent.recoveryGraceSeconds * 1000, () => modelTurn(state, acts, cursor));
+    taken = await CancellationScope.withTimeout(agent.recoveryGraceSeconds * 1000, () => takeTurn(state, acts, cursor, { frame: agentFrame(state) }));
   } catch (err) {
     if (isCancellation(err) && !CancellationScope.current().consideredCancelled) return reason;
     throw err;
   }
+  if (taken.kind !== 'taken') return reason;
+  const turn = taken.turn;
   const completes = turn.functionCalls.filter((c) => c.name === 'complete_task');
   const others = turn.functionCalls.filter((c) => c.name !== 'complete_task');
   const answered = [...(await runToolCalls(state, completes, acts.runTool)), ...settleCalls(state, others, recoveryTurnToolMessage('that tool'))];
@@ -113,7 +110,7 @@ async function recoveryTurn(state: PromptState, acts: PromptActivities, cursor: 
   return state.completion ? 'goal' : reason;
 }
 
-function finish(state: PromptState, reason: SubagentTerminateReason, detail?: string): SubagentResult {
+function finish(state: PromptState, { reason, detail }: Stop): SubagentResult {
   state.finished = true;
   state.terminateReason = reason === 'goal' ? 'completed' : 'error';
   const error = reason === 'goal' ? undefined : { type: `${SUBAGENT_FAILURE_PREFIX}${reason}`, message: detail ?? reason };

@@ -3,8 +3,8 @@ import * as path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { AgentDefinition } from '../../src/core/agents/definition';
 import { generalistAgent } from '../../src/core/agents/builtins';
-import { functionCallResponse, textResponse, type ScriptLine } from '../../src/fake-gemini';
-import { confirmToolCallUpdate, statusQuery, type PromptStatus } from '../../src/workflows/api';
+import { functionCallResponse, streamLine, textResponse, type ScriptLine } from '../../src/fake-gemini';
+import { confirmToolCallUpdate, eventsQuery, statusQuery, type PromptStatus } from '../../src/workflows/api';
 import { closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, maybeRecordHistory, type Harness } from '../helpers/agent-harness';
 
@@ -46,6 +46,29 @@ test('invoke_agent runs the agent as a child workflow and answers with its compl
   expect(h.fake.requests).toHaveLength(4);
   expect(r.status.stats?.usage.total).toBe(60);
   await maybeRecordHistory(h, r.workflowId, 'subagent-goal');
+});
+
+test('a sub-agent reports its turns as the prompt does (one turn engine): thoughts, calls, then the finished turn', async () => {
+  const thinking = streamLine([
+    {
+      candidates: [
+        {
+          content: {
+            role: 'model',
+            parts: [{ text: '**Checking** the file first', thought: true }, { functionCall: { name: 'complete_task', args: { result: 'A' } } }],
+          },
+          finishReason: 'STOP',
+        },
+      ],
+      usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 2, thoughtsTokenCount: 3, totalTokenCount: 10 },
+    },
+  ]);
+  const r = await run([invoke('generalist'), thinking, textResponse('ok')]);
+  const child = await childOf(r.workflowId);
+  const page = await h.env.client.workflow.getHandle(child!.workflowId).query(eventsQuery, 0);
+  const turnOne = page.events.filter((e) => 'turn' in e && e.turn === 1).map((e) => e.type);
+  expect(turnOne.slice(0, 3)).toEqual(['thought', 'tool_call_request', 'finished']);
+  expect(page.events.find((e) => e.type === 'thought')).toMatchObject({ subject: 'Checking' });
 });
 
 test('an invalid complete_task is answered with what to fix, and a valid one then succeeds', async () => {

@@ -1,0 +1,107 @@
+import type { CallModelInput } from '../../activities/call-model';
+import type { FunctionCall, ModelTurn } from '../../core/types';
+import type { Cursor } from '../api';
+import type { PromptActivities } from '../state/activity-options';
+import { adoptCallIds } from '../state/call-ids';
+import { emit, recordUsage, type PromptState } from '../state/prompt-state';
+import { callFramed } from '../state/request-frame';
+import { runToolCalls } from '../tools/run-calls';
+
+/** The calls of the turn in flight: a cancellation must still answer each of them. */
+export interface OpenCalls {
+  calls: FunctionCall[];
+}
+
+/** What a loop says about its requests; the turn fills in the transcript position, model and turn number. */
+export type TurnFrame = Omit<CallModelInput, 'transcriptId' | 'baseLength' | 'append' | 'model' | 'workspace' | 'turn'>;
+
+/** How one loop takes its turns: the prompt and the sub-agent differ only here. */
+export interface TurnSpec<Verdict> {
+  frame: TurnFrame;
+  /** Sends the request to a model (the prompt falls back to another on quota). Default: the run's model. */
+  send?: (ask: (model: string) => Promise<ModelTurn>) => Promise<ModelTurn>;
+  /**
+   * Looks at the answer once it is in the transcript, before its calls are taken up (the prompt's
+   * AfterModel hook and loop check). A verdict abandons the turn: the cursor goes back to what was
+   * sent, so the same message goes out again with the next request.
+   */
+  review?: (turn: ModelTurn) => Promise<Verdict | undefined>;
+}
+
+export type TakenTurn<Verdict> =
+  /** The model answered; its calls, if any, have prompt-unique ids and are reported. */
+  | { kind: 'taken'; turn: ModelTurn }
+  /** The request would not fit the context window, so it was not sent and does not count. */
+  | { kind: 'overflow'; fit: NonNullable<ModelTurn['overflow']> }
+  | { kind: 'abandoned'; verdict: Verdict };
+
+export type TurnOutcome<Verdict> =
+  | Exclude<TakenTurn<Verdict>, { kind: 'taken' }>
+  /** An answer without calls. */
+  | { kind: 'answered'; turn: ModelTurn }
+  /** Every call ran; their responses wait in `cursor.append` for the next request. */
+  | { kind: 'called'; turn: ModelTurn };
+
+/**
+ * One model turn as both loops take it (Gemini CLI's `Turn.run`): counted, sent with its frame by
+ * reference, the cursor moved past the answer, reviewed, its calls given their ids and reported.
+ * The commands go out in this order in every loop, which recorded histories depend on.
+ */
+export async function takeTurn<V>(state: PromptState, acts: PromptActivities, cursor: Cursor, spec: TurnSpec<V>): Promise<TakenTurn<V>> {
+  state.progress.turns += 1;
+  const sent: Cursor = { ...cursor, append: [...cursor.append] };
+  const ask = (model: string) => callFramed(state, requestFor(state, cursor, spec.frame, model), acts.callModel);
+  const turn = await (spec.send ? spec.send(ask) : ask(state.progress.model));
+  if (turn.overflow) {
+    state.progress.turns -= 1;
+    return { kind: 'overflow', fit: turn.overflow };
+  }
+  Object.assign(cursor, { length: turn.transcriptLength, append: [] });
+  const verdict = await spec.review?.(turn);
+  if (verdict !== undefined) {
+    recordUsage(state, turn.model, turn.usage);
+    Object.assign(cursor, sent);
+    return { kind: 'abandoned', verdict };
+  }
+  adoptCallIds(state, turn.functionCalls);
+  reportTurn(state, turn);
+  return { kind: 'taken', turn };
+}
+
+/** A turn and then its calls, each answered once; the open calls are tracked for a cancellation. */
+export async function runTurn<V>(state: PromptState, acts: PromptActivities, cursor: Cursor, open: OpenCalls, spec: TurnSpec<V>): Promise<TurnOutcome<V>> {
+  const taken = await takeTurn(state, acts, cursor, spec);
+  if (taken.kind !== 'taken') return taken;
+  const calls = taken.turn.functionCalls;
+  if (calls.length === 0) return { kind: 'answered', turn: taken.turn };
+  open.calls = calls;
+  cursor.append = await runToolCalls(state, calls, acts.runTool);
+  open.calls = [];
+  return { kind: 'called', turn: taken.turn };
+}
+
+function requestFor(state: PromptState, cursor: Cursor, frame: TurnFrame, model: string): CallModelInput {
+  return {
+    ...frame,
+    transcriptId: cursor.transcriptId,
+    baseLength: cursor.length,
+    append: cursor.append,
+    model,
+    workspace: state.input.workspace,
+    turn: state.progress.turns,
+  };
+}
+
+function reportTurn(state: PromptState, turn: ModelTurn): void {
+  const number = state.progress.turns;
+  for (const thought of turn.thoughts) emit(state, { type: 'thought', turn: number, ...thought });
+  if (turn.text) {
+    emit(state, { type: 'content', turn: number, text: turn.text });
+    state.progress.response += turn.text;
+  }
+  for (const call of turn.functionCalls) {
+    emit(state, { type: 'tool_call_request', turn: number, callId: call.id, name: call.name, args: call.args });
+  }
+  recordUsage(state, turn.model, turn.usage);
+  emit(state, { type: 'finished', turn: number, reason: turn.finishReason, usage: turn.usage });
+}
