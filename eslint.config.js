@@ -16,6 +16,35 @@ const WORKER_CREATE = {
   message: 'Build workers in src/worker.ts.',
 };
 
+/**
+ * The workflow layer's one-way imports: api.ts < state < hooks < tools, guards < prompt < the
+ * workflows themselves. Each folder is told what it may not reach, so a circle cannot come back.
+ */
+const WORKFLOW_LAYERS = {
+  'src/workflows/api.ts': /^\.\//,
+  'src/workflows/state/*.ts': /^\.\.\/(hooks|tools|guards|prompt)(\/|$)|^\.\.\/[a-z-]+-workflow$/,
+  'src/workflows/hooks/*.ts': /^\.\.\/(tools|guards|prompt)(\/|$)|^\.\.\/[a-z-]+-workflow$/,
+  'src/workflows/tools/*.ts': /^\.\.\/(guards|prompt)(\/|$)|^\.\.\/[a-z-]+-workflow$/,
+  'src/workflows/guards/*.ts': /^\.\.\/(tools|prompt)(\/|$)|^\.\.\/[a-z-]+-workflow$/,
+  'src/workflows/prompt/*.ts': /^\.\.\/[a-z-]+-workflow$/,
+};
+
+const layerBlocks = Object.entries(WORKFLOW_LAYERS).map(([files, banned]) => ({
+  files: [files],
+  ignores: ['**/*.test.ts'],
+  rules: {
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          ...SANDBOX_BANNED,
+          { regex: banned.source, message: 'Workflow layers import one way: api < state < hooks < tools, guards < prompt.' },
+        ],
+      },
+    ],
+  },
+}));
+
 module.exports = tseslint.config(
   { ignores: ['dist/**', 'dist-bench/**', 'node_modules/**', '.tools/**', 'coverage/**', 'demo/workspace/**'] },
   js.configs.recommended,
@@ -45,6 +74,7 @@ module.exports = tseslint.config(
       'no-restricted-globals': ['error', { name: 'process', message: 'Configuration is read at the process edge (src/config/env.ts).' }],
     },
   },
+  ...layerBlocks,
   {
     files: ['src/**/*.ts'],
     ignores: ['src/**/*.test.ts', 'src/worker.ts'],
