@@ -20,23 +20,45 @@ export interface ConcurrencyResult {
 }
 
 /** `prompts` prompts of `turnsEach` turns, all started at once against one `durable-agent worker` process. */
-export async function measureConcurrency(env: BenchEnv, server: BenchServer, prompts: number, turnsEach: number): Promise<ConcurrencyResult> {
+export async function measureConcurrency(
+  env: BenchEnv,
+  server: BenchServer,
+  prompts: number,
+  turnsEach: number,
+): Promise<ConcurrencyResult> {
   const model = await LoopModel.start();
   const dir = path.join(env.tmp, 'concurrency');
   const workspace = makeWorkspace(path.join(dir, 'ws'), turnsEach, 1024);
   const taskQueue = server.taskQueue('concurrency');
-  const worker = spawnBin(env.binPath, ['worker'], { TEMPORAL_ADDRESS: server.address, DURABLE_AGENT_TASK_QUEUE: taskQueue, GOOGLE_GEMINI_BASE_URL: model.url, DURABLE_AGENT_HOME: path.join(dir, 'home') });
+  const worker = spawnBin(env.binPath, ['worker'], {
+    TEMPORAL_ADDRESS: server.address,
+    DURABLE_AGENT_TASK_QUEUE: taskQueue,
+    GOOGLE_GEMINI_BASE_URL: model.url,
+    DURABLE_AGENT_HOME: path.join(dir, 'home'),
+  });
   try {
     await waitForPoller(server, taskQueue, worker);
-    const cpuBefore = { server: cpuSecondsOf(server.server.process.pid), worker: cpuSecondsOf(worker.child.pid), bench: process.cpuUsage() };
+    const cpuBefore = {
+      server: cpuSecondsOf(server.server.process.pid),
+      worker: cpuSecondsOf(worker.child.pid),
+      bench: process.cpuUsage(),
+    };
     const started = performance.now();
     const outcomes = await Promise.all(
       Array.from({ length: prompts }, async (_, i) => {
         try {
-          const input = { ...benchInput(workspace, turnsEach, loopPrompt(`c${i}`, turnsEach)), modelRetryInitialMs: 1000 };
-          const handle = await startPrompt(server.client, input, { taskQueue, workflowId: `bench-concurrency-${Date.now()}-${i}` });
+          const input = {
+            ...benchInput(workspace, turnsEach, loopPrompt(`c${i}`, turnsEach)),
+            modelRetryInitialMs: 1000,
+          };
+          const handle = await startPrompt(server.client, input, {
+            taskQueue,
+            workflowId: `bench-concurrency-${Date.now()}-${i}`,
+          });
           const result: PromptResult = await handle.result();
-          return result.terminateReason === 'completed' && result.turns === turnsEach ? undefined : `prompt ${i}: ${result.terminateReason} after ${result.turns} turns`;
+          return result.terminateReason === 'completed' && result.turns === turnsEach
+            ? undefined
+            : `prompt ${i}: ${result.terminateReason} after ${result.turns} turns`;
         } catch (err) {
           return `prompt ${i}: ${(err as Error).message}`;
         }
@@ -44,8 +66,13 @@ export async function measureConcurrency(env: BenchEnv, server: BenchServer, pro
     );
     const seconds = (performance.now() - started) / 1000;
     const benchCpu = process.cpuUsage(cpuBefore.bench);
-    const delta = (after: number | undefined, before: number | undefined) => (after === undefined || before === undefined ? undefined : after - before);
-    const cpuSeconds = { server: delta(cpuSecondsOf(server.server.process.pid), cpuBefore.server), worker: delta(cpuSecondsOf(worker.child.pid), cpuBefore.worker), bench: (benchCpu.user + benchCpu.system) / 1e6 };
+    const delta = (after: number | undefined, before: number | undefined) =>
+      after === undefined || before === undefined ? undefined : after - before;
+    const cpuSeconds = {
+      server: delta(cpuSecondsOf(server.server.process.pid), cpuBefore.server),
+      worker: delta(cpuSecondsOf(worker.child.pid), cpuBefore.worker),
+      bench: (benchCpu.user + benchCpu.system) / 1e6,
+    };
     const failed = outcomes.filter((o): o is string => o !== undefined);
     return {
       prompts,

@@ -33,7 +33,13 @@ export async function openBenchEnv(quick: boolean): Promise<BenchEnv> {
   const root = projectRoot(__dirname);
   const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
   // Provisioned as `run` does it: TEMPORAL_CLI_PATH, the project's .tools, PATH, else a one-time install.
-  const cliPath = await ensureTemporalCli({ projectRoot: root, explicitPath: process.env.TEMPORAL_CLI_PATH || undefined, searchPath: process.env.PATH, env: process.env, log });
+  const cliPath = await ensureTemporalCli({
+    projectRoot: root,
+    explicitPath: process.env.TEMPORAL_CLI_PATH || undefined,
+    searchPath: process.env.PATH,
+    env: process.env,
+    log,
+  });
   const workflowBundlePath = path.join(root, 'dist', 'workflow-bundle.js');
   if (!fs.existsSync(workflowBundlePath)) throw new Error(`${workflowBundlePath} is missing: run npm run build`);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'durable-agent-bench-'));
@@ -41,8 +47,17 @@ export async function openBenchEnv(quick: boolean): Promise<BenchEnv> {
 }
 
 /** The dev server as `run` embeds it (SQLite file, same search attributes), headless. */
-export async function openBenchServer(env: BenchEnv, name: string, extra: Partial<DevServerOptions> = {}): Promise<BenchServer> {
-  const server = await startDevServer({ cliPath: env.cliPath, dbFile: path.join(env.tmp, name, 'dev.db'), headless: true, ...extra });
+export async function openBenchServer(
+  env: BenchEnv,
+  name: string,
+  extra: Partial<DevServerOptions> = {},
+): Promise<BenchServer> {
+  const server = await startDevServer({
+    cliPath: env.cliPath,
+    dbFile: path.join(env.tmp, name, 'dev.db'),
+    headless: true,
+    ...extra,
+  });
   const connection = await Connection.connect({ address: server.address });
   const native = await NativeConnection.connect({ address: server.address });
   return {
@@ -69,7 +84,9 @@ export interface MachineInfo {
 }
 
 export async function machineInfo(env: BenchEnv): Promise<MachineInfo> {
-  const version = await new Promise<string>((resolve) => execFile(env.cliPath, ['--version'], (err, stdout) => resolve(err ? 'unknown' : stdout.trim())));
+  const version = await new Promise<string>((resolve) =>
+    execFile(env.cliPath, ['--version'], (err, stdout) => resolve(err ? 'unknown' : stdout.trim())),
+  );
   return {
     cpus: os.cpus().length,
     cpuModel: os.cpus()[0]?.model.trim() ?? 'unknown',

@@ -21,7 +21,9 @@ function payloadSizes(event: HistoryEvent): string[] {
     const record = value as Record<string, unknown>;
     if (record.data instanceof Uint8Array && record.metadata) {
       const text = Buffer.from(record.data).toString('utf8');
-      out.push(`${where}: ${record.data.length} B ${process.env.FULL ? text : text.length > 160 ? `${text.slice(0, 160)}…` : text}`);
+      out.push(
+        `${where}: ${record.data.length} B ${process.env.FULL ? text : text.length > 160 ? `${text.slice(0, 160)}…` : text}`,
+      );
       return;
     }
     for (const [key, inner] of Object.entries(record)) walk(inner, `${where}.${key}`);
@@ -42,11 +44,18 @@ async function main(): Promise<void> {
     const events = history.events ?? [];
     for (const event of events) {
       const bytes = temporal.api.history.v1.HistoryEvent.encode(event).finish().length;
-      process.stdout.write(`${String(event.eventId).padStart(3)} ${EventType[event.eventType ?? 0]?.replace('EVENT_TYPE_', '')} ${bytes} B\n`);
+      process.stdout.write(
+        `${String(event.eventId).padStart(3)} ${EventType[event.eventType ?? 0]?.replace('EVENT_TYPE_', '')} ${bytes} B\n`,
+      );
       for (const line of payloadSizes(event)) process.stdout.write(`      ${line}\n`);
-      if (process.env.JSON) process.stdout.write(`${JSON.stringify(temporal.api.history.v1.HistoryEvent.toObject(event as temporal.api.history.v1.HistoryEvent, { longs: String, bytes: String }))}\n`);
+      if (process.env.JSON)
+        process.stdout.write(
+          `${JSON.stringify(temporal.api.history.v1.HistoryEvent.toObject(event as temporal.api.history.v1.HistoryEvent, { longs: String, bytes: String }))}\n`,
+        );
     }
-    process.stdout.write(`total ${temporal.api.history.v1.History.encode(history).finish().length} B, ${events.length} events\n`);
+    process.stdout.write(
+      `total ${temporal.api.history.v1.History.encode(history).finish().length} B, ${events.length} events\n`,
+    );
   } finally {
     await rig.close();
     await server.close();

@@ -17,7 +17,11 @@ export async function historyShape(client: Client, workflowId: string): Promise<
   const history = await client.workflow.getHandle(workflowId).fetchHistory();
   const events = history.events ?? [];
   const count = (type: number) => events.filter((e) => e.eventType === type).length;
-  const markers = events.filter((e) => e.eventType === EventType.EVENT_TYPE_MARKER_RECORDED && e.markerRecordedEventAttributes?.markerName === 'core_local_activity');
+  const markers = events.filter(
+    (e) =>
+      e.eventType === EventType.EVENT_TYPE_MARKER_RECORDED &&
+      e.markerRecordedEventAttributes?.markerName === 'core_local_activity',
+  );
   return {
     bytes: temporal.api.history.v1.History.encode(history).finish().length,
     events: events.length,
@@ -39,7 +43,12 @@ export interface HistoryBytesResult {
 }
 
 /** History growth per turn (one model request + one read_file of `rig`'s file size). */
-export async function measureHistoryBytes(rig: Rig, client: Client, toolOutputBytes: number, turns: number): Promise<HistoryBytesResult> {
+export async function measureHistoryBytes(
+  rig: Rig,
+  client: Client,
+  toolOutputBytes: number,
+  turns: number,
+): Promise<HistoryBytesResult> {
   const one = await historyShape(client, (await rig.run(1)).workflowId);
   const long = await historyShape(client, (await rig.run(turns)).workflowId);
   const per = (key: keyof HistoryShape) => (long[key] - one[key]) / (turns - 1);

@@ -57,9 +57,13 @@ export class LoopModel {
     const responses = contents.flatMap((c) => c.parts ?? []).filter((p) => p.functionResponse).length;
     this.requests.push({ tag, responses, time: Date.now() });
     if (this.held.has(tag)) return void this.waiting.push(res);
-    const line = responses < turns - 1 ? functionCallResponse(toolCall(tag, responses + 1)) : textResponse(`done after ${turns} turns`);
+    const line =
+      responses < turns - 1
+        ? functionCallResponse(toolCall(tag, responses + 1))
+        : textResponse(`done after ${turns} turns`);
     res.writeHead(200, { 'content-type': 'text/event-stream' });
-    for (const chunk of line.method === 'generateContentStream' ? (line.response ?? []) : []) res.write(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
+    for (const chunk of line.method === 'generateContentStream' ? (line.response ?? []) : [])
+      res.write(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
     res.end();
   }
 }
@@ -70,7 +74,8 @@ interface Content {
 
 /** Tags starting with "write" call write_file (which asks for approval in the default mode), others read_file. */
 function toolCall(tag: string, n: number) {
-  if (tag.startsWith('write')) return { name: 'write_file', args: { file_path: `out${n}.txt`, content: `output ${n}\n` } };
+  if (tag.startsWith('write'))
+    return { name: 'write_file', args: { file_path: `out${n}.txt`, content: `output ${n}\n` } };
   return { name: 'read_file', args: { file_path: `f${n}.txt` } };
 }
 
@@ -82,5 +87,8 @@ export function loopPrompt(tag: string, turns: number): string {
 }
 
 function allText(contents: Content[]): string {
-  return contents.flatMap((c) => c.parts ?? []).map((p) => p.text ?? '').join('\n');
+  return contents
+    .flatMap((c) => c.parts ?? [])
+    .map((p) => p.text ?? '')
+    .join('\n');
 }

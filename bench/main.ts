@@ -37,9 +37,11 @@ function parseArgs(argv: string[]): Args {
     else if (key === '--only' && value) {
       const wanted = value.split(',');
       const unknown = wanted.filter((s) => !(SECTIONS as readonly string[]).includes(s));
-      if (unknown.length > 0) throw new Error(`--only: unknown section(s) ${unknown.join(', ')}; known: ${SECTIONS.join(', ')}`);
+      if (unknown.length > 0)
+        throw new Error(`--only: unknown section(s) ${unknown.join(', ')}; known: ${SECTIONS.join(', ')}`);
       args.only = new Set(wanted as Section[]);
-    } else throw new Error(`unknown argument ${arg}; use --quick, --only=${SECTIONS.join(',')}, --variants, --out=FILE`);
+    } else
+      throw new Error(`unknown argument ${arg}; use --quick, --only=${SECTIONS.join(',')}, --variants, --out=FILE`);
   }
   return args;
 }
@@ -47,13 +49,35 @@ function parseArgs(argv: string[]): Args {
 /** Counts per mode: the full run aims at under ten minutes on two cores. */
 function sizes(quick: boolean) {
   return quick
-    ? { perTurnRuns: 2, longTurns: 30, historyTurns: 5, startRuns: 2, prompts: 20, promptTurns: 10, resumeRuns: 1, inFlight: false }
-    : { perTurnRuns: 5, longTurns: 100, historyTurns: 10, startRuns: 5, prompts: 200, promptTurns: 10, resumeRuns: 3, inFlight: true };
+    ? {
+        perTurnRuns: 2,
+        longTurns: 30,
+        historyTurns: 5,
+        startRuns: 2,
+        prompts: 20,
+        promptTurns: 10,
+        resumeRuns: 1,
+        inFlight: false,
+      }
+    : {
+        perTurnRuns: 5,
+        longTurns: 100,
+        historyTurns: 10,
+        startRuns: 5,
+        prompts: 200,
+        promptTurns: 10,
+        resumeRuns: 3,
+        inFlight: true,
+      };
 }
 
 async function runSections(env: BenchEnv, args: Args): Promise<BenchResults> {
   const n = sizes(args.quick);
-  const results: BenchResults = { machine: await machineInfo(env), quick: args.quick, startedAt: new Date().toISOString() };
+  const results: BenchResults = {
+    machine: await machineInfo(env),
+    quick: args.quick,
+    startedAt: new Date().toISOString(),
+  };
   const server = await openBenchServer(env, 'main');
   const step = async (name: string, fn: () => Promise<void>) => {
     env.log(`${name}…`);
@@ -86,18 +110,30 @@ async function runSections(env: BenchEnv, args: Args): Promise<BenchResults> {
         }
       });
     }
-    if (args.only.has('start')) await step('start latency', async () => void (results.start = await measureStartLatency(env, server, n.startRuns)));
+    if (args.only.has('start'))
+      await step(
+        'start latency',
+        async () => void (results.start = await measureStartLatency(env, server, n.startRuns)),
+      );
     if (args.only.has('resume')) {
       await step('resume latency', async () => {
         results.resumeApproval = await measureResume(env, server, 'awaiting_approval', n.resumeRuns);
         if (n.inFlight) results.resumeInFlight = await measureResume(env, server, 'model_call_in_flight', 1);
       });
     }
-    if (args.only.has('concurrency')) await step('concurrency', async () => void (results.concurrency = await measureConcurrency(env, server, n.prompts, n.promptTurns)));
+    if (args.only.has('concurrency'))
+      await step(
+        'concurrency',
+        async () => void (results.concurrency = await measureConcurrency(env, server, n.prompts, n.promptTurns)),
+      );
   } finally {
     await server.close();
   }
-  if (args.variants) await step('variants', async () => void (results.variants = await measureVariants(env, args.quick ? 30 : 100, args.quick ? 2 : 3)));
+  if (args.variants)
+    await step(
+      'variants',
+      async () => void (results.variants = await measureVariants(env, args.quick ? 30 : 100, args.quick ? 2 : 3)),
+    );
   return results;
 }
 

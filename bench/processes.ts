@@ -14,11 +14,16 @@ export function spawnBin(binPath: string, args: string[], env: Record<string, st
   const base: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'GEMINI_API_KEY') base[k] = v;
   const startedAt = Date.now();
-  const child = spawn(process.execPath, [binPath, ...args], { env: { ...base, DURABLE_AGENT_LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [binPath, ...args], {
+    env: { ...base, DURABLE_AGENT_LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
-  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code ?? -1)));
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(signal ?? code ?? -1)),
+  );
   return { child, startedAt, output: () => output, exited };
 }
 

@@ -24,7 +24,12 @@ export type ResumeCase = 'awaiting_approval' | 'model_call_in_flight';
  * model's answer); a new worker process starts at once. Measures how long the prompt takes to send
  * its next model request.
  */
-export async function measureResume(env: BenchEnv, server: BenchServer, which: ResumeCase, runs: number): Promise<ResumeSample[]> {
+export async function measureResume(
+  env: BenchEnv,
+  server: BenchServer,
+  which: ResumeCase,
+  runs: number,
+): Promise<ResumeSample[]> {
   const model = await LoopModel.start();
   const samples: ResumeSample[] = [];
   try {
@@ -35,11 +40,22 @@ export async function measureResume(env: BenchEnv, server: BenchServer, which: R
   return samples;
 }
 
-async function resumeOnce(env: BenchEnv, server: BenchServer, model: LoopModel, which: ResumeCase, i: number): Promise<ResumeSample> {
+async function resumeOnce(
+  env: BenchEnv,
+  server: BenchServer,
+  model: LoopModel,
+  which: ResumeCase,
+  i: number,
+): Promise<ResumeSample> {
   const dir = path.join(env.tmp, `resume-${which}-${i}`);
   const workspace = makeWorkspace(path.join(dir, 'ws'), 3, 1024);
   const taskQueue = server.taskQueue('resume');
-  const workerEnv = { TEMPORAL_ADDRESS: server.address, DURABLE_AGENT_TASK_QUEUE: taskQueue, GOOGLE_GEMINI_BASE_URL: model.url, DURABLE_AGENT_HOME: path.join(dir, 'home') };
+  const workerEnv = {
+    TEMPORAL_ADDRESS: server.address,
+    DURABLE_AGENT_TASK_QUEUE: taskQueue,
+    GOOGLE_GEMINI_BASE_URL: model.url,
+    DURABLE_AGENT_HOME: path.join(dir, 'home'),
+  };
   const tag = which === 'awaiting_approval' ? `write-${i}` : `read-${i}`;
   const first = spawnBin(env.binPath, ['worker'], workerEnv);
   let second: BinProcess | undefined;
@@ -48,8 +64,14 @@ async function resumeOnce(env: BenchEnv, server: BenchServer, model: LoopModel, 
     if (which === 'model_call_in_flight') model.held.add(tag);
     // Approval case: one write_file (approved once), then the answer; in-flight case: read_file turns.
     const turns = which === 'awaiting_approval' ? 2 : 3;
-    const input = { ...benchInput(workspace, turns, loopPrompt(tag, turns)), approvalMode: which === 'awaiting_approval' ? ('default' as const) : ('yolo' as const) };
-    const handle = await startPrompt(server.client, input, { taskQueue, workflowId: `bench-resume-${tag}-${Date.now()}` });
+    const input = {
+      ...benchInput(workspace, turns, loopPrompt(tag, turns)),
+      approvalMode: which === 'awaiting_approval' ? ('default' as const) : ('yolo' as const),
+    };
+    const handle = await startPrompt(server.client, input, {
+      taskQueue,
+      workflowId: `bench-resume-${tag}-${Date.now()}`,
+    });
     const pendingCall = await waitUntilInterruptible(server, model, handle.workflowId, tag, which);
     first.child.kill('SIGKILL');
     await first.exited;
@@ -69,19 +91,41 @@ async function resumeOnce(env: BenchEnv, server: BenchServer, model: LoopModel, 
 }
 
 /** Waits until the prompt awaits an approval (returns its call id) or its model request is held. */
-async function waitUntilInterruptible(server: BenchServer, model: LoopModel, workflowId: string, tag: string, which: ResumeCase): Promise<string | undefined> {
+async function waitUntilInterruptible(
+  server: BenchServer,
+  model: LoopModel,
+  workflowId: string,
+  tag: string,
+  which: ResumeCase,
+): Promise<string | undefined> {
   if (which === 'model_call_in_flight') {
-    await waitFor(() => (model.requestsOf(tag).length > 0 ? true : undefined), 60_000, `the first model request of ${tag}`);
+    await waitFor(
+      () => (model.requestsOf(tag).length > 0 ? true : undefined),
+      60_000,
+      `the first model request of ${tag}`,
+    );
     return undefined;
   }
-  return waitFor(async () => (await promptStatus(server.client, workflowId)).pendingApprovals?.[0]?.callId, 60_000, `an approval request of ${tag}`);
+  return waitFor(
+    async () => (await promptStatus(server.client, workflowId)).pendingApprovals?.[0]?.callId,
+    60_000,
+    `an approval request of ${tag}`,
+  );
 }
 
 /** When the process's first poll reached the server (its identity is `pid@host`), relative to its start. */
 async function pollingSince(server: BenchServer, taskQueue: string, proc: BinProcess): Promise<number | undefined> {
   const identity = `${proc.child.pid}@`;
-  return waitFor(async () => {
-    const r = await server.client.workflowService.describeTaskQueue({ namespace: 'default', taskQueue: { name: taskQueue, kind: 1 }, taskQueueType: 1 });
-    return (r.pollers ?? []).some((p) => p.identity?.startsWith(identity)) ? Date.now() - proc.startedAt : undefined;
-  }, 60_000, 'the new worker to poll').catch(() => undefined);
+  return waitFor(
+    async () => {
+      const r = await server.client.workflowService.describeTaskQueue({
+        namespace: 'default',
+        taskQueue: { name: taskQueue, kind: 1 },
+        taskQueueType: 1,
+      });
+      return (r.pollers ?? []).some((p) => p.identity?.startsWith(identity)) ? Date.now() - proc.startedAt : undefined;
+    },
+    60_000,
+    'the new worker to poll',
+  ).catch(() => undefined);
 }

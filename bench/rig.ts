@@ -30,7 +30,13 @@ export interface Rig {
 
 let counter = 0;
 
-export async function openRig(env: BenchEnv, server: BenchServer, name: string, fileBytes: number, workerOptions: Partial<WorkerOptions> = {}): Promise<Rig> {
+export async function openRig(
+  env: BenchEnv,
+  server: BenchServer,
+  name: string,
+  fileBytes: number,
+  workerOptions: Partial<WorkerOptions> = {},
+): Promise<Rig> {
   const dir = path.join(env.tmp, `${name}-${++counter}`);
   const fake = await FakeGeminiServer.start({ script: [] });
   const store = new FileTranscriptStore(path.join(dir, 'store'));
@@ -63,7 +69,8 @@ export async function openRig(env: BenchEnv, server: BenchServer, name: string, 
       const handle = await startPrompt(server.client, benchInput(workspace, turns), { taskQueue, workflowId });
       const result = await handle.result();
       const ms = performance.now() - started;
-      if (result.terminateReason !== 'completed' || result.turns !== turns) throw new Error(`${workflowId} ended ${result.terminateReason} after ${result.turns} turns\n${fake.report()}`);
+      if (result.terminateReason !== 'completed' || result.turns !== turns)
+        throw new Error(`${workflowId} ended ${result.terminateReason} after ${result.turns} turns\n${fake.report()}`);
       return { ms, workflowId, result };
     },
     async close() {
@@ -76,7 +83,9 @@ export async function openRig(env: BenchEnv, server: BenchServer, name: string, 
 
 /** N model turns: N-1 answers calling read_file on f1.txt, f2.txt, … (no two alike), then text. */
 export function scriptFor(turns: number): ScriptLine[] {
-  const calls = Array.from({ length: turns - 1 }, (_, i) => functionCallResponse({ name: 'read_file', args: { file_path: `f${(i % 100) + 1}.txt` } }));
+  const calls = Array.from({ length: turns - 1 }, (_, i) =>
+    functionCallResponse({ name: 'read_file', args: { file_path: `f${(i % 100) + 1}.txt` } }),
+  );
   return [...calls, textResponse('All files read.')];
 }
 
@@ -86,5 +95,12 @@ export function scriptFor(turns: number): ScriptLine[] {
  * fixed script does not answer, and the point here is the cost of the loop itself.
  */
 export function benchInput(workspace: string, turns: number, prompt = 'Read the files one by one.'): PromptInput {
-  return { prompt, workspace, model: 'gemini-bench', approvalMode: 'yolo', maxTurns: Math.max(turns + 1, 100), loopDetection: false };
+  return {
+    prompt,
+    workspace,
+    model: 'gemini-bench',
+    approvalMode: 'yolo',
+    maxTurns: Math.max(turns + 1, 100),
+    loopDetection: false,
+  };
 }

@@ -31,7 +31,11 @@ interface Sample {
 }
 
 /** Process start of `durable-agent run` to the fake Gemini server's first request, per scenario. */
-export async function measureStartLatency(env: BenchEnv, server: BenchServer, runs: number): Promise<StartLatencyResult> {
+export async function measureStartLatency(
+  env: BenchEnv,
+  server: BenchServer,
+  runs: number,
+): Promise<StartLatencyResult> {
   const fake = await FakeGeminiServer.start({ script: [] });
   const dir = path.join(env.tmp, 'start');
   const workspace = makeWorkspace(path.join(dir, 'ws'), 1, 100);
@@ -44,7 +48,12 @@ export async function measureStartLatency(env: BenchEnv, server: BenchServer, ru
       processOnlyMs.push(Date.now() - proc.startedAt);
     }
     const queue = server.taskQueue('warm');
-    const warmEnv = { ...base, TEMPORAL_ADDRESS: server.address, DURABLE_AGENT_TASK_QUEUE: queue, DURABLE_AGENT_HOME: path.join(dir, 'home-warm') };
+    const warmEnv = {
+      ...base,
+      TEMPORAL_ADDRESS: server.address,
+      DURABLE_AGENT_TASK_QUEUE: queue,
+      DURABLE_AGENT_HOME: path.join(dir, 'home-warm'),
+    };
     const worker = spawnBin(env.binPath, ['worker'], warmEnv);
     try {
       await waitForPoller(server, queue, worker);
@@ -52,7 +61,11 @@ export async function measureStartLatency(env: BenchEnv, server: BenchServer, ru
       const noWorkerEnv = () => ({ ...warmEnv, DURABLE_AGENT_TASK_QUEUE: server.taskQueue('warm-alone') });
       const warmNoWorker = await timeRuns(env, server, fake, workspace, noWorkerEnv, runs + 1);
       const home = path.join(dir, 'home-cold');
-      const coldEnv = async () => ({ ...base, TEMPORAL_ADDRESS: `127.0.0.1:${await findFreePort()}`, DURABLE_AGENT_HOME: home });
+      const coldEnv = async () => ({
+        ...base,
+        TEMPORAL_ADDRESS: `127.0.0.1:${await findFreePort()}`,
+        DURABLE_AGENT_HOME: home,
+      });
       const cold = await timeRuns(env, undefined, fake, workspace, coldEnv, Math.max(2, runs - 1) + 1);
       // The first run of each scenario warms the OS caches (and creates the cold database): dropped.
       const totals = (samples: Sample[]) => samples.slice(1).map((s) => s.totalMs);
@@ -61,7 +74,11 @@ export async function measureStartLatency(env: BenchEnv, server: BenchServer, ru
         warmMs: totals(warm),
         warmNoWorkerMs: totals(warmNoWorker),
         coldMs: totals(cold),
-        phases: { warm: medianPhases(warm.slice(1)), warmNoWorker: medianPhases(warmNoWorker.slice(1)), cold: medianPhases(cold.slice(1)) },
+        phases: {
+          warm: medianPhases(warm.slice(1)),
+          warmNoWorker: medianPhases(warmNoWorker.slice(1)),
+          cold: medianPhases(cold.slice(1)),
+        },
       };
     } finally {
       await stopBin(worker);
@@ -73,45 +90,82 @@ export async function measureStartLatency(env: BenchEnv, server: BenchServer, ru
 
 type EnvSource = Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
 
-async function timeRuns(env: BenchEnv, server: BenchServer | undefined, fake: FakeGeminiServer, workspace: string, source: EnvSource, runs: number): Promise<Sample[]> {
+async function timeRuns(
+  env: BenchEnv,
+  server: BenchServer | undefined,
+  fake: FakeGeminiServer,
+  workspace: string,
+  source: EnvSource,
+  runs: number,
+): Promise<Sample[]> {
   const out: Sample[] = [];
   for (let i = 0; i < runs; i++) {
     const vars = typeof source === 'function' ? await source() : source;
     fake.load([textResponse('Hello.')]);
-    const proc = spawnBin(env.binPath, ['run', 'Say hello.', '-o', 'json', '--approval-mode', 'yolo', '-m', 'gemini-bench', '-w', workspace], vars);
+    const proc = spawnBin(
+      env.binPath,
+      ['run', 'Say hello.', '-o', 'json', '--approval-mode', 'yolo', '-m', 'gemini-bench', '-w', workspace],
+      vars,
+    );
     const code = await proc.exited;
-    if (code !== 0 || fake.requests.length === 0) throw new Error(`durable-agent run exited ${code}:\n${proc.output()}\n${fake.report()}`);
+    if (code !== 0 || fake.requests.length === 0)
+      throw new Error(`durable-agent run exited ${code}:\n${proc.output()}\n${fake.report()}`);
     const requestAt = fake.requests[0].time.getTime();
     // The embedded server is gone with `run`; its phases are read from the database by a later server.
-    const times = server ? await eventTimes(server, JSON.parse(proc.output().slice(proc.output().indexOf('{'))).session_id) : undefined;
+    const times = server
+      ? await eventTimes(server, JSON.parse(proc.output().slice(proc.output().indexOf('{'))).session_id)
+      : undefined;
     out.push({ totalMs: requestAt - proc.startedAt, phases: phasesOf(proc.startedAt, times, requestAt) });
     await sleep(200); // let the embedded server's port and database settle
   }
   return out;
 }
 
-async function eventTimes(server: BenchServer, workflowId: string): Promise<{ started: number; activity: number } | undefined> {
+async function eventTimes(
+  server: BenchServer,
+  workflowId: string,
+): Promise<{ started: number; activity: number } | undefined> {
   const history = await server.client.workflow.getHandle(workflowId).fetchHistory();
-  const at = (e: { eventTime?: { seconds?: unknown; nanos?: number | null } | null } | undefined) => (e?.eventTime ? Number(e.eventTime.seconds) * 1000 + (e.eventTime.nanos ?? 0) / 1e6 : NaN);
+  const at = (e: { eventTime?: { seconds?: unknown; nanos?: number | null } | null } | undefined) =>
+    e?.eventTime ? Number(e.eventTime.seconds) * 1000 + (e.eventTime.nanos ?? 0) / 1e6 : NaN;
   const events = history.events ?? [];
   return { started: at(events[0]), activity: at(events.find((e) => e.activityTaskStartedEventAttributes)) };
 }
 
-function phasesOf(startedAt: number, times: { started: number; activity: number } | undefined, requestAt: number): Phases {
+function phasesOf(
+  startedAt: number,
+  times: { started: number; activity: number } | undefined,
+  requestAt: number,
+): Phases {
   if (!times) return { toWorkflowStartMs: NaN, toActivityStartMs: NaN, toRequestMs: NaN };
-  return { toWorkflowStartMs: times.started - startedAt, toActivityStartMs: times.activity - times.started, toRequestMs: requestAt - times.activity };
+  return {
+    toWorkflowStartMs: times.started - startedAt,
+    toActivityStartMs: times.activity - times.started,
+    toRequestMs: requestAt - times.activity,
+  };
 }
 
 function medianPhases(samples: Sample[]): Phases {
   const m = (key: keyof Phases) => median(samples.map((s) => s.phases[key]));
-  return { toWorkflowStartMs: m('toWorkflowStartMs'), toActivityStartMs: m('toActivityStartMs'), toRequestMs: m('toRequestMs') };
+  return {
+    toWorkflowStartMs: m('toWorkflowStartMs'),
+    toActivityStartMs: m('toActivityStartMs'),
+    toRequestMs: m('toRequestMs'),
+  };
 }
 
 export async function waitForPoller(server: BenchServer, taskQueue: string, worker: BinProcess): Promise<void> {
-  await waitFor(async () => {
-    if (worker.child.exitCode !== null) throw new Error(`worker exited:\n${worker.output()}`);
-    const r = await server.client.workflowService.describeTaskQueue({ namespace: 'default', taskQueue: { name: taskQueue, kind: 1 }, taskQueueType: 1 });
-    return (r.pollers ?? []).length > 0 ? true : undefined;
-  }, 60_000, `a worker polling ${taskQueue}`);
+  await waitFor(
+    async () => {
+      if (worker.child.exitCode !== null) throw new Error(`worker exited:\n${worker.output()}`);
+      const r = await server.client.workflowService.describeTaskQueue({
+        namespace: 'default',
+        taskQueue: { name: taskQueue, kind: 1 },
+        taskQueueType: 1,
+      });
+      return (r.pollers ?? []).length > 0 ? true : undefined;
+    },
+    60_000,
+    `a worker polling ${taskQueue}`,
+  );
 }
-

@@ -36,7 +36,11 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /** Polls `check` until it returns a value, or throws after `timeoutMs`. */
-export async function waitFor<T>(check: () => T | undefined | Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
+export async function waitFor<T>(
+  check: () => T | undefined | Promise<T | undefined>,
+  timeoutMs: number,
+  what: string,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

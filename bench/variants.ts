@@ -14,8 +14,14 @@ export interface Variant {
 
 export const VARIANTS: Variant[] = [
   { name: 'as shipped' },
-  { name: 'eager activity dispatch (server flag)', server: { dynamicConfig: { 'system.enableActivityEagerExecution': true } } },
-  { name: 'SQLite rollback journal (journal_mode=delete, the SQLite default)', server: { sqlitePragmas: { journal_mode: 'delete' } } },
+  {
+    name: 'eager activity dispatch (server flag)',
+    server: { dynamicConfig: { 'system.enableActivityEagerExecution': true } },
+  },
+  {
+    name: 'SQLite rollback journal (journal_mode=delete, the SQLite default)',
+    server: { sqlitePragmas: { journal_mode: 'delete' } },
+  },
   { name: 'SQLite WAL with synchronous=normal', server: { sqlitePragmas: { synchronous: 'normal' } } },
   { name: 'SQLite in memory (no file: reference only)', server: { dbFile: undefined } },
   { name: 'no sticky cache (maxCachedWorkflows 0: reference only)', worker: { maxCachedWorkflows: 0 } },
@@ -29,7 +35,12 @@ export interface VariantResult {
   activityTasksPerTurn: number;
 }
 
-export async function measureVariants(env: BenchEnv, longTurns: number, runs: number, variants = VARIANTS): Promise<VariantResult[]> {
+export async function measureVariants(
+  env: BenchEnv,
+  longTurns: number,
+  runs: number,
+  variants = VARIANTS,
+): Promise<VariantResult[]> {
   const out: VariantResult[] = [];
   for (const [i, variant] of variants.entries()) {
     env.log(`variant: ${variant.name}`);

@@ -36,7 +36,12 @@ export async function installTemporalRuntime(): Promise<void> {
     }),
     // The CLI decides what a signal means (Ctrl-C in `run` cancels the prompt), not the runtime.
     shutdownSignals: [],
-    telemetryOptions: { logging: { forward: {}, filter: `${temporalLevel === 'TRACE' ? 'DEBUG' : temporalLevel === 'DEBUG' ? 'INFO' : 'WARN'}` } },
+    telemetryOptions: {
+      logging: {
+        forward: {},
+        filter: `${temporalLevel === 'TRACE' ? 'DEBUG' : temporalLevel === 'DEBUG' ? 'INFO' : 'WARN'}`,
+      },
+    },
   });
 }
 

@@ -26,7 +26,10 @@ export interface AgentWorkerOptions {
   /** A prebuilt workflow bundle; defaults to the one `npm run build` writes, else bundling from source. */
   workflowBundlePath?: string;
   shutdownGraceTime?: Duration;
-  /** Temporal's stickyQueueScheduleToStartTimeout (ours 1 s, the SDK's 10 s): how long a crashed worker holds its workflows. */
+  /**
+   * Temporal's stickyQueueScheduleToStartTimeout (ours 1 s, the SDK's 10 s): how long a crashed worker holds its
+   * workflows.
+   */
   stickyTimeout?: Duration;
   /** Time `grep_search` may spend matching one file (default 4 s). */
   grepTimeoutMs?: number;
@@ -42,7 +45,15 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    activities: createActivities({ models: options.models, store: options.store, journal: options.journal, live: options.live, grepTimeoutMs: options.grepTimeoutMs, commandEnv: options.commandEnv, runner: options.runner }),
+    activities: createActivities({
+      models: options.models,
+      store: options.store,
+      journal: options.journal,
+      live: options.live,
+      grepTimeoutMs: options.grepTimeoutMs,
+      commandEnv: options.commandEnv,
+      runner: options.runner,
+    }),
     ...workflowSource(options.workflowBundlePath),
     shutdownGraceTime: options.shutdownGraceTime ?? '5 seconds',
     // A worker killed without saying goodbye leaves its cached prompts' next tasks on its sticky
@@ -59,11 +70,16 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
  * (`@temporalio/worker@<version>+<64 hex digits>`, ~110 bytes) cost ~500 bytes per model turn.
  * Without a prebuilt bundle the SDK bundles from source and names the build itself.
  */
-export function workflowSource(explicit?: string): { workflowBundle: { code: string }; buildId: string } | { workflowsPath: string } {
+export function workflowSource(
+  explicit?: string,
+): { workflowBundle: { code: string }; buildId: string } | { workflowsPath: string } {
   const prebuilt = explicit ?? path.resolve(__dirname, '..', 'dist', 'workflow-bundle.js');
   if (!fs.existsSync(prebuilt)) return { workflowsPath: require.resolve('./workflows') };
   const code = fs.readFileSync(prebuilt, 'utf8');
-  return { workflowBundle: { code }, buildId: `durable-agent+${createHash('sha256').update(code).digest('hex').slice(0, 16)}` };
+  return {
+    workflowBundle: { code },
+    buildId: `durable-agent+${createHash('sha256').update(code).digest('hex').slice(0, 16)}`,
+  };
 }
 
 /** A worker's connection; the process's Temporal runtime (with the CLI's logger) is installed first. */

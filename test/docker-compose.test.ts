@@ -114,7 +114,9 @@ describe('Dockerfile', () => {
   const instructions = dockerfile.split('\n').filter((line) => /^[A-Z]+ /.test(line));
 
   it('builds on Node 20 with npm ci and the build script', () => {
-    expect(instructions.filter((l) => l.startsWith('FROM ')).every((l) => l.includes('node:20-bookworm-slim'))).toBe(true);
+    expect(instructions.filter((l) => l.startsWith('FROM ')).every((l) => l.includes('node:20-bookworm-slim'))).toBe(
+      true,
+    );
     expect(dockerfile).toMatch(/RUN npm ci\b/);
     expect(dockerfile).toMatch(/RUN npm run build\b/);
   });

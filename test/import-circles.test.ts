@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import * as ts from 'typescript';
 
 /**
- * No import circle in src/: a circle makes load order decide which side sees `undefined`, and it hides which module owns
+ * No import circle in src/: a circle makes load order decide which side sees `undefined`, and it hides which module
+ * owns
  * what. Every relative import, export-from and dynamic import counts, type-only ones too, since a type circle is the
  * same tangle of owners. Tests are left out: a test may import what it likes.
  */

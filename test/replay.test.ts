@@ -10,7 +10,10 @@ import { closeTestEnv, getTestEnv } from './helpers/temporal-env';
  * histories fails here unless it is guarded with `patched`.
  */
 const dir = path.join(__dirname, 'histories');
-const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+const files = fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 
 afterAll(closeTestEnv);
 

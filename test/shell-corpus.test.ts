@@ -46,7 +46,8 @@ beforeAll(() => {
   const logged = (name: string) => `echo ${name} >> "$CORPUS_LOG"\n`;
   const real = (name: string) => spawnSync(bash, ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim();
   STUBS.forEach((name) => write(name, logged(name)));
-  for (const name of WRAPPERS) if (real(name).startsWith('/')) write(name, `${logged(name)}exec '${real(name)}' "$@"\n`);
+  for (const name of WRAPPERS)
+    if (real(name).startsWith('/')) write(name, `${logged(name)}exec '${real(name)}' "$@"\n`);
   // Shells are not logged: the splitter reports the script of `bash -c`, not `bash`.
   write('bash', `exec '${bash}' "$@"\n`);
   write('sh', `exec '${bash}' "$@"\n`);
@@ -63,7 +64,12 @@ function runByBash(command: string): string[] {
   const log = path.join(work, 'ran.log');
   const env = { PATH: path.join(dir, 'bin'), CORPUS_LOG: log };
   spawnSync(bash, ['-c', command], { cwd: work, env, input: '', timeout: 5000, stdio: 'pipe' });
-  return fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').filter((l) => l !== '') : [];
+  return fs.existsSync(log)
+    ? fs
+        .readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((l) => l !== '')
+    : [];
 }
 
 const corpus = readCorpus(CORPUS);
@@ -86,7 +92,8 @@ test('whenever the splitter says ok, it reports every program bash runs', () => 
     if (!split.ok) continue;
     const roots = new Set(split.commands.map((c) => c.root));
     const hidden = [...new Set(runByBash(command))].filter((name) => !roots.has(name));
-    if (hidden.length > 0) missed.push(`${JSON.stringify(command)}: bash ran ${hidden.join(', ')}, splitter saw ${[...roots].join(', ')}`);
+    if (hidden.length > 0)
+      missed.push(`${JSON.stringify(command)}: bash ran ${hidden.join(', ')}, splitter saw ${[...roots].join(', ')}`);
   }
   expect(missed).toEqual([]);
 });

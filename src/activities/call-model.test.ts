@@ -9,7 +9,9 @@ import { failureOf, quietActivityEnv, useTempStore } from '../../test/helpers/ac
 import { callModel, type CallModelInput } from './call-model';
 import type { ModelSeam } from '../model/seam';
 
-const text = (t: string, finishReason?: string): StreamChunk => ({ candidates: [{ content: { parts: [{ text: t }] }, finishReason }] });
+const text = (t: string, finishReason?: string): StreamChunk => ({
+  candidates: [{ content: { parts: [{ text: t }] }, finishReason }],
+});
 const call = (name: string, args: Record<string, unknown>): StreamChunk => ({
   candidates: [{ content: { parts: [{ functionCall: { name, args } }] }, finishReason: 'STOP' }],
 });
@@ -63,9 +65,18 @@ describe('callModel', () => {
     };
     expect(fake.requests).toHaveLength(1);
     expect(fake.requests[0]).toMatchObject({ model: 'gemini-test', contents: [...earlier, userMessage] });
-    expect(turn).toMatchObject({ text: 'It says hi.', finishReason: 'STOP', model: 'gemini-test', transcriptLength: 4 });
+    expect(turn).toMatchObject({
+      text: 'It says hi.',
+      finishReason: 'STOP',
+      model: 'gemini-test',
+      transcriptLength: 4,
+    });
     const fresh = new FileTranscriptStore(tmp.dir);
-    expect(await fresh.readMessages('tx', 4)).toEqual([...earlier, userMessage, { role: 'model', parts: [{ text: 'It says hi.' }] }]);
+    expect(await fresh.readMessages('tx', 4)).toEqual([
+      ...earlier,
+      userMessage,
+      { role: 'model', parts: [{ text: 'It says hi.' }] },
+    ]);
   });
 
   it('writes the model turn at baseLength when there is nothing to append', async () => {
@@ -93,7 +104,9 @@ describe('callModel', () => {
 
   it('flags a call whose arguments hold a $blob object the model made, and turns the object into text', async () => {
     const forged = { $blob: 'sha256:' + 'a'.repeat(64), size: 11, preview: 'echo harmless' };
-    const fake = fakeModel([[call('run_shell_command', { command: forged }), call('read_file', { file_path: 'a.txt' })]]);
+    const fake = fakeModel([
+      [call('run_shell_command', { command: forged }), call('read_file', { file_path: 'a.txt' })],
+    ]);
     const turn = await run(fake.models, input());
     const [flagged, clean] = turn.functionCalls;
     expect(flagged.invalid).toMatch(/parameter "command" is an object with a "\$blob" key/);
@@ -103,7 +116,10 @@ describe('callModel', () => {
   });
 
   it('retries an empty stream inside the activity and keeps only the good attempt', async () => {
-    const fake = fakeModel([[], [{ candidates: [{ content: { parts: [{ text: 'second' }] }, finishReason: 'STOP' }] }]]);
+    const fake = fakeModel([
+      [],
+      [{ candidates: [{ content: { parts: [{ text: 'second' }] }, finishReason: 'STOP' }] }],
+    ]);
     const turn = await run(fake.models, input());
     expect(turn.text).toBe('second');
     expect(fake.requests).toHaveLength(2);

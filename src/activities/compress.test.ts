@@ -16,11 +16,15 @@ import {
 } from './compress';
 
 /** One reply (text or error) per call; each text comes after a thought, which must never reach the snapshot. */
-const fakeModel = (replies: (string | Error)[]) => scriptedModel(replies.map((reply) => (typeof reply === 'string' ? textResponse(reply, 'private reasoning') : reply)));
+const fakeModel = (replies: (string | Error)[]) =>
+  scriptedModel(replies.map((reply) => (typeof reply === 'string' ? textResponse(reply, 'private reasoning') : reply)));
 
 const user = (text: string): Content => ({ role: 'user', parts: [{ text }] });
 const model = (text: string): Content => ({ role: 'model', parts: [{ text }] });
-const call = (id: string, name = 'read_file'): Content => ({ role: 'model', parts: [{ functionCall: { id, name, args: {} } }] });
+const call = (id: string, name = 'read_file'): Content => ({
+  role: 'model',
+  parts: [{ functionCall: { id, name, args: {} } }],
+});
 const response = (id: string, output: string, name = 'read_file'): Content => ({
   role: 'user',
   parts: [{ functionResponse: { id, name, response: { output } } }],
@@ -59,41 +63,73 @@ function run(models: ModelSeam, activityInput: CompressTranscriptInput): Promise
 }
 
 describe('compressTranscript', () => {
-  it('summarises the older 70% with exactly two calls (summary, then verification) and writes the new transcript', async () => {
-    await tmp.writeTranscript(SESSION);
-    const fake = fakeModel(['<scratchpad>notes</scratchpad>\n<state_snapshot>draft</state_snapshot>', 'Checked.\n<state_snapshot>final</state_snapshot>']);
-    const result = await run(fake.models, input());
+  it(
+    'summarises the older 70% with exactly two calls (summary, then verification) and writes the new ' + 'transcript',
+    async () => {
+      await tmp.writeTranscript(SESSION);
+      const fake = fakeModel([
+        '<scratchpad>notes</scratchpad>\n<state_snapshot>draft</state_snapshot>',
+        'Checked.\n<state_snapshot>final</state_snapshot>',
+      ]);
+      const result = await run(fake.models, input());
 
-    expect(fake.requests).toHaveLength(2);
-    expect(fake.leftover()).toBe(0);
-    const [summary, probe] = fake.requests;
-    expect(summary.model).toBe('gemini-2.5-pro');
-    expect(summary.config?.systemInstruction).toContain('<state_snapshot>');
-    expect(summary.contents.slice(0, 8)).toEqual(SESSION.slice(0, 8));
-    expect(summary.contents[8].parts?.[0].text).toContain('Write the <state_snapshot> of the history above.');
-    expect(probe.contents.slice(0, 8)).toEqual(SESSION.slice(0, 8));
-    expect(probe.contents[8]).toEqual(model('<scratchpad>notes</scratchpad>\n<state_snapshot>draft</state_snapshot>'));
-    expect(probe.contents[9].parts?.[0].text).toContain('Check the <state_snapshot> you just wrote');
+      expect(fake.requests).toHaveLength(2);
+      expect(fake.leftover()).toBe(0);
+      const [summary, probe] = fake.requests;
+      expect(summary.model).toBe('gemini-2.5-pro');
+      expect(summary.config?.systemInstruction).toContain('<state_snapshot>');
+      expect(summary.contents.slice(0, 8)).toEqual(SESSION.slice(0, 8));
+      expect(summary.contents[8].parts?.[0].text).toContain('Write the <state_snapshot> of the history above.');
+      expect(probe.contents.slice(0, 8)).toEqual(SESSION.slice(0, 8));
+      expect(probe.contents[8]).toEqual(
+        model('<scratchpad>notes</scratchpad>\n<state_snapshot>draft</state_snapshot>'),
+      );
+      expect(probe.contents[9].parts?.[0].text).toContain('Check the <state_snapshot> you just wrote');
 
-    const written = await tmp.store.readMessages('tx-compressed', 4);
-    expect(written).toEqual([user('<state_snapshot>final</state_snapshot>'), model(SNAPSHOT_ACKNOWLEDGEMENT), SESSION[8], SESSION[9]]);
-    expect(result).toMatchObject({ status: COMPRESSION_STATUS.compressed, originalTokens: 600_000, transcriptId: 'tx-compressed', newLength: 4 });
-    expect(result.newTokens).toBeLessThan(400);
-    expect(await tmp.store.readMessages('tx', SESSION.length)).toEqual(SESSION);
-  });
+      const written = await tmp.store.readMessages('tx-compressed', 4);
+      expect(written).toEqual([
+        user('<state_snapshot>final</state_snapshot>'),
+        model(SNAPSHOT_ACKNOWLEDGEMENT),
+        SESSION[8],
+        SESSION[9],
+      ]);
+      expect(result).toMatchObject({
+        status: COMPRESSION_STATUS.compressed,
+        originalTokens: 600_000,
+        transcriptId: 'tx-compressed',
+        newLength: 4,
+      });
+      expect(result.newTokens).toBeLessThan(400);
+      expect(await tmp.store.readMessages('tx', SESSION.length)).toEqual(SESSION);
+    },
+  );
 
-  it('asks to merge an earlier snapshot, and keeps the first snapshot when the verification pass says nothing', async () => {
-    const history = [user('<state_snapshot>earlier</state_snapshot>'), model(SNAPSHOT_ACKNOWLEDGEMENT), ...SESSION];
-    await tmp.writeTranscript(history);
-    const fake = fakeModel(['<state_snapshot>merged</state_snapshot>', '']);
-    const result = await run(fake.models, input({ length: history.length }));
-    expect(fake.requests[0].contents.at(-1)?.parts?.[0].text).toContain('starts from an earlier <state_snapshot>');
-    expect(result.status).toBe(COMPRESSION_STATUS.compressed);
-    expect((await tmp.store.readMessages('tx-compressed', 1))[0]).toEqual(user('<state_snapshot>merged</state_snapshot>'));
-  });
+  it(
+    'asks to merge an earlier snapshot, and keeps the first snapshot when the verification pass says ' + 'nothing',
+    async () => {
+      const history = [user('<state_snapshot>earlier</state_snapshot>'), model(SNAPSHOT_ACKNOWLEDGEMENT), ...SESSION];
+      await tmp.writeTranscript(history);
+      const fake = fakeModel(['<state_snapshot>merged</state_snapshot>', '']);
+      const result = await run(fake.models, input({ length: history.length }));
+      expect(fake.requests[0].contents.at(-1)?.parts?.[0].text).toContain('starts from an earlier <state_snapshot>');
+      expect(result.status).toBe(COMPRESSION_STATUS.compressed);
+      expect((await tmp.store.readMessages('tx-compressed', 1))[0]).toEqual(
+        user('<state_snapshot>merged</state_snapshot>'),
+      );
+    },
+  );
 
   it('never splits between a function call and its response', async () => {
-    const history = [user('go'), model('ok'), user('read it'), call('c1'), response('c1', 'x'.repeat(3000)), model('read'), user('next'), model('fine')];
+    const history = [
+      user('go'),
+      model('ok'),
+      user('read it'),
+      call('c1'),
+      response('c1', 'x'.repeat(3000)),
+      model('read'),
+      user('next'),
+      model('fine'),
+    ];
     await tmp.writeTranscript(history);
     const fake = fakeModel(['<state_snapshot>s</state_snapshot>', '<state_snapshot>s</state_snapshot>']);
     const result = await run(fake.models, input({ length: history.length }));
@@ -109,10 +145,18 @@ describe('compressTranscript', () => {
 
   it('rejects a summary that would inflate the token count and leaves the transcript as it was', async () => {
     await tmp.writeTranscript(SESSION);
-    const fake = fakeModel(['<state_snapshot>long</state_snapshot>', `<state_snapshot>${'detail '.repeat(500)}</state_snapshot>`]);
+    const fake = fakeModel([
+      '<state_snapshot>long</state_snapshot>',
+      `<state_snapshot>${'detail '.repeat(500)}</state_snapshot>`,
+    ]);
     const result = await run(fake.models, input({ force: true, lastPromptTokens: 500 }));
     expect(fake.requests).toHaveLength(2);
-    expect(result).toMatchObject({ status: COMPRESSION_STATUS.inflated, originalTokens: 500, transcriptId: 'tx', newLength: SESSION.length });
+    expect(result).toMatchObject({
+      status: COMPRESSION_STATUS.inflated,
+      originalTokens: 500,
+      transcriptId: 'tx',
+      newLength: SESSION.length,
+    });
     expect(result.newTokens).toBeGreaterThan(500);
     await expect(tmp.store.readMessages('tx-compressed', 1)).rejects.toBeInstanceOf(TranscriptGapError);
   });
@@ -122,7 +166,11 @@ describe('compressTranscript', () => {
     const fake = fakeModel(['   ', '']);
     const result = await run(fake.models, input());
     expect(fake.requests).toHaveLength(2);
-    expect(result).toMatchObject({ status: COMPRESSION_STATUS.emptySummary, transcriptId: 'tx', newLength: SESSION.length });
+    expect(result).toMatchObject({
+      status: COMPRESSION_STATUS.emptySummary,
+      transcriptId: 'tx',
+      newLength: SESSION.length,
+    });
   });
 
   it('does nothing, without a model call, below the threshold or on an empty transcript', async () => {
@@ -143,23 +191,35 @@ describe('compressTranscript', () => {
     expect(fake.requests).toHaveLength(0);
   });
 
-  it('after a failed attempt only shortens old tool outputs, with no model call, keeping their full text readable', async () => {
-    const outputs = ['a', 'b', 'c', 'd'].map((c) => c.repeat(100_000)); // 25,000 tokens each
-    const history = [user('start'), ...outputs.flatMap((o, i) => [call(`c${i}`), response(`c${i}`, o)]), model('done')];
-    await tmp.writeTranscript(history);
-    const fake = fakeModel([]);
-    const result = await run(fake.models, input({ length: history.length, hasFailedBefore: true }));
-    expect(fake.requests).toHaveLength(0);
-    expect(result).toMatchObject({ status: COMPRESSION_STATUS.contentTruncated, transcriptId: 'tx-compressed', newLength: history.length, truncatedOutputs: 2 });
-    const written = await tmp.store.readMessages('tx-compressed', history.length);
-    expect(written.slice(5)).toEqual(history.slice(5));
-    for (const i of [2, 4]) {
-      const note = outputOf(written[i]);
-      expect(note).toContain('60,000 of 100,000 characters were cut');
-      const ref = /stored as (sha256:[0-9a-f]{64})/.exec(note)?.[1] ?? '';
-      expect(await tmp.store.getBlob(ref)).toBe(outputOf(history[i]));
-    }
-  });
+  it(
+    'after a failed attempt only shortens old tool outputs, with no model call, keeping their full text ' + 'readable',
+    async () => {
+      const outputs = ['a', 'b', 'c', 'd'].map((c) => c.repeat(100_000)); // 25,000 tokens each
+      const history = [
+        user('start'),
+        ...outputs.flatMap((o, i) => [call(`c${i}`), response(`c${i}`, o)]),
+        model('done'),
+      ];
+      await tmp.writeTranscript(history);
+      const fake = fakeModel([]);
+      const result = await run(fake.models, input({ length: history.length, hasFailedBefore: true }));
+      expect(fake.requests).toHaveLength(0);
+      expect(result).toMatchObject({
+        status: COMPRESSION_STATUS.contentTruncated,
+        transcriptId: 'tx-compressed',
+        newLength: history.length,
+        truncatedOutputs: 2,
+      });
+      const written = await tmp.store.readMessages('tx-compressed', history.length);
+      expect(written.slice(5)).toEqual(history.slice(5));
+      for (const i of [2, 4]) {
+        const note = outputOf(written[i]);
+        expect(note).toContain('60,000 of 100,000 characters were cut');
+        const ref = /stored as (sha256:[0-9a-f]{64})/.exec(note)?.[1] ?? '';
+        expect(await tmp.store.getBlob(ref)).toBe(outputOf(history[i]));
+      }
+    },
+  );
 
   it('after a failed attempt does nothing when there is nothing to shorten', async () => {
     await tmp.writeTranscript(SESSION);
@@ -202,7 +262,9 @@ describe('compressTranscript', () => {
 
 describe('snapshotOf', () => {
   it('takes the last snapshot block, or the reply without its scratchpad', () => {
-    expect(snapshotOf('<state_snapshot>a</state_snapshot> then <state_snapshot>b</state_snapshot>')).toBe('<state_snapshot>b</state_snapshot>');
+    expect(snapshotOf('<state_snapshot>a</state_snapshot> then <state_snapshot>b</state_snapshot>')).toBe(
+      '<state_snapshot>b</state_snapshot>',
+    );
     expect(snapshotOf('<scratchpad>think</scratchpad>\nplain summary')).toBe('plain summary');
     expect(snapshotOf('<scratchpad>unfinished')).toBe('');
   });
@@ -216,6 +278,8 @@ describe('estimateRequestFits', () => {
     expect(fit.remainingTokens).toBe(8576);
     expect(fit.estimatedRequestTokens).toBeGreaterThan(10_000);
     expect(fit.fits).toBe(false);
-    expect((await estimateRequestFits(tmp.store, { model: 'gemini-2.5-pro', lastPromptTokens: 1_000_000, append })).fits).toBe(true);
+    expect(
+      (await estimateRequestFits(tmp.store, { model: 'gemini-2.5-pro', lastPromptTokens: 1_000_000, append })).fits,
+    ).toBe(true);
   });
 });

@@ -48,6 +48,10 @@ describe('the secret filter for commands and hooks', () => {
 
   test('withoutSecrets keeps the rest of the environment as it was', () => {
     const env = { PATH: '/bin', FOO_TOKEN: 't', DATABASE_URL: 'postgres://u:p@h/db', KEEP: 'me', ALLOWED_TOKEN: 'ok' };
-    expect(withoutSecrets(env, { allowed: ['ALLOWED_TOKEN'] })).toEqual({ PATH: '/bin', KEEP: 'me', ALLOWED_TOKEN: 'ok' });
+    expect(withoutSecrets(env, { allowed: ['ALLOWED_TOKEN'] })).toEqual({
+      PATH: '/bin',
+      KEEP: 'me',
+      ALLOWED_TOKEN: 'ok',
+    });
   });
 });

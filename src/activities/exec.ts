@@ -13,13 +13,23 @@ const PIPE_DRAIN_MS = 250;
  * the spawner (no ancestor of the command holds the worker's secrets). `env` is the command's whole
  * environment, already without secrets.
  */
-export function createExec(env: NodeJS.ProcessEnv = withoutSecrets(process.env), runner: ProcessRunner = defaultProcessRunner()): ToolDeps['exec'] {
+export function createExec(
+  env: NodeJS.ProcessEnv = withoutSecrets(process.env),
+  runner: ProcessRunner = defaultProcessRunner(),
+): ToolDeps['exec'] {
   return (options) => runCommand(options, env, runner);
 }
 
 async function runCommand(options: ExecOptions, env: NodeJS.ProcessEnv, runner: ProcessRunner): Promise<ExecResult> {
   const output = createOutputBuffer(options.maxOutputChars);
-  const request = { argv: ['bash', '-c', options.command], cwd: options.cwd, env, timeoutMs: options.timeoutMs, killGraceMs: KILL_GRACE_MS, drainMs: PIPE_DRAIN_MS };
+  const request = {
+    argv: ['bash', '-c', options.command],
+    cwd: options.cwd,
+    env,
+    timeoutMs: options.timeoutMs,
+    killGraceMs: KILL_GRACE_MS,
+    drainMs: PIPE_DRAIN_MS,
+  };
   const outcome = await runner.run(request, { onOutput: (_fd, data) => output.append(data), signal: options.signal });
   if (outcome.error) throw new Error(outcome.error);
   const { exitCode, signal, timedOut, aborted, pid } = outcome;

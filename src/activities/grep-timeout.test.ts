@@ -32,7 +32,13 @@ async function response(outcome: ToolOutcome): Promise<{ output?: string; error?
 test('a catastrophic pattern times out with an error result, and the worker stays responsive', async () => {
   const activities = createActivities({ models: {} as never, store, grepTimeoutMs: 300 });
   const call = (callId: string, args: Record<string, unknown>): Promise<ToolOutcome> =>
-    quietActivityEnv().run(activities.runTool, { callId, name: 'grep_search', args, workspace, shellTimeoutMs: 60_000 });
+    quietActivityEnv().run(activities.runTool, {
+      callId,
+      name: 'grep_search',
+      args,
+      workspace,
+      shellTimeoutMs: 60_000,
+    });
   let ticks = 0;
   const ticker = setInterval(() => (ticks += 1), 20);
   try {

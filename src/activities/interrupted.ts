@@ -13,7 +13,11 @@ const FILE_TOOLS = new Set(['write_file', 'replace']);
  * `started` mark: a later attempt compares it with the file to tell "not written yet" from
  * "already written", which the new text alone cannot when it contains the old one.
  */
-export async function fingerprintTarget(name: string, args: Record<string, unknown>, workspaceRoot: string): Promise<string | undefined> {
+export async function fingerprintTarget(
+  name: string,
+  args: Record<string, unknown>,
+  workspaceRoot: string,
+): Promise<string | undefined> {
   if (!FILE_TOOLS.has(name) || typeof args.file_path !== 'string') return undefined;
   return fingerprint(await currentText(workspaceRoot, args.file_path));
 }
@@ -25,15 +29,28 @@ export async function fingerprintTarget(name: string, args: Record<string, unkno
  * in place (`before`: the target's fingerprint when the call first started, when known).
  * Undefined means: not in place, safe to run.
  */
-export async function resumeInterrupted(name: string, args: Record<string, unknown>, workspaceRoot: string, before?: string): Promise<ToolResult | undefined> {
+export async function resumeInterrupted(
+  name: string,
+  args: Record<string, unknown>,
+  workspaceRoot: string,
+  before?: string,
+): Promise<ToolResult | undefined> {
   if (name === 'run_shell_command') return { ok: false, error: { kind: 'outcome_unknown', message: SHELL_UNKNOWN } };
   if (!FILE_TOOLS.has(name)) return undefined;
   const current = await currentText(workspaceRoot, String(args.file_path ?? ''));
   if (current === undefined || (before !== undefined && fingerprint(current) === before)) return undefined;
   if (name === 'write_file' && current === args.content) {
-    return { ok: true, output: `${args.file_path} already holds this content: an interrupted earlier attempt had written it.` };
+    return {
+      ok: true,
+      output: `${args.file_path} already holds this content: an interrupted earlier attempt had written it.`,
+    };
   }
-  if (name === 'write_file' && before === ABSENT && typeof args.content === 'string' && args.content.startsWith(current)) {
+  if (
+    name === 'write_file' &&
+    before === ABSENT &&
+    typeof args.content === 'string' &&
+    args.content.startsWith(current)
+  ) {
     // The earlier attempt created the file and stopped mid-write: what is there is its own partial
     // text. Removing it first makes the new run answer as the uninterrupted call would have (created).
     await removePartial(workspaceRoot, String(args.file_path));
@@ -43,7 +60,10 @@ export async function resumeInterrupted(name: string, args: Record<string, unkno
   // Without a fingerprint, a file that still holds the old text counts as not yet changed.
   const changed = before !== undefined || !oldText || !current.includes(oldText);
   if (name === 'replace' && typeof newText === 'string' && newText !== '' && current.includes(newText) && changed) {
-    return { ok: true, output: `The replacement in ${args.file_path} is already in place: an interrupted earlier attempt had made it.` };
+    return {
+      ok: true,
+      output: `The replacement in ${args.file_path} is already in place: an interrupted earlier attempt had made it.`,
+    };
   }
   return undefined;
 }

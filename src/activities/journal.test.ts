@@ -24,10 +24,19 @@ beforeEach(async () => {
 });
 afterEach(() => fs.rm(root, { recursive: true, force: true }));
 
-const quiet = () => new MockActivityEnvironment({}, { logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } });
-const input = (name: string, args: Record<string, unknown>): RunToolInput => ({ callId: 'c1', name, args, workspace, shellTimeoutMs: 10_000 });
-const run = (name: string, args: Record<string, unknown>, env = quiet()): Promise<ToolOutcome> => env.run(runTool, { store, journal }, input(name, args));
-const key = (env: MockActivityEnvironment) => `${env.context.info.workflowExecution?.workflowId ?? env.context.info.workflowType}/c1`;
+const quiet = () =>
+  new MockActivityEnvironment({}, { logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } });
+const input = (name: string, args: Record<string, unknown>): RunToolInput => ({
+  callId: 'c1',
+  name,
+  args,
+  workspace,
+  shellTimeoutMs: 10_000,
+});
+const run = (name: string, args: Record<string, unknown>, env = quiet()): Promise<ToolOutcome> =>
+  env.run(runTool, { store, journal }, input(name, args));
+const key = (env: MockActivityEnvironment) =>
+  `${env.context.info.workflowExecution?.workflowId ?? env.context.info.workflowType}/c1`;
 
 test('a finished call returns its recorded outcome and is not run again', async () => {
   const first = await run('write_file', { file_path: 'a.txt', content: 'one' });
@@ -130,7 +139,10 @@ describe('a replace whose new text contains the old one (appending after an anch
 });
 
 test('a retry attempt with no journal mark runs the command: no earlier attempt got as far as running it', async () => {
-  const env = new MockActivityEnvironment({ attempt: 2 }, { logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } });
+  const env = new MockActivityEnvironment(
+    { attempt: 2 },
+    { logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } },
+  );
   const outcome = await run('run_shell_command', { command: 'echo ran >> marker.txt' }, env);
   expect(outcome.ok).toBe(true);
   expect(await fs.readFile(path.join(workspace, 'marker.txt'), 'utf8')).toBe('ran\n');

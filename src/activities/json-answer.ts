@@ -12,7 +12,10 @@ import type { JsonModelSeam } from '../model/seam';
 export async function requestJson(models: JsonModelSeam, request: GenerateContentParameters): Promise<unknown> {
   let response: GenerateContentResponse;
   try {
-    response = await models.generateContent({ ...request, config: { ...request.config, responseMimeType: 'application/json' } });
+    response = await models.generateContent({
+      ...request,
+      config: { ...request.config, responseMimeType: 'application/json' },
+    });
   } catch (err) {
     throw classifyModelError(err);
   }
@@ -26,7 +29,10 @@ export function hasAttemptsLeft(maxAttempts: number): boolean {
 
 /** The retryable failure for an answer without JSON, so that Temporal asks again (as Gemini CLI does). */
 export function noJsonFailure(who: string): ApplicationFailure {
-  return ApplicationFailure.create({ type: MODEL_ERROR_TYPES.invalidResponse, message: `${who} answered without JSON` });
+  return ApplicationFailure.create({
+    type: MODEL_ERROR_TYPES.invalidResponse,
+    message: `${who} answered without JSON`,
+  });
 }
 
 /** Thrown to make Temporal try a JSON call again; never escapes the last attempt. */
@@ -42,13 +48,21 @@ class RetryJsonCall extends Error {
  * (`maxAttempts`), a retryable error or a JSON-less answer throws `RetryJsonCall` instead, which
  * `throwIfCancelledOrRetrying` lets out as a retryable failure.
  */
-export async function generateJsonAnswer(models: JsonModelSeam, request: GenerateContentParameters, maxAttempts = 1): Promise<unknown> {
+export async function generateJsonAnswer(
+  models: JsonModelSeam,
+  request: GenerateContentParameters,
+  maxAttempts = 1,
+): Promise<unknown> {
   const attemptsLeft = hasAttemptsLeft(maxAttempts);
   let json: unknown;
   try {
-    json = await requestJson(models, { ...request, config: { ...request.config, abortSignal: Context.current().cancellationSignal } });
+    json = await requestJson(models, {
+      ...request,
+      config: { ...request.config, abortSignal: Context.current().cancellationSignal },
+    });
   } catch (failure) {
-    if (attemptsLeft && failure instanceof ApplicationFailure && !failure.nonRetryable) throw new RetryJsonCall(failure);
+    if (attemptsLeft && failure instanceof ApplicationFailure && !failure.nonRetryable)
+      throw new RetryJsonCall(failure);
     throw failure;
   }
   if (json === undefined && attemptsLeft) throw new RetryJsonCall(noJsonFailure(request.model));

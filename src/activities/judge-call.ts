@@ -1,5 +1,11 @@
 import type { JsonSchema } from '../core/agents/json-schema-check';
-import { evaluatePolicy, sessionAllowRule, type PolicyContext, type PolicyRule, type PolicyVerdict } from '../core/policy/index';
+import {
+  evaluatePolicy,
+  sessionAllowRule,
+  type PolicyContext,
+  type PolicyRule,
+  type PolicyVerdict,
+} from '../core/policy/index';
 import type { ShellNarrowing } from '../core/policy/index';
 import type { ApprovalMode } from '../core/types';
 import { resolveBlobMarkers } from '../store/blobs';
@@ -44,7 +50,9 @@ export async function judgeCall(store: TranscriptStore, input: JudgeCallInput): 
     args = await resolveBlobMarkers(input.args, store);
   } catch (err) {
     if (!(err instanceof BlobMissingError)) throw err;
-    const message = `A long argument of this call (stored as ${err.ref}) is no longer in the transcript store, so the call was not run.`;
+    const message =
+      `A long argument of this call (stored as ${err.ref}) is no longer in the transcript store, so ` +
+      `the call was not run.`;
     return refused('invalid_tool_params', message);
   }
   const parsed = parseToolArgs(input.name, args);
@@ -57,7 +65,10 @@ export async function judgeCall(store: TranscriptStore, input: JudgeCallInput): 
   const verdict = evaluatePolicy({ rules: input.rules }, call, input.context);
   const allowRule = input.allowRuleFor ? sessionAllowRule(call, input.allowRuleFor, input.narrowing) : undefined;
   const message = verdict.message && clip(verdict.message);
-  return { verdict: message ? { ...verdict, message } : verdict, ...(allowRule ? { allowRule: clipRule(allowRule) } : {}) };
+  return {
+    verdict: message ? { ...verdict, message } : verdict,
+    ...(allowRule ? { allowRule: clipRule(allowRule) } : {}),
+  };
 }
 
 function refused(kind: ToolErrorKind, message: string): JudgeCallResult {

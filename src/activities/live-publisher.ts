@@ -14,7 +14,13 @@ export interface LivePublisher {
  * the activity's own mid-stream retries add their number, so every try of the turn has its own
  * attempt name. A failing side channel costs the preview only, never the model call.
  */
-export function livePublisher(live: LiveStream | undefined, workflowId: string, turn: number, attemptBase: string, warn: (message: string) => void): LivePublisher {
+export function livePublisher(
+  live: LiveStream | undefined,
+  workflowId: string,
+  turn: number,
+  attemptBase: string,
+  warn: (message: string) => void,
+): LivePublisher {
   let chain: Promise<void> = Promise.resolve();
   const seqs = new Map<number, number>();
   let warned = false;

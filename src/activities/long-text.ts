@@ -16,6 +16,7 @@ export const TEXT_INLINE_LIMIT = 64 * 1024;
 export async function inlineText(text: string, store: TranscriptStore): Promise<{ text: string; textRef?: string }> {
   if (text.length <= TEXT_INLINE_LIMIT) return { text };
   const textRef = await store.putBlob(text);
-  const note = `\n\n[answer cut here: ${text.length} characters in all; the whole text is in the conversation's transcript]`;
+  const note =
+    `\n\n[answer cut here: ${text.length} characters in all; the whole text is in the conversation's ` + `transcript]`;
   return { text: `${text.slice(0, TEXT_INLINE_LIMIT)}${note}`, textRef };
 }

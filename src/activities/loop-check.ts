@@ -1,7 +1,12 @@
 import { Context } from '@temporalio/activity';
 import type { Content } from '@google/genai';
 import { z } from 'zod';
-import { LLM_CONFIDENCE_THRESHOLD, LLM_LOOP_CHECK_HISTORY_COUNT, LLM_LOOP_CHECK_MAX_ATTEMPTS, type LoopCheckResult } from '../core/loop/llm-schedule';
+import {
+  LLM_CONFIDENCE_THRESHOLD,
+  LLM_LOOP_CHECK_HISTORY_COUNT,
+  LLM_LOOP_CHECK_MAX_ATTEMPTS,
+  type LoopCheckResult,
+} from '../core/loop/llm-schedule';
 import type { TranscriptStore } from '../store/types';
 import { hasAttemptsLeft, noJsonFailure, requestJson } from './json-answer';
 import type { JsonModelSeam } from '../model/seam';
@@ -47,21 +52,29 @@ export const loopCheckAnswerSchema = z.object({
   unproductive_state_confidence: z.number(),
 });
 
-const SYSTEM_PROMPT = `You review the recent history of a conversation between a user and an AI coding assistant, and judge whether the assistant is stuck: repeating itself without getting closer to what the user asked for.
+const SYSTEM_PROMPT = `You review the recent history of a conversation between a user and an AI coding assistant, and \
+judge whether the assistant is stuck: repeating itself without getting closer to what the user asked for.
 
 Call it stuck only when both hold:
 1. The assistant's last five or more actions (its tool calls or replies) repeat a pattern.
 2. That repetition achieves nothing: no new information, no change, no step towards the goal.
 
-Signs of being stuck: the same tool called with the same (or equivalent) arguments and getting the same result again; going back and forth between the same actions (edit, build, same error, same edit) with identical arguments and outcomes; restating the same plan or question over and over without acting.
+Signs of being stuck: the same tool called with the same (or equivalent) arguments and getting the same result again; \
+going back and forth between the same actions (edit, build, same error, same edit) with identical arguments and \
+outcomes; restating the same plan or question over and over without acting.
 
-Not stuck: the same tool applied to different files, paths, queries or line ranges (batch work, reading through a codebase); successive edits to different parts of one file; re-running a build or test after changing code; retrying with changed arguments or a new approach. Always compare the arguments of the calls, not only the tool names.
+Not stuck: the same tool applied to different files, paths, queries or line ranges (batch work, reading through a \
+codebase); successive edits to different parts of one file; re-running a build or test after changing code; retrying \
+with changed arguments or a new approach. Always compare the arguments of the calls, not only the tool names.
 
-If the original request is given, use it: when it asks for work over many items ("every file", "all modules"), similar calls with varying arguments are expected.
+If the original request is given, use it: when it asks for work over many items ("every file", "all modules"), \
+similar calls with varying arguments are expected.
 
 Answer in the JSON format requested.`;
 
-const TASK = 'Judge whether the conversation above shows the assistant stuck in an unproductive loop, taking the original request into account. Answer in the requested JSON format.';
+const TASK =
+  'Judge whether the conversation above shows the assistant stuck in an unproductive loop, taking the original ' +
+  'request into account. Answer in the requested JSON format.';
 
 /**
  * One loop-check model call (one activity; Temporal owns retries). Sends the last 20 messages of the
@@ -74,13 +87,25 @@ export async function checkForLoop(deps: LoopCheckDeps, input: LoopCheckInput): 
   const json = await requestJson(deps.models, {
     model: input.model,
     contents: loopCheckContents(history, input.prompt),
-    config: { systemInstruction: SYSTEM_PROMPT, temperature: 0, responseJsonSchema: LOOP_CHECK_JSON_SCHEMA, abortSignal: Context.current().cancellationSignal },
+    config: {
+      systemInstruction: SYSTEM_PROMPT,
+      temperature: 0,
+      responseJsonSchema: LOOP_CHECK_JSON_SCHEMA,
+      abortSignal: Context.current().cancellationSignal,
+    },
   });
-  if (json === undefined && hasAttemptsLeft(input.maxAttempts ?? LLM_LOOP_CHECK_MAX_ATTEMPTS)) throw noJsonFailure('the loop-check model');
+  if (json === undefined && hasAttemptsLeft(input.maxAttempts ?? LLM_LOOP_CHECK_MAX_ATTEMPTS))
+    throw noJsonFailure('the loop-check model');
   const parsed = loopCheckAnswerSchema.safeParse(json);
   if (!parsed.success) return { isLoop: false, confidence: 0, analysis: '', model: input.model, answered: false };
   const confidence = Math.min(1, Math.max(0, parsed.data.unproductive_state_confidence));
-  return { isLoop: confidence >= LLM_CONFIDENCE_THRESHOLD, confidence, analysis: parsed.data.unproductive_state_analysis, model: input.model, answered: true };
+  return {
+    isLoop: confidence >= LLM_CONFIDENCE_THRESHOLD,
+    confidence,
+    analysis: parsed.data.unproductive_state_analysis,
+    model: input.model,
+    answered: true,
+  };
 }
 
 /**
@@ -103,7 +128,9 @@ export function loopCheckContents(history: Content[], prompt?: string): Content[
 /** A model turn of function calls only (thoughts aside). */
 function isFunctionCallTurn(content: Content): boolean {
   const parts = content.parts ?? [];
-  return content.role === 'model' && parts.some((p) => p.functionCall) && parts.every((p) => p.functionCall || p.thought);
+  return (
+    content.role === 'model' && parts.some((p) => p.functionCall) && parts.every((p) => p.functionCall || p.thought)
+  );
 }
 
 function isFunctionResponseTurn(content: Content): boolean {

@@ -32,13 +32,19 @@ function fakeModel(script: ScriptedAttempt[]) {
   return { models, systemInstructions, calls: () => systemInstructions.length, leftover: () => script.length };
 }
 
-const text = (t: string, finishReason?: string): StreamChunk => ({ candidates: [{ content: { parts: [{ text: t }] }, finishReason }] });
+const text = (t: string, finishReason?: string): StreamChunk => ({
+  candidates: [{ content: { parts: [{ text: t }] }, finishReason }],
+});
 const thought = (t: string): StreamChunk => ({ candidates: [{ content: { parts: [{ text: t, thought: true }] } }] });
 const good: ScriptedAttempt = { chunks: [text('Hello'), text(' world', 'STOP')] };
 const networkError = () => Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
 
 const SYSTEM = 'You are a coding agent.';
-const request: GenerateContentParameters = { model: 'm', contents: [{ role: 'user', parts: [{ text: 'hi' }] }], config: { systemInstruction: SYSTEM } };
+const request: GenerateContentParameters = {
+  model: 'm',
+  contents: [{ role: 'user', parts: [{ text: 'hi' }] }],
+  config: { systemInstruction: SYSTEM },
+};
 
 function run(script: ScriptedAttempt[], requestWasFunctionResponse = false, req = request) {
   const fake = fakeModel(script);
@@ -49,7 +55,10 @@ function run(script: ScriptedAttempt[], requestWasFunctionResponse = false, req 
 }
 
 async function failureOf(promise: Promise<unknown>): Promise<Error> {
-  const err = await promise.then(() => undefined, (e: unknown) => e);
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(Error);
   return err as Error;
 }
@@ -127,7 +136,10 @@ describe('streamValidTurn', () => {
   });
 
   it('does not retry a non-retryable error met mid-stream', async () => {
-    const { fake, result } = run([{ chunks: [text('a')], breakWith: new ApiError({ message: 'no', status: 403 }) }, good]);
+    const { fake, result } = run([
+      { chunks: [text('a')], breakWith: new ApiError({ message: 'no', status: 403 }) },
+      good,
+    ]);
     expect(await failureOf(result)).toMatchObject({ type: 'ModelCall.Auth', nonRetryable: true });
     expect(fake.calls()).toBe(1);
   });
@@ -156,7 +168,9 @@ describe('streamValidTurn', () => {
   });
 
   it('accepts a function call without a finish reason', async () => {
-    const callChunk: StreamChunk = { candidates: [{ content: { parts: [{ functionCall: { name: 'read_file', args: { file_path: 'a' } } }] } }] };
+    const callChunk: StreamChunk = {
+      candidates: [{ content: { parts: [{ functionCall: { name: 'read_file', args: { file_path: 'a' } } }] } }],
+    };
     const { fake, result } = run([{ chunks: [callChunk] }]);
     expect((await result).functionCalls).toEqual([{ id: 'call_3_0', name: 'read_file', args: { file_path: 'a' } }]);
     expect(fake.calls()).toBe(1);
@@ -164,11 +178,15 @@ describe('streamValidTurn', () => {
 });
 
 describe('withNudge', () => {
-  const nudged = (systemInstruction: GenerateContentParameters['config']) => withNudge({ model: 'm', contents: [], config: systemInstruction }, 'N').config?.systemInstruction;
+  const nudged = (systemInstruction: GenerateContentParameters['config']) =>
+    withNudge({ model: 'm', contents: [], config: systemInstruction }, 'N').config?.systemInstruction;
 
   it('appends to a string, a Content, a part list, or nothing, and leaves the request alone without a nudge', () => {
     expect(nudged({ systemInstruction: 'S' })).toBe('S\n\nN');
-    expect(nudged({ systemInstruction: { role: 'system', parts: [{ text: 'S' }] } })).toEqual({ role: 'system', parts: [{ text: 'S' }, { text: 'N' }] });
+    expect(nudged({ systemInstruction: { role: 'system', parts: [{ text: 'S' }] } })).toEqual({
+      role: 'system',
+      parts: [{ text: 'S' }, { text: 'N' }],
+    });
     expect(nudged({ systemInstruction: ['S'] })).toEqual(['S', { text: 'N' }]);
     expect(nudged({})).toBe('N');
     expect(withNudge(request, undefined)).toBe(request);

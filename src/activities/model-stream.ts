@@ -71,7 +71,12 @@ export async function streamValidTurn(
   });
 }
 
-async function streamOnce(deps: ModelStreamDeps, request: GenerateContentParameters, turnNumber: number, attempt: number): Promise<Attempt> {
+async function streamOnce(
+  deps: ModelStreamDeps,
+  request: GenerateContentParameters,
+  turnNumber: number,
+  attempt: number,
+): Promise<Attempt> {
   const signal = request.config?.abortSignal;
   let stream: AsyncGenerator<unknown>;
   try {
@@ -104,7 +109,10 @@ function cancellationOr(signal: AbortSignal | undefined, err: Error): Error {
 /** The request with `nudge` appended to its system instruction, whatever form that instruction has. */
 export function withNudge(request: GenerateContentParameters, nudge: string | undefined): GenerateContentParameters {
   if (!nudge) return request;
-  return { ...request, config: { ...request.config, systemInstruction: appendText(request.config?.systemInstruction, nudge) } };
+  return {
+    ...request,
+    config: { ...request.config, systemInstruction: appendText(request.config?.systemInstruction, nudge) },
+  };
 }
 
 function appendText(instruction: ContentUnion | undefined, text: string): ContentUnion {

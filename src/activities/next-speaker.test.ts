@@ -9,12 +9,19 @@ const tmp = useTempStore('da-next-speaker-');
 
 const user = (text: string): Content => ({ role: 'user', parts: [{ text }] });
 const model = (text: string): Content => ({ role: 'model', parts: [{ text }] });
-const toolResult: Content = { role: 'user', parts: [{ functionResponse: { id: 'c1', name: 'ls', response: { output: 'a' } } }] };
+const toolResult: Content = {
+  role: 'user',
+  parts: [{ functionResponse: { id: 'c1', name: 'ls', response: { output: 'a' } } }],
+};
 
 const quietEnv = (attempt = 1) => quietActivityEnv({ attempt });
 
 function run(models: JsonModelSeam, input: Partial<NextSpeakerInput> & { length: number }, env = quietEnv()) {
-  return env.run(checkNextSpeaker, { models, store: tmp.store }, { transcriptId: 'tx', model: 'judge-flash', ...input });
+  return env.run(
+    checkNextSpeaker,
+    { models, store: tmp.store },
+    { transcriptId: 'tx', model: 'judge-flash', ...input },
+  );
 }
 
 const answer = (next: string) => JSON.stringify({ reasoning: 'It said what it does next.', next_speaker: next });
@@ -44,7 +51,11 @@ describe('checkNextSpeaker', () => {
     expect(fake.requests).toHaveLength(1);
     const [request] = fake.requests;
     expect(request.model).toBe('judge-flash');
-    expect(request.config).toMatchObject({ temperature: 0, responseMimeType: 'application/json', responseJsonSchema: NEXT_SPEAKER_JSON_SCHEMA });
+    expect(request.config).toMatchObject({
+      temperature: 0,
+      responseMimeType: 'application/json',
+      responseJsonSchema: NEXT_SPEAKER_JSON_SCHEMA,
+    });
     const contents = request.contents;
     expect(contents.slice(0, 2)).toEqual(history);
     expect(contents[2].role).toBe('user');
@@ -80,15 +91,23 @@ describe('checkNextSpeaker', () => {
     expect(fake.requests).toHaveLength(1);
   });
 
-  it('with attempts left (maxAttempts), fails retryably on a 429 or a JSON-less answer, as Gemini CLI retries', async () => {
-    const length = await tmp.writeTranscript([user('hi'), model('Working on it')]);
-    const err = await run(fakeModel([new ApiError({ message: 'quota', status: 429 })]).models, { length, maxAttempts: 3 }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ApplicationFailure);
-    expect(err).toMatchObject({ type: 'ModelCall.RateLimit', nonRetryable: false });
-    const noJson = await run(fakeModel(['hmm']).models, { length, maxAttempts: 3 }).catch((e: unknown) => e);
-    expect(noJson).toMatchObject({ type: 'ModelCall.InvalidResponse' });
-    expect(await run(fakeModel(['hmm']).models, { length, maxAttempts: 3 }, quietEnv(3))).toMatchObject({ next: 'user' });
-  });
+  it(
+    'with attempts left (maxAttempts), fails retryably on a 429 or a JSON-less answer, as Gemini CLI ' + 'retries',
+    async () => {
+      const length = await tmp.writeTranscript([user('hi'), model('Working on it')]);
+      const err = await run(fakeModel([new ApiError({ message: 'quota', status: 429 })]).models, {
+        length,
+        maxAttempts: 3,
+      }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ApplicationFailure);
+      expect(err).toMatchObject({ type: 'ModelCall.RateLimit', nonRetryable: false });
+      const noJson = await run(fakeModel(['hmm']).models, { length, maxAttempts: 3 }).catch((e: unknown) => e);
+      expect(noJson).toMatchObject({ type: 'ModelCall.InvalidResponse' });
+      expect(await run(fakeModel(['hmm']).models, { length, maxAttempts: 3 }, quietEnv(3))).toMatchObject({
+        next: 'user',
+      });
+    },
+  );
 
   it('throws on cancellation', async () => {
     const length = await tmp.writeTranscript([user('hi'), model('Working on it')]);

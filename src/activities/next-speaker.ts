@@ -37,16 +37,25 @@ export interface NextSpeakerResult {
 export const NEXT_SPEAKER_JSON_SCHEMA = {
   type: 'object',
   properties: {
-    reasoning: { type: 'string', description: 'A short justification of the choice, citing the rule that applies to the last reply.' },
-    next_speaker: { type: 'string', enum: ['user', 'model'], description: 'Who speaks next, judged from the last reply alone.' },
+    reasoning: {
+      type: 'string',
+      description: 'A short justification of the choice, citing the rule that applies to the last reply.',
+    },
+    next_speaker: {
+      type: 'string',
+      enum: ['user', 'model'],
+      description: 'Who speaks next, judged from the last reply alone.',
+    },
   },
   required: ['reasoning', 'next_speaker'],
 } as const;
 
 const answerSchema = z.object({ reasoning: z.string().catch(''), next_speaker: z.enum(['user', 'model']) });
 
-const CHECK_PROMPT = `Look only at the reply you just gave (your last message above) and decide who should speak next: the user, or you (the model). Apply the first rule that fits:
-1. You speak next if that reply says what you are about to do now ("Next I'll...", "Now let me...", a tool call you announced but did not make), or if it stops abruptly, mid-thought.
+const CHECK_PROMPT = `Look only at the reply you just gave (your last message above) and decide who should speak \
+next: the user, or you (the model). Apply the first rule that fits:
+1. You speak next if that reply says what you are about to do now ("Next I'll...", "Now let me...", a tool call you \
+announced but did not make), or if it stops abruptly, mid-thought.
 2. The user speaks next if that reply ends with a question put to the user.
 3. Otherwise the reply is complete and waits for the user: the user speaks next.
 Answer in the requested JSON format.`;

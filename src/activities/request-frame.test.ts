@@ -16,7 +16,13 @@ const request = (turn: number, baseLength: number): CallModelInput => ({
   workspace: '/home/user/project',
   toolNames: ['read_file', 'invoke_agent'],
   systemPrompt: 'You are a test agent.',
-  extraDeclarations: [{ name: 'invoke_agent', description: 'Run one of: alpha, beta.', parametersJsonSchema: { type: 'object', properties: {} } }],
+  extraDeclarations: [
+    {
+      name: 'invoke_agent',
+      description: 'Run one of: alpha, beta.',
+      parametersJsonSchema: { type: 'object', properties: {} },
+    },
+  ],
   turn,
 });
 
@@ -29,7 +35,10 @@ describe('model request frame', () => {
     const fake = fakeModel([ok, ok]);
     const first = await run(fake.models, request(1, 0));
     expect(first.frameRef).toMatch(/^sha256:/);
-    const second = framedRequest({ json: framedRequest(undefined, request(2, 2)).json, ref: first.frameRef! }, request(2, 2)).request;
+    const second = framedRequest(
+      { json: framedRequest(undefined, request(2, 2)).json, ref: first.frameRef! },
+      request(2, 2),
+    ).request;
     expect(second).toEqual(expect.objectContaining({ frameRef: first.frameRef }));
     expect(second).not.toHaveProperty('extraDeclarations');
     expect(second).not.toHaveProperty('toolNames');

@@ -18,19 +18,29 @@ export interface RequestFrame {
 }
 
 /** The frame inline (first request of a run, or a changed frame), or by reference (`frameRef`). */
-export type FramedInput<T extends RequestFrame> = Omit<T, keyof RequestFrame> & Partial<RequestFrame> & { frameRef?: string };
+export type FramedInput<T extends RequestFrame> = Omit<T, keyof RequestFrame> &
+  Partial<RequestFrame> & { frameRef?: string };
 
 /**
  * The input with its frame resolved. An inline frame is stored and its reference returned (`stored`),
  * for the workflow to send next time; an input of an older workflow (always inline) reads the same.
  */
-export async function resolveFrame<T extends RequestFrame>(store: TranscriptStore, input: FramedInput<T>): Promise<{ input: T; stored?: string }> {
+export async function resolveFrame<T extends RequestFrame>(
+  store: TranscriptStore,
+  input: FramedInput<T>,
+): Promise<{ input: T; stored?: string }> {
   const { frameRef, ...rest } = input;
   if (frameRef) {
     const frame = JSON.parse(await store.getBlob(frameRef)) as RequestFrame;
     return { input: { ...rest, ...frame } as unknown as T };
   }
-  if (rest.workspace === undefined || rest.toolNames === undefined) throw new TypeError('a model request needs either frameRef or workspace and toolNames');
-  const frame: RequestFrame = { workspace: rest.workspace, toolNames: rest.toolNames, systemPrompt: rest.systemPrompt, extraDeclarations: rest.extraDeclarations };
+  if (rest.workspace === undefined || rest.toolNames === undefined)
+    throw new TypeError('a model request needs either frameRef or workspace and toolNames');
+  const frame: RequestFrame = {
+    workspace: rest.workspace,
+    toolNames: rest.toolNames,
+    systemPrompt: rest.systemPrompt,
+    extraDeclarations: rest.extraDeclarations,
+  };
   return { input: rest as unknown as T, stored: await store.putBlob(JSON.stringify(frame)) };
 }

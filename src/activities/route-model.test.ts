@@ -9,10 +9,19 @@ const tmp = useTempStore('da-route-model-');
 const user = (text: string): Content => ({ role: 'user', parts: [{ text }] });
 const model = (text: string): Content => ({ role: 'model', parts: [{ text }] });
 const call: Content = { role: 'model', parts: [{ functionCall: { id: 'c', name: 'ls', args: {} } }] };
-const result: Content = { role: 'user', parts: [{ functionResponse: { id: 'c', name: 'ls', response: { output: 'a' } } }] };
+const result: Content = {
+  role: 'user',
+  parts: [{ functionResponse: { id: 'c', name: 'ls', response: { output: 'a' } } }],
+};
 
 function run(models: JsonModelSeam, input: Partial<RouteModelInput> & { length: number }) {
-  const defaults = { transcriptId: 'tx', request: 'list the files', fastModel: 'fast', strongModel: 'strong', classifierModel: 'lite' };
+  const defaults = {
+    transcriptId: 'tx',
+    request: 'list the files',
+    fastModel: 'fast',
+    strongModel: 'strong',
+    classifierModel: 'lite',
+  };
   return quietActivityEnv({}).run(routeModel, { models, store: tmp.store }, { ...defaults, ...input });
 }
 
@@ -20,7 +29,18 @@ const choice = (model_choice: string) => JSON.stringify({ reasoning: 'One tool c
 
 describe('routeModel', () => {
   it('makes 1 classifier call with the last 4 non-tool messages and the request', async () => {
-    const history = [user('q1'), model('a1'), user('q2'), model('a2'), call, result, user('q3'), model('a3'), call, result];
+    const history = [
+      user('q1'),
+      model('a1'),
+      user('q2'),
+      model('a2'),
+      call,
+      result,
+      user('q3'),
+      model('a3'),
+      call,
+      result,
+    ];
     const fake = fakeModel([choice('flash')]);
     const routed = await run(fake.models, { length: await tmp.writeTranscript(history) });
     expect(routed).toEqual({ model: 'fast', reasoning: 'One tool call.', complexity: 'simple', source: 'classifier' });
@@ -28,13 +48,22 @@ describe('routeModel', () => {
     const [request] = fake.requests;
     expect(request.model).toBe('lite');
     expect(request.contents).toEqual([user('q2'), model('a2'), user('q3'), model('a3'), user('list the files')]);
-    expect(request.config).toMatchObject({ temperature: 0, maxOutputTokens: 1024, responseMimeType: 'application/json', responseJsonSchema: ROUTER_JSON_SCHEMA });
+    expect(request.config).toMatchObject({
+      temperature: 0,
+      maxOutputTokens: 1024,
+      responseMimeType: 'application/json',
+      responseJsonSchema: ROUTER_JSON_SCHEMA,
+    });
     expect(String(request.config?.systemInstruction)).toMatch(/"flash"/);
   });
 
   it('routes "pro" to the strong model', async () => {
     const fake = fakeModel([choice('pro')]);
-    expect(await run(fake.models, { length: 0 })).toMatchObject({ model: 'strong', complexity: 'complex', source: 'classifier' });
+    expect(await run(fake.models, { length: 0 })).toMatchObject({
+      model: 'strong',
+      complexity: 'complex',
+      source: 'classifier',
+    });
   });
 
   it.each([
@@ -49,7 +78,11 @@ describe('routeModel', () => {
 
   it('falls back to the strong model on an API error, without throwing', async () => {
     const fake = fakeModel([new ApiError({ message: 'busy', status: 503 })]);
-    expect(await run(fake.models, { length: 0 })).toMatchObject({ model: 'strong', complexity: 'complex', source: 'default' });
+    expect(await run(fake.models, { length: 0 })).toMatchObject({
+      model: 'strong',
+      complexity: 'complex',
+      source: 'default',
+    });
     expect(fake.requests).toHaveLength(1);
   });
 });

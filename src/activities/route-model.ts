@@ -44,7 +44,9 @@ export const ROUTER_JSON_SCHEMA = {
 
 const answerSchema = z.object({ reasoning: z.string(), model_choice: z.enum(['flash', 'pro']) });
 
-const SYSTEM_PROMPT = `You route requests made to an AI coding assistant. Read the user's latest request (the last message), with the earlier messages as context, and decide how demanding it is. Choose "flash" (a fast model) for simple work or "pro" (a stronger, slower model) for complex work.
+const SYSTEM_PROMPT = `You route requests made to an AI coding assistant. Read the user's latest request (the last \
+message), with the earlier messages as context, and decide how demanding it is. Choose "flash" (a fast model) for \
+simple work or "pro" (a stronger, slower model) for complex work.
 
 Choose "pro" when any of these holds:
 - The work takes about four or more dependent steps or tool calls, or coordinated changes in several places.
@@ -52,7 +54,9 @@ Choose "pro" when any of these holds:
 - The request is broad or vague and needs a lot of exploring before acting.
 - A problem must be diagnosed from its symptoms, with an unknown cause.
 
-Choose "flash" when the request is specific and bounded and takes one to three steps, such as reading a named file, listing a directory, running one command, or a small localised edit. How simple the work is matters more than how grand the wording sounds: "what is the cleanest way to rename this variable" is still a one-step edit.
+Choose "flash" when the request is specific and bounded and takes one to three steps, such as reading a named file, \
+listing a directory, running one command, or a small localised edit. How simple the work is matters more than how \
+grand the wording sounds: "what is the cleanest way to rename this variable" is still a one-step edit.
 
 Answer only with JSON of the form {"reasoning": "...", "model_choice": "flash" | "pro"}.`;
 
@@ -71,7 +75,13 @@ export async function routeModel(deps: RouteModelDeps, input: RouteModelInput): 
       {
         model: input.classifierModel,
         contents,
-        config: { systemInstruction: SYSTEM_PROMPT, temperature: 0, maxOutputTokens: 1024, thinkingConfig: { thinkingBudget: 512 }, responseJsonSchema: ROUTER_JSON_SCHEMA },
+        config: {
+          systemInstruction: SYSTEM_PROMPT,
+          temperature: 0,
+          maxOutputTokens: 1024,
+          thinkingConfig: { thinkingBudget: 512 },
+          responseJsonSchema: ROUTER_JSON_SCHEMA,
+        },
       },
       input.maxAttempts,
     );

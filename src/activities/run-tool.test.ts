@@ -13,7 +13,9 @@ let storeDir: string;
 let store: FileTranscriptStore;
 
 beforeEach(async () => {
-  const made = await Promise.all(['da-run-tool-ws-', 'da-run-tool-store-'].map((p) => fs.mkdtemp(path.join(os.tmpdir(), p))));
+  const made = await Promise.all(
+    ['da-run-tool-ws-', 'da-run-tool-store-'].map((p) => fs.mkdtemp(path.join(os.tmpdir(), p))),
+  );
   dirs.push(...made);
   workspace = await fs.realpath(made[0]);
   storeDir = made[1];
@@ -33,7 +35,12 @@ const input = (name: string, args: Record<string, unknown>): RunToolInput => ({
   shellTimeoutMs: 60_000,
 });
 
-function run(name: string, args: Record<string, unknown>, env = new MockActivityEnvironment(), heartbeatIntervalMs?: number): Promise<ToolOutcome> {
+function run(
+  name: string,
+  args: Record<string, unknown>,
+  env = new MockActivityEnvironment(),
+  heartbeatIntervalMs?: number,
+): Promise<ToolOutcome> {
   return env.run(runTool, { store, heartbeatIntervalMs }, input(name, args));
 }
 
@@ -43,7 +50,11 @@ async function responseOf(outcome: ToolOutcome): Promise<Record<string, unknown>
   return JSON.parse(await new FileTranscriptStore(storeDir).getBlob(outcome.responseRef));
 }
 
-const exists = (file: string) => fs.stat(file).then(() => true, () => false);
+const exists = (file: string) =>
+  fs.stat(file).then(
+    () => true,
+    () => false,
+  );
 
 describe('runTool', () => {
   it('runs read_file and stores the model-facing response by reference', async () => {
@@ -80,7 +91,11 @@ describe('runTool', () => {
   });
 
   it('does not re-run a shell command on a retry attempt and reports the outcome as unknown', async () => {
-    const outcome = await run('run_shell_command', { command: 'touch ran-again' }, new MockActivityEnvironment({ attempt: 2 }));
+    const outcome = await run(
+      'run_shell_command',
+      { command: 'touch ran-again' },
+      new MockActivityEnvironment({ attempt: 2 }),
+    );
     expect(outcome).toMatchObject({ ok: false, errorKind: 'outcome_unknown' });
     expect((await responseOf(outcome)).error).toMatch(/not run again/);
     expect(await exists(path.join(workspace, 'ran-again'))).toBe(false);

@@ -41,7 +41,9 @@ describe('safe-fs', () => {
     const isInside = (p: string) => p.startsWith(`${root}/`);
     await fs.rm(path.join(root, 'a.txt'));
     await fs.symlink(path.join(root, 'b.txt'), path.join(root, 'a.txt'));
-    expect((await refusal(readFileInside(path.join(root, 'a.txt'), isInside, 'a.txt'))).kind).toBe('path_outside_workspace');
+    expect((await refusal(readFileInside(path.join(root, 'a.txt'), isInside, 'a.txt'))).kind).toBe(
+      'path_outside_workspace',
+    );
     await refusal(writeFileInside(root, path.join(root, 'a.txt'), 'x', isInside, 'a.txt'));
     expect(await fs.readFile(path.join(root, 'b.txt'), 'utf8')).toBe('b');
   });

@@ -46,7 +46,8 @@ function moved(shown: string): ToolError {
   return new ToolError(
     'path_outside_workspace',
     `${shown} changed while it was being opened: it, or a directory above it, now leads outside the workspace ` +
-      '(a symbolic link was put in its place). Nothing was read or written. Only paths inside the workspace can be used.',
+      ('(a symbolic link was put in its place). Nothing was read or written. Only paths inside the workspace can ' +
+        'be used.'),
   );
 }
 
@@ -91,7 +92,10 @@ async function translateOpenError(error: unknown, absolute: string, shown: strin
   const code = (error as { code?: string } | null)?.code;
   if (code === 'ENOENT') return new ToolError('file_not_found', `File not found: ${shown}.`);
   if (code !== 'ELOOP' && code !== 'ENOTDIR') return error;
-  const isLink = await fs.lstat(absolute).then((info) => info.isSymbolicLink(), () => false);
+  const isLink = await fs.lstat(absolute).then(
+    (info) => info.isSymbolicLink(),
+    () => false,
+  );
   if (code === 'ELOOP' || isLink) return moved(shown);
   return new ToolError('not_a_directory', `${shown}: a part of this path is a file, not a directory.`);
 }
@@ -111,9 +115,17 @@ export async function readFileInside(absolute: string, isInside: IsInside, shown
  * Opens directory `absolute`, creating what is missing below `root`, one component at a time from
  * the root, each opened through its verified parent without following links.
  */
-export async function openDirectoryInside(root: string, absolute: string, isInside: IsInside, shown: string): Promise<Opened> {
+export async function openDirectoryInside(
+  root: string,
+  absolute: string,
+  isInside: IsInside,
+  shown: string,
+): Promise<Opened> {
   let current = await openInside(root, DIR_FLAGS, isInside, shown);
-  const parts = path.relative(root, absolute).split(path.sep).filter((part) => part !== '');
+  const parts = path
+    .relative(root, absolute)
+    .split(path.sep)
+    .filter((part) => part !== '');
   try {
     for (const part of parts) {
       const child = path.join(current.base, part);
@@ -135,7 +147,13 @@ export async function openDirectoryInside(root: string, absolute: string, isInsi
  * Replaces the content of file `absolute` (created if missing, parents too) in place, so its mode
  * and links are kept. A symlink put at the file's own name is refused, not followed.
  */
-export async function writeFileInside(root: string, absolute: string, content: string, isInside: IsInside, shown: string): Promise<void> {
+export async function writeFileInside(
+  root: string,
+  absolute: string,
+  content: string,
+  isInside: IsInside,
+  shown: string,
+): Promise<void> {
   const dir = await openDirectoryInside(root, path.dirname(absolute), isInside, shown);
   try {
     const file = await openInside(path.join(dir.base, path.basename(absolute)), WRITE_FLAGS, isInside, shown);
@@ -152,7 +170,12 @@ export async function writeFileInside(root: string, absolute: string, content: s
 }
 
 /** Removes regular file `absolute` through its verified parent directory; a symlink is refused. */
-export async function removeFileInside(root: string, absolute: string, isInside: IsInside, shown: string): Promise<void> {
+export async function removeFileInside(
+  root: string,
+  absolute: string,
+  isInside: IsInside,
+  shown: string,
+): Promise<void> {
   const dir = await openDirectoryInside(root, path.dirname(absolute), isInside, shown);
   try {
     const entry = path.join(dir.base, path.basename(absolute));

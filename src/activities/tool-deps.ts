@@ -4,7 +4,15 @@ import { ToolError, type FileInfo } from '../tools/types';
 import type { ToolDeps, ToolLimits, Workspace } from '../tools/types';
 import { createExec } from './exec';
 import { createLineMatcher } from './line-matcher';
-import { listInside, readDirectoryInside, readFileInside, removeFileInside, targetInside, writeFileInside, type IsInside } from './safe-fs';
+import {
+  listInside,
+  readDirectoryInside,
+  readFileInside,
+  removeFileInside,
+  targetInside,
+  writeFileInside,
+  type IsInside,
+} from './safe-fs';
 
 /** Part of the tool dependencies' surface, next to `createToolDeps` and `createWorkspace`. */
 
@@ -47,13 +55,16 @@ export async function createWorkspace(root: string): Promise<Workspace> {
       if (typeof input !== 'string' || input.trim() === '') {
         throw new ToolError('invalid_tool_params', 'A path must be a non-empty string.');
       }
-      const resolved = await realpathOfNearest(path.resolve(realRoot, checkedPath(input)), 0).catch((error: unknown) => {
-        throw unusablePath(error, input);
-      });
+      const resolved = await realpathOfNearest(path.resolve(realRoot, checkedPath(input)), 0).catch(
+        (error: unknown) => {
+          throw unusablePath(error, input);
+        },
+      );
       if (!isInside(resolved)) {
         throw new ToolError(
           'path_outside_workspace',
-          `Path "${input}" resolves to ${resolved}, outside the workspace ${realRoot}. Only paths inside the workspace can be used.`,
+          `Path "${input}" resolves to ${resolved}, outside the workspace ${realRoot}. Only paths inside the ` +
+            `workspace can be used.`,
         );
       }
       return resolved;
@@ -84,7 +95,8 @@ async function realpathOfNearest(target: string, hops: number): Promise<string> 
     }
     const link = await fs.readlink(current).catch(() => undefined);
     if (link !== undefined) {
-      if (hops >= MAX_SYMLINK_HOPS) throw new ToolError('execution_failed', `Too many levels of symbolic links: ${target}`);
+      if (hops >= MAX_SYMLINK_HOPS)
+        throw new ToolError('execution_failed', `Too many levels of symbolic links: ${target}`);
       return realpathOfNearest(path.join(path.resolve(path.dirname(current), link), ...missing), hops + 1);
     }
     const parent = path.dirname(current);
@@ -97,7 +109,10 @@ async function realpathOfNearest(target: string, hops: number): Promise<string> 
 /** Names the file system cannot take are the model's mistake: an error result it can correct. */
 function checkedPath(input: string): string {
   if (input.includes('\0')) {
-    throw new ToolError('invalid_tool_params', 'A path must not contain a NUL character (\\0). Give the path without it.');
+    throw new ToolError(
+      'invalid_tool_params',
+      'A path must not contain a NUL character (\\0). Give the path without it.',
+    );
   }
   return input;
 }
@@ -111,7 +126,8 @@ function unusablePath(error: unknown, input: string): unknown {
       `Path "${shown}" is too long: the file system allows at most 255 bytes per name and 4096 per path.`,
     );
   }
-  if (code === 'ELOOP') return new ToolError('invalid_tool_params', `Path "${shown}" has too many levels of symbolic links.`);
+  if (code === 'ELOOP')
+    return new ToolError('invalid_tool_params', `Path "${shown}" has too many levels of symbolic links.`);
   return error;
 }
 

@@ -17,7 +17,13 @@ export function meterModels(models: JsonModelSeam): { models: JsonModelSeam; usa
         const response = await models.generateContent(request);
         const u = response.usageMetadata;
         if (u) {
-          const counted = { input: u.promptTokenCount ?? 0, output: u.candidatesTokenCount ?? 0, cached: u.cachedContentTokenCount ?? 0, thoughts: u.thoughtsTokenCount ?? 0, total: u.totalTokenCount ?? 0 };
+          const counted = {
+            input: u.promptTokenCount ?? 0,
+            output: u.candidatesTokenCount ?? 0,
+            cached: u.cachedContentTokenCount ?? 0,
+            thoughts: u.thoughtsTokenCount ?? 0,
+            total: u.totalTokenCount ?? 0,
+          };
           usage[request.model] = addUsage(usage[request.model] ?? EMPTY_USAGE, counted);
         }
         return response;

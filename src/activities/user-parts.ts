@@ -7,7 +7,9 @@ export async function toParts(append: NewPart[], store: TranscriptStore): Promis
   return Promise.all(
     append.map(async (part): Promise<Part> => {
       if (part.kind === 'text') return { text: part.text };
-      const response = part.responseRef ? (JSON.parse(await store.getBlob(part.responseRef)) as Record<string, unknown>) : (part.response ?? {});
+      const response = part.responseRef
+        ? (JSON.parse(await store.getBlob(part.responseRef)) as Record<string, unknown>)
+        : (part.response ?? {});
       return { functionResponse: { id: part.callId, name: part.name, response } };
     }),
   );

@@ -8,7 +8,8 @@ export function approvalHint(workflowId: string, callId: string, name: string, a
     `? ${name} ${JSON.stringify(args)} needs approval (call ${callId}).`,
     `  approve: durable-agent approve ${workflowId} ${callId}`,
     `  deny:    durable-agent deny ${workflowId} ${callId}`,
-    `  or:      temporal workflow signal --workflow-id ${workflowId} --name toolConfirmation --input '${payload('proceed_once')}'`,
+    `  or:      temporal workflow signal --workflow-id ${workflowId} --name toolConfirmation --input ` +
+      `'${payload('proceed_once')}'`,
     '',
   ].join('\n');
 }

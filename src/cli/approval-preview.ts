@@ -29,16 +29,29 @@ export interface ExpandedArgs {
  * of the file as it is now against what the call would leave (computed here, on the client's view
  * of `workspace`), for `run_shell_command` the command and its directory, otherwise the arguments.
  */
-export async function previewCall(name: string, args: unknown, workspace: string, options: PreviewOptions = {}): Promise<string> {
+export async function previewCall(
+  name: string,
+  args: unknown,
+  workspace: string,
+  options: PreviewOptions = {},
+): Promise<string> {
   const expanded = await expandMarkers(args, options.store);
-  const fields = typeof expanded.value === 'object' && expanded.value !== null ? (expanded.value as Record<string, unknown>) : {};
+  const fields =
+    typeof expanded.value === 'object' && expanded.value !== null ? (expanded.value as Record<string, unknown>) : {};
   const notes = [...expanded.partial].map(([field, m]) => `(${field}: ${unreadableNote(m.size, m.preview.length)})`);
   const body = await previewBody(name, fields, expanded, workspace, options.color ?? false);
   return [...body, ...notes].join('\n');
 }
 
-async function previewBody(name: string, args: Record<string, unknown>, expanded: ExpandedArgs, workspace: string, color: boolean): Promise<string[]> {
-  const diffable = !expanded.partial.has('content') && !expanded.partial.has('old_string') && !expanded.partial.has('new_string');
+async function previewBody(
+  name: string,
+  args: Record<string, unknown>,
+  expanded: ExpandedArgs,
+  workspace: string,
+  color: boolean,
+): Promise<string[]> {
+  const diffable =
+    !expanded.partial.has('content') && !expanded.partial.has('old_string') && !expanded.partial.has('new_string');
   if (name === 'write_file' && diffable) return previewWrite(args, workspace, color);
   if (name === 'replace' && diffable) return previewReplace(args, workspace, color);
   if (name === 'run_shell_command') {
@@ -61,22 +74,39 @@ async function previewReplace(args: Record<string, unknown>, workspace: string, 
   const oldString = text(args.old_string).replace(/\r\n/g, '\n');
   const newString = text(args.new_string).replace(/\r\n/g, '\n');
   const intro = typeof args.instruction === 'string' ? [args.instruction] : [];
-  if (current.kind === 'unreadable') return [...intro, `${text(args.file_path)}: ${current.reason}`, `old_string:\n${oldString}`, `new_string:\n${newString}`];
+  if (current.kind === 'unreadable')
+    return [
+      ...intro,
+      `${text(args.file_path)}: ${current.reason}`,
+      `old_string:\n${oldString}`,
+      `new_string:\n${newString}`,
+    ];
   if (current.kind === 'missing') {
-    if (oldString !== '') return [...intro, `${current.shown} does not exist: the call will fail (an empty old_string creates a file).`];
+    if (oldString !== '')
+      return [...intro, `${current.shown} does not exist: the call will fail (an empty old_string creates a file).`];
     return [...intro, describe(current), diffOrSame(undefined, newString, current.shown, color)];
   }
-  if (oldString === '') return [...intro, `${current.shown} already exists: with an empty old_string the call will fail.`];
+  if (oldString === '')
+    return [...intro, `${current.shown} already exists: with an empty old_string the call will fail.`];
   const original = current.text.replace(/\r\n/g, '\n');
   const count = original.split(oldString).length - 1;
   if (count === 0) return [...intro, `old_string does not occur in ${current.shown}: the call will fail.`];
   const all = args.allow_multiple === true;
   const updated = all ? original.split(oldString).join(newString) : original.replace(oldString, () => newString);
-  const warning = count > 1 && !all ? [`old_string occurs ${count} times in ${current.shown}; without allow_multiple the call will fail. The first occurrence is shown.`] : [];
+  const warning =
+    count > 1 && !all
+      ? [
+          `old_string occurs ${count} times in ${current.shown}; without allow_multiple the call will fail. The ` +
+            `first occurrence is shown.`,
+        ]
+      : [];
   return [...intro, ...warning, describe(current), diffOrSame(original, updated, current.shown, color)];
 }
 
-type Current = { kind: 'missing'; shown: string } | { kind: 'text'; shown: string; text: string } | { kind: 'unreadable'; reason: string };
+type Current =
+  | { kind: 'missing'; shown: string }
+  | { kind: 'text'; shown: string; text: string }
+  | { kind: 'unreadable'; reason: string };
 
 /** The file the call targets, resolved as the tools resolve it (inside the workspace, symlinks followed). */
 async function readCurrent(root: string, filePath: string): Promise<Current> {
@@ -87,7 +117,8 @@ async function readCurrent(root: string, filePath: string): Promise<Current> {
     const info = await workspace.stat(absolute);
     if (!info) return { kind: 'missing', shown };
     if (!info.isFile) return { kind: 'unreadable', reason: 'not a file' };
-    if (info.size > MAX_DIFF_BYTES) return { kind: 'unreadable', reason: `the current file is too large to diff here (${info.size} bytes)` };
+    if (info.size > MAX_DIFF_BYTES)
+      return { kind: 'unreadable', reason: `the current file is too large to diff here (${info.size} bytes)` };
     const bytes = await workspace.readFile(absolute);
     if (looksBinary(bytes)) return { kind: 'unreadable', reason: 'the current file looks binary' };
     return { kind: 'text', shown, text: decodeText(bytes) };
@@ -97,11 +128,18 @@ async function readCurrent(root: string, filePath: string): Promise<Current> {
 }
 
 function describe(current: Current): string {
-  return current.kind === 'missing' ? `${current.shown} (new file)` : current.kind === 'text' ? current.shown : current.reason;
+  return current.kind === 'missing'
+    ? `${current.shown} (new file)`
+    : current.kind === 'text'
+      ? current.shown
+      : current.reason;
 }
 
 function diffOrSame(before: string | undefined, after: string, shown: string, color: boolean): string {
-  const diff = unifiedDiff(before ?? '', after, { oldLabel: before === undefined ? '/dev/null' : `a/${shown}`, newLabel: `b/${shown}` });
+  const diff = unifiedDiff(before ?? '', after, {
+    oldLabel: before === undefined ? '/dev/null' : `a/${shown}`,
+    newLabel: `b/${shown}`,
+  });
   if (diff === '') return before === undefined ? '(an empty file)' : '(no change: the file already holds this content)';
   return (color ? colorizeDiff(diff) : diff).replace(/\n$/, '');
 }
@@ -121,7 +159,9 @@ export async function expandMarkers(value: unknown, store: PreviewOptions['store
       return full ?? v.preview;
     }
     if (typeof v !== 'object' || v === null) return v;
-    const entries = await Promise.all(Object.entries(v).map(async ([k, item]) => [k, await walk(item, where ? `${where}.${k}` : k)] as const));
+    const entries = await Promise.all(
+      Object.entries(v).map(async ([k, item]) => [k, await walk(item, where ? `${where}.${k}` : k)] as const),
+    );
     return Array.isArray(v) ? entries.map(([, item]) => item) : Object.fromEntries(entries);
   };
   return { value: await walk(value, ''), partial, resolved };

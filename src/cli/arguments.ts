@@ -12,4 +12,3 @@ export function positiveNumber(value: string): number {
   if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number');
   return n;
 }
-

@@ -13,9 +13,17 @@ const START_TIMEOUT_MS = 120_000;
  * For `run --detach`: makes sure a server and a worker outlive this process. With nothing answering,
  * `durable-agent server` is started in the background (its output goes to `<home>/server.log`).
  */
-export async function startBackgroundServer(config: Config, fake: FakeResponses | undefined, logger: Logger): Promise<void> {
+export async function startBackgroundServer(
+  config: Config,
+  fake: FakeResponses | undefined,
+  logger: Logger,
+): Promise<void> {
   if (await isServerReachable(config.temporalAddress, 1000)) {
-    if (fake) throw new InputError('--fake-responses with --detach needs no running server: the background server would not serve the script. Stop the server or drop --detach.');
+    if (fake)
+      throw new InputError(
+        '--fake-responses with --detach needs no running server: the background server would not serve the ' +
+          'script. Stop the server or drop --detach.',
+      );
     return;
   }
   fs.mkdirSync(config.home, { recursive: true });

@@ -1,4 +1,6 @@
-/** One line typed into `chat`, classified. Lines starting with `/` are commands; `//` sends a message starting with `/`. */
+/**
+ * One line typed into `chat`, classified. Lines starting with `/` are commands; `//` sends a message starting with `/`.
+ */
 export type ChatLine =
   | { kind: 'empty' }
   | { kind: 'message'; text: string }
@@ -14,7 +16,10 @@ export function parseChatLine(line: string): ChatLine {
   if (text.startsWith('//')) return { kind: 'message', text: text.slice(1) };
   if (!text.startsWith('/')) return { kind: 'message', text };
   const [, name = '', rest = ''] = /^\/(\S*)\s*([\s\S]*)$/.exec(text) ?? [];
-  if (name === 'steer') return rest.trim() ? { kind: 'steer', text: rest.trim() } : { kind: 'bad', message: '/steer needs the text to send, as in `/steer use the other file`' };
+  if (name === 'steer')
+    return rest.trim()
+      ? { kind: 'steer', text: rest.trim() }
+      : { kind: 'bad', message: '/steer needs the text to send, as in `/steer use the other file`' };
   const bare = BARE.find((b) => b === name || (b === 'quit' && name === 'exit'));
   if (!bare) return { kind: 'bad', message: `unknown command /${name}; type /help for the commands` };
   if (rest.trim()) return { kind: 'bad', message: `/${name} takes no argument` };

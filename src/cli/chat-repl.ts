@@ -1,7 +1,13 @@
 import * as readline from 'node:readline';
 import { cancelPrompt, WorkflowUpdateFailedError } from '../client';
 import { CHAT_HELP, parseChatLine, type ChatLine } from './chat-commands';
-import { closeChatSession, followChatPrompt, printSessionStatus, sendChatMessage, type ChatSession } from './chat-session';
+import {
+  closeChatSession,
+  followChatPrompt,
+  printSessionStatus,
+  sendChatMessage,
+  type ChatSession,
+} from './chat-session';
 
 /** How a chat ended: left normally, or by Ctrl-C. */
 export type ChatEnd = 'left' | 'interrupted';
@@ -24,7 +30,10 @@ export class ChatRepl {
   private closing = false;
   private left?: (end: ChatEnd) => void;
 
-  constructor(private readonly s: ChatSession, private readonly tty: boolean) {}
+  constructor(
+    private readonly s: ChatSession,
+    private readonly tty: boolean,
+  ) {}
 
   /** Runs until the user leaves; `pending` are prompts to follow first (a resumed session's). */
   run(pending: string[]): Promise<ChatEnd> {
@@ -42,14 +51,20 @@ export class ChatRepl {
   }
 
   private openInput(): void {
-    const rl = readline.createInterface({ input: process.stdin, output: this.tty ? process.stdout : undefined, terminal: this.tty });
+    const rl = readline.createInterface({
+      input: process.stdin,
+      output: this.tty ? process.stdout : undefined,
+      terminal: this.tty,
+    });
     rl.setPrompt('> ');
     rl.on('line', (line) => {
       this.unhandled += 1;
-      this.lines = this.lines.then(() => this.handle(parseChatLine(line))).finally(() => {
-        this.unhandled -= 1;
-        this.leaveIfDone();
-      });
+      this.lines = this.lines
+        .then(() => this.handle(parseChatLine(line)))
+        .finally(() => {
+          this.unhandled -= 1;
+          this.leaveIfDone();
+        });
     });
     // In raw mode Ctrl-C reaches readline, not the process.
     rl.on('SIGINT', () => this.interrupt());
@@ -57,7 +72,8 @@ export class ChatRepl {
       if (this.rl !== rl) return;
       this.rl = undefined;
       this.endOfInput = true;
-      if (this.tty && this.busy) this.s.io.stderr.write('\n(leaving once the running prompt ends; Ctrl-C to leave now)\n');
+      if (this.tty && this.busy)
+        this.s.io.stderr.write('\n(leaving once the running prompt ends; Ctrl-C to leave now)\n');
       this.leaveIfDone();
     });
     this.rl = rl;
@@ -71,7 +87,8 @@ export class ChatRepl {
       else if (line.kind === 'quit') return this.leave('left');
       else if (line.kind === 'status') await printSessionStatus(this.s);
       else if (line.kind === 'close') await this.close();
-      else if (line.kind === 'steer' && this.busy) io.stderr.write(`(steering ${await sendChatMessage(this.s, line.text, true)})\n`);
+      else if (line.kind === 'steer' && this.busy)
+        io.stderr.write(`(steering ${await sendChatMessage(this.s, line.text, true)})\n`);
       else if (this.closing) io.stderr.write(`session ${this.s.id} is closed: it takes no more messages\n`);
       else if (line.kind === 'steer' || line.kind === 'message') await this.send(line.text, line.kind === 'steer');
     } catch (err) {
@@ -95,7 +112,11 @@ export class ChatRepl {
     }
     await closeChatSession(this.s);
     this.closing = true;
-    this.s.io.stderr.write(this.busy ? `session ${this.s.id} closed: leaving once its queued messages have run\n` : `session ${this.s.id} closed\n`);
+    this.s.io.stderr.write(
+      this.busy
+        ? `session ${this.s.id} closed: leaving once its queued messages have run\n`
+        : `session ${this.s.id} closed\n`,
+    );
     this.leaveIfDone();
   }
 
@@ -109,7 +130,10 @@ export class ChatRepl {
     while (this.follow.length > 0) {
       this.current = new AbortController();
       try {
-        await followChatPrompt(this.s, this.follow[0], this.current.signal, { suspend: () => this.suspendInput(), resume: () => this.resumeInput() });
+        await followChatPrompt(this.s, this.follow[0], this.current.signal, {
+          suspend: () => this.suspendInput(),
+          resume: () => this.resumeInput(),
+        });
       } catch (err) {
         this.s.io.stderr.write(`durable-agent: ${(err as Error).message}\n`);
       }
@@ -127,7 +151,9 @@ export class ChatRepl {
     const running = this.follow[0];
     if (!running || this.interrupts++ > 0) return this.leave('interrupted');
     this.s.io.stderr.write(`\n(cancelling ${running}; Ctrl-C again to leave)\n`);
-    void cancelPrompt(this.s.client, running).catch((err) => this.s.io.stderr.write(`could not cancel ${running}: ${(err as Error).message}\n`));
+    void cancelPrompt(this.s.client, running).catch((err) =>
+      this.s.io.stderr.write(`could not cancel ${running}: ${(err as Error).message}\n`),
+    );
   }
 
   private suspendInput(): void {
@@ -157,7 +183,10 @@ export class ChatRepl {
     const resolve = this.left;
     this.left = undefined;
     this.current?.abort();
-    if (this.busy && end === 'left') this.s.io.stderr.write(`(${this.follow[0]} goes on in the session; \`durable-agent chat ${this.s.id}\` follows it again)\n`);
+    if (this.busy && end === 'left')
+      this.s.io.stderr.write(
+        `(${this.follow[0]} goes on in the session; \`durable-agent chat ${this.s.id}\` follows it again)\n`,
+      );
     const rl = this.rl;
     this.rl = undefined;
     rl?.close();

@@ -25,7 +25,11 @@ export async function withClient(ctx: Ctx, fn: (client: Client) => Promise<numbe
  * queue; a closed prompt often has none left (its `run` process is gone), so a query-only worker is
  * started here for it. A running prompt is left to its own workers.
  */
-export async function withPrompt(ctx: Ctx, workflowId: string, fn: (client: Client) => Promise<number>): Promise<number> {
+export async function withPrompt(
+  ctx: Ctx,
+  workflowId: string,
+  fn: (client: Client) => Promise<number>,
+): Promise<number> {
   return withClient(ctx, async (client) => {
     const description = await describeExecution(client, workflowId);
     if (description.status === 'RUNNING') return fn(client);

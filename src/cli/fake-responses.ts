@@ -8,8 +8,12 @@ import type { FakeResponses } from './runtime';
  * before anything starts: a missing file or a bad line exits 42 naming the file and the line,
  * instead of failing after the embedded server and worker are up.
  */
-export function fakeResponsesOption(o: { fakeResponses?: string; fakeResponsesNonStrict?: string }): FakeResponses | undefined {
-  if (o.fakeResponses && o.fakeResponsesNonStrict) throw new InputError('use only one of --fake-responses and --fake-responses-non-strict');
+export function fakeResponsesOption(o: {
+  fakeResponses?: string;
+  fakeResponsesNonStrict?: string;
+}): FakeResponses | undefined {
+  if (o.fakeResponses && o.fakeResponsesNonStrict)
+    throw new InputError('use only one of --fake-responses and --fake-responses-non-strict');
   const file = o.fakeResponses ?? o.fakeResponsesNonStrict;
   if (!file) return undefined;
   const flag = o.fakeResponses ? '--fake-responses' : '--fake-responses-non-strict';
@@ -29,7 +33,10 @@ function checkScriptFile(flag: string, file: string): void {
   try {
     parseScript(text, file);
   } catch (err) {
-    if (err instanceof ScriptParseError) throw new InputError(`${flag} ${err.message} (expected JSON Lines, one {"method": ..., "response": ...} per line)`);
+    if (err instanceof ScriptParseError)
+      throw new InputError(
+        `${flag} ${err.message} (expected JSON Lines, one {"method": ..., "response": ...} per line)`,
+      );
     throw err;
   }
 }

@@ -23,7 +23,8 @@ export async function followPrompt(
   const args = openArgsStore(config);
   let order: Promise<void> = Promise.resolve();
   let failure: { err: unknown } | undefined;
-  const inOrder = (step: () => void | Promise<void>) => void (order = order.then(step).catch((err: unknown) => void (failure ??= { err })));
+  const inOrder = (step: () => void | Promise<void>) =>
+    void (order = order.then(step).catch((err: unknown) => void (failure ??= { err })));
   try {
     const onFullEvent = async (event: AgentEvent) => {
       const shown = await withFullArgs(event, args.store);

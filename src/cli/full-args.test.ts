@@ -25,17 +25,29 @@ describe('showFullArgs', () => {
 
   it('keeps an unreadable marker and says plainly that it is not shown in full, and how long it is', async () => {
     const held = (await externalizeLargeStrings({ command }, store)) as unknown as { command: { preview: string } };
-    const shown = (await showFullArgs(held, new FileTranscriptStore(path.join(dir, 'other')))) as { command: { note: string; preview: string } };
+    const shown = (await showFullArgs(held, new FileTranscriptStore(path.join(dir, 'other')))) as {
+      command: { note: string; preview: string };
+    };
     expect(shown.command.note).toBe(
-      `not shown in full: this argument is ${command.length} characters long and the transcript store that holds it could not be read from here; "preview" is only its first 200 characters`,
+      `not shown in full: this argument is ${command.length} characters long and the transcript store that holds ` +
+        `it could not be read from here; "preview" is only its first 200 characters`,
     );
     expect(shown.command.preview).toBe(held.command.preview);
     expect(await showFullArgs(held, undefined)).toEqual(shown);
   });
 
   it('gives the approval hint the whole command, uncut', async () => {
-    const event: AgentEvent = { type: 'tool_call_awaiting_approval', callId: 'c1', name: 'run_shell_command', args: await externalizeLargeStrings({ command }, store), seq: 0, time: '' };
+    const event: AgentEvent = {
+      type: 'tool_call_awaiting_approval',
+      callId: 'c1',
+      name: 'run_shell_command',
+      args: await externalizeLargeStrings({ command }, store),
+      seq: 0,
+      time: '',
+    };
     const shown = (await withFullArgs(event, store)) as Extract<AgentEvent, { type: 'tool_call_awaiting_approval' }>;
-    expect(approvalHint('wf', shown.callId, shown.name, shown.args)).toContain(`{"command":${JSON.stringify(command)}} needs approval`);
+    expect(approvalHint('wf', shown.callId, shown.name, shown.args)).toContain(
+      `{"command":${JSON.stringify(command)}} needs approval`,
+    );
   });
 });

@@ -20,7 +20,8 @@ export interface ArgsStore {
 
 /** The transcript store the workers use, as configured here: files under the home, or PostgreSQL. */
 export function openArgsStore(config: { home: string; storeUrl?: string }): ArgsStore {
-  if (!config.storeUrl) return { store: new FileTranscriptStore(path.join(config.home, 'store')), close: async () => undefined };
+  if (!config.storeUrl)
+    return { store: new FileTranscriptStore(path.join(config.home, 'store')), close: async () => undefined };
   const pool = new Pool({ connectionString: config.storeUrl, max: 2 });
   pool.on('error', () => undefined);
   return { store: new PostgresTranscriptStore({ pool }), close: () => pool.end() };
@@ -42,7 +43,9 @@ export async function showFullArgs(value: unknown, store: ArgsStore['store'] | u
   }
   if (Array.isArray(value)) return Promise.all(value.map((v) => showFullArgs(v, store)));
   if (typeof value !== 'object' || value === null) return value;
-  const entries = await Promise.all(Object.entries(value).map(async ([k, v]) => [k, await showFullArgs(v, store)] as const));
+  const entries = await Promise.all(
+    Object.entries(value).map(async ([k, v]) => [k, await showFullArgs(v, store)] as const),
+  );
   return Object.fromEntries(entries);
 }
 
@@ -53,6 +56,9 @@ export async function withFullArgs(event: AgentEvent, store: ArgsStore['store'] 
 }
 
 /** Calls awaiting approval, as `status` and `pending` show them. */
-export async function withFullPendingArgs<T extends { args: unknown }>(calls: T[], store: ArgsStore['store'] | undefined): Promise<T[]> {
+export async function withFullPendingArgs<T extends { args: unknown }>(
+  calls: T[],
+  store: ArgsStore['store'] | undefined,
+): Promise<T[]> {
   return Promise.all(calls.map(async (call) => ({ ...call, args: await showFullArgs(call.args, store) })));
 }

@@ -1,4 +1,14 @@
-import { confirmToolCall, decideLoop, listPrompts, promptState, promptStatus, promptsAwaitingApproval, type Client, type StatusReport, type ToolConfirmation } from '../client';
+import {
+  confirmToolCall,
+  decideLoop,
+  listPrompts,
+  promptState,
+  promptStatus,
+  promptsAwaitingApproval,
+  type Client,
+  type StatusReport,
+  type ToolConfirmation,
+} from '../client';
 import { exitCodeFor, InputError } from './exit-codes';
 import type { Config } from '../config';
 import { followPrompt } from './follow';
@@ -9,7 +19,13 @@ import type { LoopDecision } from '../workflows/api';
 type StoreConfig = Pick<Config, 'home' | 'storeUrl'>;
 
 /** `status ID [--json]`; the arguments of calls awaiting approval are shown in full (see full-args). */
-export async function statusCommand(client: Client, config: StoreConfig, workflowId: string, json: boolean, io: Io): Promise<number> {
+export async function statusCommand(
+  client: Client,
+  config: StoreConfig,
+  workflowId: string,
+  json: boolean,
+  io: Io,
+): Promise<number> {
   const report = await promptStatus(client, workflowId);
   const args = openArgsStore(config);
   try {
@@ -22,7 +38,13 @@ export async function statusCommand(client: Client, config: StoreConfig, workflo
 }
 
 /** `watch ID`: every event from the start, then the outcome; exits as `run` would. */
-export async function watchCommand(client: Client, config: Config, workflowId: string, format: OutputFormat, io: Io): Promise<number> {
+export async function watchCommand(
+  client: Client,
+  config: Config,
+  workflowId: string,
+  format: OutputFormat,
+  io: Io,
+): Promise<number> {
   const printer = createPrinter(format, io, workflowId);
   await followPrompt(config, client, workflowId, printer);
   const report = await promptStatus(client, workflowId);
@@ -41,7 +63,12 @@ export async function listCommand(client: Client, io: Io): Promise<number> {
 }
 
 /** `pending [ID]`: calls awaiting approval, in one prompt or in every running one. */
-export async function pendingCommand(client: Client, config: StoreConfig, workflowId: string | undefined, io: Io): Promise<number> {
+export async function pendingCommand(
+  client: Client,
+  config: StoreConfig,
+  workflowId: string | undefined,
+  io: Io,
+): Promise<number> {
   const ids = workflowId ? [workflowId] : await promptsAwaitingApproval(client);
   const args = openArgsStore(config);
   let count = 0;
@@ -68,7 +95,13 @@ export async function pendingCommand(client: Client, config: StoreConfig, workfl
  * `approve` / `deny`: sent as the `confirmToolCall` update, whose validator answers at once when the
  * call is unknown or already decided. Without CALL_ID, the prompt's only pending call is meant.
  */
-export async function confirmCommand(client: Client, workflowId: string, callId: string | undefined, confirmation: Omit<ToolConfirmation, 'callId'>, io: Io): Promise<number> {
+export async function confirmCommand(
+  client: Client,
+  workflowId: string,
+  callId: string | undefined,
+  confirmation: Omit<ToolConfirmation, 'callId'>,
+  io: Io,
+): Promise<number> {
   const target = callId ?? (await onlyPendingCall(client, workflowId));
   const answer = await confirmToolCall(client, workflowId, { ...confirmation, callId: target });
   io.stdout.write(`${answer}\n`);
@@ -81,7 +114,10 @@ async function onlyPendingCall(client: Client, workflowId: string): Promise<stri
   const pending = status.pendingApprovals;
   if (pending.length === 1) return pending[0].callId;
   if (pending.length === 0) throw new InputError(`prompt ${workflowId} has no call awaiting approval`);
-  throw new InputError(`prompt ${workflowId} has ${pending.length} calls awaiting approval; name one: ${pending.map((p) => p.callId).join(', ')}`);
+  throw new InputError(
+    `prompt ${workflowId} has ${pending.length} calls awaiting approval; name one: ` +
+      `${pending.map((p) => p.callId).join(', ')}`,
+  );
 }
 
 /** `loop ID continue|disable|stop`: the answer to a prompt paused on a detected loop. */
@@ -92,7 +128,8 @@ export async function loopDecisionCommand(
   io: Io,
 ): Promise<number> {
   const status = await promptState(client, workflowId);
-  if (status && status.phase !== 'loop_detected') throw new InputError(`prompt ${workflowId} is not paused on a loop (it is ${status.phase})`);
+  if (status && status.phase !== 'loop_detected')
+    throw new InputError(`prompt ${workflowId} is not paused on a loop (it is ${status.phase})`);
   await decideLoop(client, workflowId, action);
   io.stdout.write(`${action} sent to ${workflowId}\n`);
   return 0;
@@ -100,9 +137,11 @@ export async function loopDecisionCommand(
 
 function formatStatus(r: StatusReport): string {
   const lines = [`${r.workflowId}: ${r.status}${r.turns !== undefined ? ` after ${r.turns} turn(s)` : ''}`];
-  for (const p of r.pendingApprovals) lines.push(`  awaiting approval: ${p.callId} ${p.name} ${JSON.stringify(p.args)}`);
+  for (const p of r.pendingApprovals)
+    lines.push(`  awaiting approval: ${p.callId} ${p.name} ${JSON.stringify(p.args)}`);
   if (r.error) lines.push(`  error: ${r.error.type}: ${r.error.message}`);
-  if (r.stats) lines.push(`  tokens: ${r.stats.usage.input} in, ${r.stats.usage.output} out, ${r.stats.usage.cached} cached`);
+  if (r.stats)
+    lines.push(`  tokens: ${r.stats.usage.input} in, ${r.stats.usage.output} out, ${r.stats.usage.cached} cached`);
   if (r.response) lines.push('', r.response);
   return `${lines.join('\n')}\n`;
 }

@@ -44,8 +44,20 @@ function fakeTerminal() {
   };
 }
 
-function ask(term: ReturnType<typeof fakeTerminal>, extra: Partial<ApprovalPromptOptions> = {}): Promise<ToolConfirmation> {
-  return promptForApproval({ workflowId: 'wf-1', callId: 'call-1', name: 'write_file', args: writeArgs, workspace: ws, input: term.input, output: term.output, ...extra });
+function ask(
+  term: ReturnType<typeof fakeTerminal>,
+  extra: Partial<ApprovalPromptOptions> = {},
+): Promise<ToolConfirmation> {
+  return promptForApproval({
+    workflowId: 'wf-1',
+    callId: 'call-1',
+    name: 'write_file',
+    args: writeArgs,
+    workspace: ws,
+    input: term.input,
+    output: term.output,
+    ...extra,
+  });
 }
 
 function editorScript(name: string, body: string): string {
@@ -61,7 +73,9 @@ test('shows the tool, its diff and the menu; 1 allows once', async () => {
   await expect(answer).resolves.toEqual({ callId: 'call-1', outcome: 'proceed_once' });
   expect(term.text()).toContain('? write_file needs approval (call call-1)');
   expect(term.text()).toContain('  --- a/a.txt\n  +++ b/a.txt\n  @@ -1 +1 @@\n  -old line\n  +old content\n');
-  expect(term.text()).toContain('1. Allow once\n  2. Allow always (for this prompt)\n  3. Modify the arguments in $EDITOR\n  4. Deny\n');
+  expect(term.text()).toContain(
+    '1. Allow once\n  2. Allow always (for this prompt)\n  3. Modify the arguments in $EDITOR\n  4. Deny\n',
+  );
   expect(term.text()).not.toContain('\x1b[');
 });
 
@@ -78,7 +92,11 @@ test('3 opens the editor on the arguments and returns what it saved', async () =
   const term = fakeTerminal();
   const answer = ask(term, { editor: editorScript('edit.sh', `sed -i 's/old/new/' "$1"`) });
   await term.type('3');
-  await expect(answer).resolves.toEqual({ callId: 'call-1', outcome: 'modify', args: { file_path: 'a.txt', content: 'new content\n' } });
+  await expect(answer).resolves.toEqual({
+    callId: 'call-1',
+    outcome: 'modify',
+    args: { file_path: 'a.txt', content: 'new content\n' },
+  });
 });
 
 test('invalid JSON from the editor is explained and the menu comes back', async () => {
@@ -92,7 +110,9 @@ test('invalid JSON from the editor is explained and the menu comes back', async 
 
 test('an editor that fails, or saves nothing new, changes nothing', async () => {
   const term = fakeTerminal();
-  const answer = ask(term, { editor: editorScript('fail-once.sh', 'if [ -e "$0.ran" ]; then exit 0; fi; touch "$0.ran"; exit 3') });
+  const answer = ask(term, {
+    editor: editorScript('fail-once.sh', 'if [ -e "$0.ran" ]; then exit 0; fi; touch "$0.ran"; exit 3'),
+  });
   await term.type('3');
   await term.type('3', MENU_PROMPT, 2);
   await term.type('4', MENU_PROMPT, 3);
@@ -133,8 +153,23 @@ test('aborting the signal abandons the open prompt', async () => {
 });
 
 describe('createApprovalHandler', () => {
-  const awaiting = (callId: string, seq: number): AgentEvent => ({ type: 'tool_call_awaiting_approval', callId, name: 'write_file', args: writeArgs, seq, time: '' });
-  const response = (callId: string, seq: number): AgentEvent => ({ type: 'tool_call_response', callId, name: 'write_file', ok: true, preview: '', seq, time: '' });
+  const awaiting = (callId: string, seq: number): AgentEvent => ({
+    type: 'tool_call_awaiting_approval',
+    callId,
+    name: 'write_file',
+    args: writeArgs,
+    seq,
+    time: '',
+  });
+  const response = (callId: string, seq: number): AgentEvent => ({
+    type: 'tool_call_response',
+    callId,
+    name: 'write_file',
+    ok: true,
+    preview: '',
+    seq,
+    time: '',
+  });
 
   /** Rejects updates with `rejections`, in order, then accepts; the status query lists `pending`. */
   function fakeClient(rejections: string[] = [], pending: string[] = []) {
@@ -152,14 +187,23 @@ describe('createApprovalHandler', () => {
   test('asks one call at a time, in order, and sends each answer with the update', async () => {
     const term = fakeTerminal();
     const { client, sent } = fakeClient();
-    const handler = createApprovalHandler({ client, workflowId: 'wf-1', workspace: ws, input: term.input, output: term.output });
+    const handler = createApprovalHandler({
+      client,
+      workflowId: 'wf-1',
+      workspace: ws,
+      input: term.input,
+      output: term.output,
+    });
     handler.onEvent(awaiting('c1', 1));
     handler.onEvent(awaiting('c2', 2));
     await term.type('1');
     await term.type('4', MENU_PROMPT, 2);
     await term.type('', 'Reason');
     await until(() => sent.length === 2, 'two answers');
-    expect(sent).toEqual([{ callId: 'c1', outcome: 'proceed_once' }, { callId: 'c2', outcome: 'cancel' }]);
+    expect(sent).toEqual([
+      { callId: 'c1', outcome: 'proceed_once' },
+      { callId: 'c2', outcome: 'cancel' },
+    ]);
     expect(term.text()).toContain('proceed_once recorded for c1\n');
     expect(term.text().indexOf('call c2')).toBeGreaterThan(term.text().indexOf('recorded for c1'));
     await handler.close();
@@ -168,7 +212,13 @@ describe('createApprovalHandler', () => {
   test('a call decided elsewhere is abandoned, open or queued; a rejected update is reported', async () => {
     const term = fakeTerminal();
     const { client, sent } = fakeClient(['call c3 is not awaiting approval (it is success)']);
-    const handler = createApprovalHandler({ client, workflowId: 'wf-1', workspace: ws, input: term.input, output: term.output });
+    const handler = createApprovalHandler({
+      client,
+      workflowId: 'wf-1',
+      workspace: ws,
+      input: term.input,
+      output: term.output,
+    });
     handler.onEvent(awaiting('c1', 1));
     handler.onEvent(awaiting('c2', 2));
     handler.onEvent(awaiting('c3', 3));
@@ -190,7 +240,13 @@ describe('createApprovalHandler', () => {
   test('a rejected answer is asked again while the call still awaits approval', async () => {
     const term = fakeTerminal();
     const { client, sent } = fakeClient(['modified arguments for write_file are invalid'], ['c1']);
-    const handler = createApprovalHandler({ client, workflowId: 'wf-1', workspace: ws, input: term.input, output: term.output });
+    const handler = createApprovalHandler({
+      client,
+      workflowId: 'wf-1',
+      workspace: ws,
+      input: term.input,
+      output: term.output,
+    });
     handler.onEvent(awaiting('c1', 1));
     await term.type('2');
     await term.type('1', MENU_PROMPT, 2);

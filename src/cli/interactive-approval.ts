@@ -26,9 +26,15 @@ export interface ApprovalPromptOptions {
   workspace: string;
   input: NodeJS.ReadableStream;
   output: NodeJS.WritableStream;
-  /** Editor command line for "modify", run like git runs it (`sh -c '<editor> "$@"' <file>`). Default: $VISUAL, $EDITOR, vi. */
+  /**
+   * Editor command line for "modify", run like git runs it (`sh -c '<editor> "$@"' <file>`). Default: $VISUAL, $EDITOR,
+   * vi.
+   */
   editor?: string;
-  /** Resolves `{ $blob }` markers for the preview and the editor (see `openArgsStore`); modified long text is stored there as markers. */
+  /**
+   * Resolves `{ $blob }` markers for the preview and the editor (see `openArgsStore`); modified long text is stored
+   * there as markers.
+   */
   store?: TranscriptStore;
   /** ANSI colours; default: whether `output` is a terminal. */
   color?: boolean;
@@ -36,7 +42,13 @@ export interface ApprovalPromptOptions {
   signal?: AbortSignal;
 }
 
-const MENU = ['  1. Allow once', '  2. Allow always (for this prompt)', '  3. Modify the arguments in $EDITOR', '  4. Deny', 'Choice [1-4]: '].join('\n');
+const MENU = [
+  '  1. Allow once',
+  '  2. Allow always (for this prompt)',
+  '  3. Modify the arguments in $EDITOR',
+  '  4. Deny',
+  'Choice [1-4]: ',
+].join('\n');
 
 /**
  * Asks a person, on `input`/`output`, to decide one call that awaits approval, and returns the
@@ -100,11 +112,17 @@ function openTerminal({ input, output, signal }: ApprovalPromptOptions): Termina
 }
 
 /** The edited arguments, or undefined (after saying why) when the menu should be shown again. */
-async function modifyArgs(options: ApprovalPromptOptions, terminal: Terminal): Promise<Record<string, unknown> | undefined> {
+async function modifyArgs(
+  options: ApprovalPromptOptions,
+  terminal: Terminal,
+): Promise<Record<string, unknown> | undefined> {
   const { output, store } = options;
   const expanded = await expandMarkers(options.args, store);
   const unresolved = expanded.partial.size > 0;
-  if (unresolved) output.write('Long strings appear as {"$blob": ...} markers: keep them as they are, or replace one with a whole string.\n');
+  if (unresolved)
+    output.write(
+      'Long strings appear as {"$blob": ...} markers: keep them as they are, or replace one with a whole string.\n',
+    );
   terminal.close();
   const edited = await editJson(unresolved ? options.args : expanded.value, options.editor ?? defaultEditor());
   if (typeof edited === 'string') {
@@ -127,7 +145,8 @@ async function editJson(value: unknown, editor: string): Promise<Record<string, 
   if (edited === before) return 'No change made.';
   try {
     const parsed: unknown = JSON.parse(edited);
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+      return parsed as Record<string, unknown>;
     return 'The arguments must be a JSON object; nothing was changed.';
   } catch (err) {
     return `The edited arguments are not valid JSON (${(err as Error).message}); nothing was changed.`;
@@ -163,7 +182,10 @@ export interface ApprovalHandler {
   close(): Promise<void>;
 }
 
-export type ApprovalHandlerOptions = Pick<ApprovalPromptOptions, 'workflowId' | 'workspace' | 'input' | 'output' | 'editor' | 'store' | 'color'> & { client: Client };
+export type ApprovalHandlerOptions = Pick<
+  ApprovalPromptOptions,
+  'workflowId' | 'workspace' | 'input' | 'output' | 'editor' | 'store' | 'color'
+> & { client: Client };
 
 /**
  * Interactive approvals for `run` on a terminal: each `tool_call_awaiting_approval` event opens a
@@ -182,7 +204,13 @@ export function createApprovalHandler(options: ApprovalHandlerOptions): Approval
     while (!closed && !answered.has(callId)) {
       open = { callId, controller: new AbortController() };
       try {
-        const confirmation = await promptForApproval({ ...options, callId, name, args, signal: open.controller.signal });
+        const confirmation = await promptForApproval({
+          ...options,
+          callId,
+          name,
+          args,
+          signal: open.controller.signal,
+        });
         output.write(`${await confirmToolCall(options.client, workflowId, confirmation)}\n`);
         return;
       } catch (err) {
@@ -209,9 +237,16 @@ export function createApprovalHandler(options: ApprovalHandlerOptions): Approval
   };
 }
 
-function describeFailure(err: unknown, event: { callId: string; name: string; args: unknown }, workflowId: string, closed: boolean): string {
-  if ((err as Error).name === 'AbortError') return closed ? '\n' : `\n(call ${event.callId} no longer awaits approval)\n`;
-  if (err instanceof InputClosedError) return `\n${err.message}.\n${approvalHint(workflowId, event.callId, event.name, event.args)}`;
+function describeFailure(
+  err: unknown,
+  event: { callId: string; name: string; args: unknown },
+  workflowId: string,
+  closed: boolean,
+): string {
+  if ((err as Error).name === 'AbortError')
+    return closed ? '\n' : `\n(call ${event.callId} no longer awaits approval)\n`;
+  if (err instanceof InputClosedError)
+    return `\n${err.message}.\n${approvalHint(workflowId, event.callId, event.name, event.args)}`;
   const reason = err instanceof WorkflowUpdateFailedError && err.cause ? err.cause.message : (err as Error).message;
   return `Not recorded: ${reason}\n`;
 }

@@ -45,8 +45,10 @@ export const LARGE_TEXT_HINT = '; put the long text in a file in the workspace a
 
 export function promptSettings(options: Omit<RunOptions, 'prompt' | 'output'>): PromptSettings {
   const workspace = path.resolve(options.workspace);
-  if (!fs.existsSync(workspace) || !fs.statSync(workspace).isDirectory()) throw new InputError(`workspace ${workspace} is not a directory`);
-  if (!Number.isInteger(options.maxTurns) || options.maxTurns < 1) throw new InputError('--max-turns must be a positive whole number');
+  if (!fs.existsSync(workspace) || !fs.statSync(workspace).isDirectory())
+    throw new InputError(`workspace ${workspace} is not a directory`);
+  if (!Number.isInteger(options.maxTurns) || options.maxTurns < 1)
+    throw new InputError('--max-turns must be a positive whole number');
   return {
     workspace: fs.realpathSync(workspace),
     model: modelName(options.model),
@@ -75,6 +77,9 @@ const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,199}$/;
 
 export function modelName(model: string): string {
   if (MODEL_NAME.test(model) && !model.includes('//') && !model.endsWith('/')) return model;
-  const shown = model.trim() === '' ? 'an empty name' : JSON.stringify(model.length > 60 ? `${model.slice(0, 60)}…` : model);
-  throw new InputError(`-m/--model: ${shown} is not a model name (letters, digits, '.', '-', '_', ':', '/'; e.g. gemini-2.5-pro)`);
+  const shown =
+    model.trim() === '' ? 'an empty name' : JSON.stringify(model.length > 60 ? `${model.slice(0, 60)}…` : model);
+  throw new InputError(
+    `-m/--model: ${shown} is not a model name (letters, digits, '.', '-', '_', ':', '/'; e.g. gemini-2.5-pro)`,
+  );
 }

@@ -46,14 +46,27 @@ export function watchStopSignals(): StopWatch {
 }
 
 /** Says on stderr that the prompt was left running (not cancelled) and how it goes on. */
-export function reportLeftRunning(io: Io, signal: StopSignal, workflowId: string, runtime: AgentRuntime, scripted: boolean): void {
+export function reportLeftRunning(
+  io: Io,
+  signal: StopSignal,
+  workflowId: string,
+  runtime: AgentRuntime,
+  scripted: boolean,
+): void {
   const lines = [`${signal}: stopped following prompt ${workflowId}; it was not cancelled.`];
   if (runtime.embedded) {
-    lines.push('The embedded Temporal server and the worker are stopped; the prompt stays in the server\'s database and goes on at the next `durable-agent server` (or `run`).');
+    lines.push(
+      "The embedded Temporal server and the worker are stopped; the prompt stays in the server's database and " +
+        'goes on at the next `durable-agent server` (or `run`).',
+    );
   } else {
     lines.push(`It goes on while a worker polls task queue ${runtime.taskQueue} (\`durable-agent worker\`).`);
   }
-  if (scripted) lines.push(`Its model answers come from a script: DURABLE_AGENT_TASK_QUEUE=${runtime.taskQueue} durable-agent server --fake-responses FILE serves it.`);
+  if (scripted)
+    lines.push(
+      `Its model answers come from a script: DURABLE_AGENT_TASK_QUEUE=${runtime.taskQueue} durable-agent server ` +
+        `--fake-responses FILE serves it.`,
+    );
   lines.push(`Follow it with: durable-agent watch ${workflowId}`);
   io.stderr.write(`${lines.join('\n')}\n`);
 }

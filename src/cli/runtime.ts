@@ -43,17 +43,26 @@ export interface RuntimeOptions {
 export async function openRuntime(config: Config, options: RuntimeOptions): Promise<AgentRuntime> {
   const stops: (() => Promise<unknown>)[] = [];
   const stop = async () => {
-    for (const fn of stops.reverse()) await fn().catch((err) => options.logger.warn({ err: String(err) }, 'shutdown step failed'));
+    for (const fn of stops.reverse())
+      await fn().catch((err) => options.logger.warn({ err: String(err) }, 'shutdown step failed'));
   };
   try {
     const server = await ensureServer(config, options);
     if (server) stops.push(() => server.stop());
     const client = await connectClient(config.temporalAddress, config.temporalNamespace, config.temporalConnection);
     stops.push(() => closeClient(client));
-    const fake = options.fakeResponses ? await FakeGeminiServer.start({ script: { path: options.fakeResponses.path }, strict: options.fakeResponses.strict }) : undefined;
+    const fake = options.fakeResponses
+      ? await FakeGeminiServer.start({
+          script: { path: options.fakeResponses.path },
+          strict: options.fakeResponses.strict,
+        })
+      : undefined;
     if (fake) stops.push(() => fake.close());
-    const taskQueue = fake && options.privateQueueForFake ? `${config.taskQueue}-fake-${process.pid}-${Date.now()}` : config.taskQueue;
-    const wantWorker = options.worker === 'always' || (options.worker === 'auto' && (!!fake || !!server || !(await hasPollers(client, taskQueue))));
+    const taskQueue =
+      fake && options.privateQueueForFake ? `${config.taskQueue}-fake-${process.pid}-${Date.now()}` : config.taskQueue;
+    const wantWorker =
+      options.worker === 'always' ||
+      (options.worker === 'auto' && (!!fake || !!server || !(await hasPollers(client, taskQueue))));
     if (wantWorker) {
       const worker = await startWorker(config, taskQueue, fake?.url);
       stops.push(worker.stop);
@@ -69,10 +78,19 @@ async function ensureServer(config: Config, options: RuntimeOptions): Promise<De
   if (await isServerReachable(config.temporalAddress, 1000)) return undefined;
   const { host, port } = splitAddress(config.temporalAddress);
   if (options.embed === false || !isLocalHost(host)) {
-    throw new TemporalUnreachableError(`No Temporal server answers at ${config.temporalAddress}. Start one (durable-agent server) or set TEMPORAL_ADDRESS.`);
+    throw new TemporalUnreachableError(
+      `No Temporal server answers at ${config.temporalAddress}. Start one (durable-agent server) or set ` +
+        `TEMPORAL_ADDRESS.`,
+    );
   }
   const log = (msg: string) => options.logger.info(msg);
-  const cliPath = await ensureTemporalCli({ projectRoot: projectRoot(), explicitPath: config.temporalCliPath, searchPath: config.searchPath, env: process.env, log });
+  const cliPath = await ensureTemporalCli({
+    projectRoot: projectRoot(),
+    explicitPath: config.temporalCliPath,
+    searchPath: config.searchPath,
+    env: process.env,
+    log,
+  });
   return startDevServer({
     cliPath,
     dbFile: path.join(config.home, 'temporal', 'dev.db'),

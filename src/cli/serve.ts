@@ -11,11 +11,28 @@ import { openRuntime, type FakeResponses } from './runtime';
  * in the foreground until SIGINT, SIGTERM or SIGHUP. The server's SQLite database keeps every prompt.
  * `<home>/server.pid` (or `worker.pid`) names the process while it runs, for scripts that stop it.
  */
-export async function serveCommand(config: Config, kind: 'server' | 'worker', fake: FakeResponses | undefined, io: Io, logger: Logger): Promise<number> {
+export async function serveCommand(
+  config: Config,
+  kind: 'server' | 'worker',
+  fake: FakeResponses | undefined,
+  io: Io,
+  logger: Logger,
+): Promise<number> {
   if (!fake) geminiApiKey(config);
-  const runtime = await openRuntime(config, { worker: 'always', embed: kind === 'server', fakeResponses: fake, uiEnabled: true, logger });
-  const where = runtime.embedded ? `embedded Temporal dev server at ${runtime.address}` : `Temporal at ${runtime.address}`;
-  io.stderr.write(`${where}${runtime.uiUrl ? `, Web UI ${runtime.uiUrl}` : ''}; worker on task queue ${runtime.taskQueue}. Ctrl-C stops.\n`);
+  const runtime = await openRuntime(config, {
+    worker: 'always',
+    embed: kind === 'server',
+    fakeResponses: fake,
+    uiEnabled: true,
+    logger,
+  });
+  const where = runtime.embedded
+    ? `embedded Temporal dev server at ${runtime.address}`
+    : `Temporal at ${runtime.address}`;
+  io.stderr.write(
+    `${where}${runtime.uiUrl ? `, Web UI ${runtime.uiUrl}` : ''}; worker on task queue ` +
+      `${runtime.taskQueue}. Ctrl-C stops.\n`,
+  );
   const pidFile = path.join(config.home, `${kind}.pid`);
   fs.mkdirSync(config.home, { recursive: true });
   fs.writeFileSync(pidFile, `${process.pid}\n`);

@@ -24,7 +24,10 @@ export function addTrust(program: Command, setup: Setup, io: Io): void {
     .action(async (dir: string | undefined, o: { remove?: boolean; list?: boolean }) => {
       const { config } = setup();
       if (o.list) process.exitCode = await listTrust(config, io);
-      else process.exitCode = o.remove ? await removeTrust(config, dir ?? process.cwd(), io) : await addTrustedFolder(config, dir ?? process.cwd(), io);
+      else
+        process.exitCode = o.remove
+          ? await removeTrust(config, dir ?? process.cwd(), io)
+          : await addTrustedFolder(config, dir ?? process.cwd(), io);
     });
   program
     .command('untrust')
@@ -47,7 +50,8 @@ async function removeTrust(config: Config, dir: string, io: Io): Promise<number>
   const folders = await readFolders(config);
   if (!(folder in folders)) {
     const parent = trustingFolder(folders, folder);
-    if (parent) throw new InputError(`${folder} is trusted through ${parent}: run \`durable-agent trust --remove ${parent}\``);
+    if (parent)
+      throw new InputError(`${folder} is trusted through ${parent}: run \`durable-agent trust --remove ${parent}\``);
     io.stdout.write(`${folder} was not trusted\n`);
     return EXIT.ok;
   }

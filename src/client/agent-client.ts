@@ -1,11 +1,26 @@
 import { WithStartWorkflowOperation, type Client, type WorkflowHandle } from '@temporalio/client';
 import { KIND_ATTRIBUTE, STATUS_ATTRIBUTE } from '../core/search-attributes';
 import type { agentPromptWorkflow, agentSessionWorkflow } from '../workflows';
-import { confirmToolCallUpdate, type PromptInput, type ToolConfirmation, closeSessionSignal, compressSignal, loopDecisionSignal, sendMessageUpdate, topUpBudgetSignal, type LoopDecision, type SessionInput } from '../workflows/api';
+import {
+  confirmToolCallUpdate,
+  type PromptInput,
+  type ToolConfirmation,
+  closeSessionSignal,
+  compressSignal,
+  loopDecisionSignal,
+  sendMessageUpdate,
+  topUpBudgetSignal,
+  type LoopDecision,
+  type SessionInput,
+} from '../workflows/api';
 import { hasAgentSearchAttributes } from './connection';
 
 /** Starts one prompt; the client only starts workflows and sends messages (STYLE rule 1). */
-export async function startPrompt(client: Client, input: PromptInput, options: { taskQueue: string; workflowId: string }): Promise<WorkflowHandle<typeof agentPromptWorkflow>> {
+export async function startPrompt(
+  client: Client,
+  input: PromptInput,
+  options: { taskQueue: string; workflowId: string },
+): Promise<WorkflowHandle<typeof agentPromptWorkflow>> {
   const searchAttributes = await hasAgentSearchAttributes(client);
   return client.workflow.start<typeof agentPromptWorkflow>('agentPromptWorkflow', {
     taskQueue: options.taskQueue,
@@ -24,8 +39,16 @@ export async function startPrompt(client: Client, input: PromptInput, options: {
  * Adds a message to a session, starting the session if it does not exist yet (update-with-start),
  * and returns the id of the prompt that will run it.
  */
-export async function sendToSession(client: Client, sessionId: string, text: string, options: { taskQueue: string; defaults?: SessionInput['defaults']; steer?: boolean }): Promise<string> {
-  if (!options.defaults) return client.workflow.getHandle(sessionId).executeUpdate(sendMessageUpdate, { args: [{ text, steer: options.steer }] });
+export async function sendToSession(
+  client: Client,
+  sessionId: string,
+  text: string,
+  options: { taskQueue: string; defaults?: SessionInput['defaults']; steer?: boolean },
+): Promise<string> {
+  if (!options.defaults)
+    return client.workflow
+      .getHandle(sessionId)
+      .executeUpdate(sendMessageUpdate, { args: [{ text, steer: options.steer }] });
   const start = new WithStartWorkflowOperation<typeof agentSessionWorkflow>('agentSessionWorkflow', {
     workflowId: sessionId,
     taskQueue: options.taskQueue,
@@ -80,8 +103,15 @@ export interface ListedPrompt {
 
 export async function listPrompts(client: Client, limit = 50): Promise<ListedPrompt[]> {
   const out: ListedPrompt[] = [];
-  for await (const wf of client.workflow.list({ query: "WorkflowType IN ('agentPromptWorkflow', 'agentSessionWorkflow')" })) {
-    out.push({ workflowId: wf.workflowId, type: wf.type, status: wf.status.name, startTime: wf.startTime.toISOString() });
+  for await (const wf of client.workflow.list({
+    query: "WorkflowType IN ('agentPromptWorkflow', 'agentSessionWorkflow')",
+  })) {
+    out.push({
+      workflowId: wf.workflowId,
+      type: wf.type,
+      status: wf.status.name,
+      startTime: wf.startTime.toISOString(),
+    });
     if (out.length >= limit) break;
   }
   return out;

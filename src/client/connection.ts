@@ -3,7 +3,11 @@ import type { QueryDefinition } from '@temporalio/common';
 import { SEARCH_ATTRIBUTE_NAMES } from '../core/search-attributes';
 import { payloadLimitInterceptor } from './payload-limit';
 
-export async function connectClient(address: string, namespace: string, connectionOptions: object = {}): Promise<Client> {
+export async function connectClient(
+  address: string,
+  namespace: string,
+  connectionOptions: object = {},
+): Promise<Client> {
   const connection = await Connection.connect({ ...connectionOptions, address });
   return new Client({ connection, namespace, interceptors: { workflow: [payloadLimitInterceptor()] } });
 }
@@ -23,7 +27,9 @@ export async function queryWithin<R, A extends unknown[]>(
   ...args: A
 ): Promise<R | undefined> {
   const handle = client.workflow.getHandle(workflowId);
-  return client.connection.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(def, ...args)).catch(() => undefined);
+  return client.connection
+    .withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(def, ...args))
+    .catch(() => undefined);
 }
 
 const registeredAttributes = new WeakMap<Client, Promise<boolean>>();

@@ -20,7 +20,12 @@ const LIVE_POLL_MS = 40;
  * Follows a prompt's events from `cursor` until it ends, by polling the events query. Returns when
  * the workflow is closed; the caller then reads the outcome with `promptStatus`.
  */
-export async function followEvents(client: Client, workflowId: string, onEvent: (event: AgentEvent) => void, options: FollowOptions = {}): Promise<void> {
+export async function followEvents(
+  client: Client,
+  workflowId: string,
+  onEvent: (event: AgentEvent) => void,
+  options: FollowOptions = {},
+): Promise<void> {
   const handle = client.workflow.getHandle(workflowId);
   const order = new LiveOrder();
   const live = options.live && liveReader(options.live, workflowId, order);
@@ -47,7 +52,11 @@ export async function followEvents(client: Client, workflowId: string, onEvent: 
 }
 
 /** Reads new pieces and hands them on; returns how many. A failing read only costs the preview. */
-function liveReader(live: NonNullable<FollowOptions['live']>, workflowId: string, order: LiveOrder): () => Promise<number> {
+function liveReader(
+  live: NonNullable<FollowOptions['live']>,
+  workflowId: string,
+  order: LiveOrder,
+): () => Promise<number> {
   let cursor: LiveCursor | undefined;
   return async () => {
     const read = await live.stream.read(workflowId, cursor).catch(() => undefined);

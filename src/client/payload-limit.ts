@@ -27,7 +27,9 @@ export function formatBytes(bytes: number): string {
 export function checkPayloadSize(what: string, value: unknown, hint = ''): void {
   const bytes = jsonBytes(value);
   if (bytes <= MAX_MESSAGE_BYTES) return;
-  throw new PayloadTooLargeError(`${what} is ${formatBytes(bytes)}; at most ${formatBytes(MAX_MESSAGE_BYTES)} can be sent to a workflow${hint}`);
+  throw new PayloadTooLargeError(
+    `${what} is ${formatBytes(bytes)}; at most ${formatBytes(MAX_MESSAGE_BYTES)} can be sent to a workflow${hint}`,
+  );
 }
 
 /** Checks every start, signal and update this client sends (a backstop behind the CLI's own checks). */

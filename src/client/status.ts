@@ -1,10 +1,25 @@
 import { WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure, CancelledFailure, TerminatedFailure } from '@temporalio/common';
 import { STATUS_ATTRIBUTE } from '../core/search-attributes';
-import { statusQuery, type PromptResult, type PromptStats, type PromptStatus, sessionStatusQuery, type SessionStatus } from '../workflows/api';
+import {
+  statusQuery,
+  type PromptResult,
+  type PromptStats,
+  type PromptStatus,
+  sessionStatusQuery,
+  type SessionStatus,
+} from '../workflows/api';
 import { queryWithin } from './connection';
 
-export type StatusName = 'running' | 'awaiting_approval' | 'loop_detected' | 'budget_exhausted' | 'completed' | 'failed' | 'cancelled' | 'terminated';
+export type StatusName =
+  | 'running'
+  | 'awaiting_approval'
+  | 'loop_detected'
+  | 'budget_exhausted'
+  | 'completed'
+  | 'failed'
+  | 'cancelled'
+  | 'terminated';
 
 /** The `status --json` contract (DESIGN.md). */
 export interface StatusReport {
@@ -63,7 +78,14 @@ export async function promptStatus(client: Client, workflowId: string): Promise<
       const s = await queryWithin(client, workflowId, statusQuery);
       if (!s) {
         const waiting = description.typedSearchAttributes.get(STATUS_ATTRIBUTE) === 'awaiting_approval';
-        return { ...base, status: waiting ? 'awaiting_approval' : 'running', error: { type: 'NoWorker', message: 'no worker answered; start one with `durable-agent server` or `durable-agent worker`' } };
+        return {
+          ...base,
+          status: waiting ? 'awaiting_approval' : 'running',
+          error: {
+            type: 'NoWorker',
+            message: 'no worker answered; start one with `durable-agent server` or `durable-agent worker`',
+          },
+        };
       }
       const status = s.phase === 'finished' ? 'running' : s.phase;
       return { ...base, status, turns: s.turns, pendingApprovals: s.pendingApprovals, stats: s.stats };
@@ -77,18 +99,36 @@ export async function promptStatus(client: Client, workflowId: string): Promise<
   }
 }
 
-async function closedWithoutResult(client: Client, handle: WorkflowHandle, base: Pick<StatusReport, 'workflowId' | 'pendingApprovals'>): Promise<StatusReport> {
+async function closedWithoutResult(
+  client: Client,
+  handle: WorkflowHandle,
+  base: Pick<StatusReport, 'workflowId' | 'pendingApprovals'>,
+): Promise<StatusReport> {
   try {
     await handle.result();
   } catch (err) {
     const cause = err instanceof WorkflowFailedError ? err.cause : err;
-    const s = cause instanceof ApplicationFailure ? undefined : await queryWithin(client, handle.workflowId, statusQuery);
+    const s =
+      cause instanceof ApplicationFailure ? undefined : await queryWithin(client, handle.workflowId, statusQuery);
     const extra = s ? { turns: s.turns, stats: s.stats, response: s.response } : {};
-    if (cause instanceof CancelledFailure) return { ...base, ...extra, status: 'cancelled', error: { type: 'Cancelled', message: 'the prompt was cancelled' } };
-    if (cause instanceof TerminatedFailure) return { ...base, ...extra, status: 'terminated', error: { type: 'Terminated', message: cause.message } };
+    if (cause instanceof CancelledFailure)
+      return {
+        ...base,
+        ...extra,
+        status: 'cancelled',
+        error: { type: 'Cancelled', message: 'the prompt was cancelled' },
+      };
+    if (cause instanceof TerminatedFailure)
+      return { ...base, ...extra, status: 'terminated', error: { type: 'Terminated', message: cause.message } };
     if (cause instanceof ApplicationFailure) {
       const details = (cause.details?.[0] ?? {}) as Partial<StatusReport>;
-      return { ...base, ...details, ...extra, status: 'failed', error: { type: cause.type ?? 'Error', message: cause.message } };
+      return {
+        ...base,
+        ...details,
+        ...extra,
+        status: 'failed',
+        error: { type: cause.type ?? 'Error', message: cause.message },
+      };
     }
     return { ...base, ...extra, status: 'failed', error: { type: 'Error', message: (cause as Error).message } };
   }

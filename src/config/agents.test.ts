@@ -65,7 +65,10 @@ describe('parseAgentFile', () => {
       inputSchema: expect.objectContaining({ required: ['prompt'] }),
       outputSchema: {
         type: 'object',
-        properties: { verdict: { type: 'string', enum: ['ok', 'needs_changes'] }, findings: { type: 'array', items: { type: 'string' } } },
+        properties: {
+          verdict: { type: 'string', enum: ['ok', 'needs_changes'] },
+          findings: { type: 'array', items: { type: 'string' } },
+        },
         required: ['verdict', 'findings'],
       },
       tools: ['read_file', 'grep_search'],
@@ -81,35 +84,88 @@ describe('parseAgentFile', () => {
   it('accepts CRLF line ends, a byte-order mark and a file ending at the closing line', async () => {
     const { agent } = await parseAgentFile('\uFEFF---\r\nname: a\r\ndescription: d\r\n---\r\nBody.\r\n', 'a.md');
     expect(agent).toMatchObject({ name: 'a', description: 'd', systemPrompt: 'Body.' });
-    await expect(parseAgentFile('---\nname: a\ndescription: d\n---', 'a.md')).rejects.toThrow('a.md: body (system prompt): must not be empty');
+    await expect(parseAgentFile('---\nname: a\ndescription: d\n---', 'a.md')).rejects.toThrow(
+      'a.md: body (system prompt): must not be empty',
+    );
   });
 
   it('applies defaults, max_minutes and model: inherit', async () => {
     const text = '---\nname: helper\ndescription: Helps.\nmodel: inherit\nmax_minutes: 2\n---\nHelp.';
     const { agent } = await parseAgentFile(text, 'helper.md');
-    expect(agent).toMatchObject({ name: 'helper', maxTurns: 30, maxMinutes: 2, recoveryGraceSeconds: 60, outputSchema: defaultOutputSchema() });
+    expect(agent).toMatchObject({
+      name: 'helper',
+      maxTurns: 30,
+      maxMinutes: 2,
+      recoveryGraceSeconds: 60,
+      outputSchema: defaultOutputSchema(),
+    });
     expect(agent.model).toBeUndefined();
     expect(agent.tools).toBeUndefined();
   });
 
   it.each([
-    ['no front matter', '# Just Markdown', 'must start with YAML front matter between "---" lines (name, description, ...)'],
+    [
+      'no front matter',
+      '# Just Markdown',
+      'must start with YAML front matter between "---" lines (name, description, ...)',
+    ],
     ['invalid YAML', '---\nname: [unclosed\n---\nx', /^invalid YAML front matter: /],
     ['front matter not a mapping', '---\n- a\n- b\n---\nx', 'front matter must be a set of "key: value" lines'],
     ['empty front matter', '---\n---\nx', 'front matter must be a set of "key: value" lines'],
     ['duplicate key', '---\nname: a\nname: b\n---\nx', /^invalid YAML front matter: Map keys must be unique/],
     ['missing name', '---\ndescription: d\n---\nx', 'name: is required'],
-    ['bad name', agentFile('my-agent', 'd'), 'name: must start with a lowercase letter and hold only lowercase letters, digits and underscores'],
+    [
+      'bad name',
+      agentFile('my-agent', 'd'),
+      'name: must start with a lowercase letter and hold only lowercase letters, digits and underscores',
+    ],
     ['empty body', agentFile('a', 'd', ''), 'body (system prompt): must not be empty'],
-    ['bad max_turns', '---\nname: a\ndescription: d\nmax_turns: 0\n---\nx', 'max_turns: must be a whole number above 0'],
-    ['bad timeout_mins', '---\nname: a\ndescription: d\ntimeout_mins: soon\n---\nx', 'timeout_mins: must be a number of minutes above 0'],
-    ['both time keys', '---\nname: a\ndescription: d\ntimeout_mins: 1\nmax_minutes: 2\n---\nx', 'timeout_mins: give timeout_mins or max_minutes, not both'],
-    ['wildcard tools', '---\nname: a\ndescription: d\ntools: ["*"]\n---\nx', 'tools[0]: wildcards are not supported: list each tool by name'],
-    ['unknown tool', '---\nname: a\ndescription: d\ntools: [read_file, web_search]\n---\nx', /^tools: unknown tool web_search \(known: read_file, /],
-    ['bad output schema', '---\nname: a\ndescription: d\noutput_schema: { type: object, properties: { n: { type: number, maximum: 3 } } }\n---\nx', /^output_schema\.properties\.n\.maximum: unsupported JSON Schema keyword/],
-    ['remote agent', '---\nname: a\nkind: remote\nagent_card_url: http://x\n---\n', 'kind: only local agents are supported (remote agents are not)'],
-    ['mcp servers', '---\nname: a\ndescription: d\nmcp_servers: {}\n---\nx', 'mcp_servers: is not supported by durable-agent'],
-    ['unknown key', '---\nname: a\ndescription: d\ncolour: red\n---\nx', /^colour: unknown field \(known: name, description, tools, /],
+    [
+      'bad max_turns',
+      '---\nname: a\ndescription: d\nmax_turns: 0\n---\nx',
+      'max_turns: must be a whole number above 0',
+    ],
+    [
+      'bad timeout_mins',
+      '---\nname: a\ndescription: d\ntimeout_mins: soon\n---\nx',
+      'timeout_mins: must be a number of minutes above 0',
+    ],
+    [
+      'both time keys',
+      '---\nname: a\ndescription: d\ntimeout_mins: 1\nmax_minutes: 2\n---\nx',
+      'timeout_mins: give timeout_mins or max_minutes, not both',
+    ],
+    [
+      'wildcard tools',
+      '---\nname: a\ndescription: d\ntools: ["*"]\n---\nx',
+      'tools[0]: wildcards are not supported: list each tool by name',
+    ],
+    [
+      'unknown tool',
+      '---\nname: a\ndescription: d\ntools: [read_file, web_search]\n---\nx',
+      /^tools: unknown tool web_search \(known: read_file, /,
+    ],
+    [
+      'bad output schema',
+      '---\nname: a\ndescription: d\noutput_schema: { type: object, properties: { n: { type: number, maximum: 3 } ' +
+        '} }\n---\nx',
+      /^output_schema\.properties\.n\.maximum: unsupported JSON Schema keyword/,
+    ],
+    [
+      'remote agent',
+      '---\nname: a\nkind: remote\nagent_card_url: http://x\n---\n',
+      'kind: only local agents are supported (remote agents are not)',
+    ],
+    [
+      'mcp servers',
+      '---\nname: a\ndescription: d\nmcp_servers: {}\n---\nx',
+      'mcp_servers: is not supported by durable-agent',
+    ],
+    [
+      'unknown key',
+      '---\nname: a\ndescription: d\ncolour: red\n---\nx',
+      /^colour: unknown field \(known: name, description, tools, /,
+    ],
     ['built-in name', agentFile('generalist', 'Mine.'), 'name: "generalist" is a built-in agent; choose another name'],
   ])('refuses %s, naming the file and field', async (_label, text, expected) => {
     let error: unknown;
@@ -122,7 +178,9 @@ describe('parseAgentFile', () => {
     const { file, message } = error as AgentFileError;
     expect(file).toBe('/agents/a.md');
     expect(message.startsWith('/agents/a.md: ')).toBe(true);
-    expect(message.slice('/agents/a.md: '.length)).toMatch(typeof expected === 'string' ? new RegExp(`^${escape(expected)}$`) : expected);
+    expect(message.slice('/agents/a.md: '.length)).toMatch(
+      typeof expected === 'string' ? new RegExp(`^${escape(expected)}$`) : expected,
+    );
   });
 
   it('names several problems at once, by their front-matter keys', async () => {
@@ -140,24 +198,29 @@ describe('loadAgentFiles', () => {
     expect(await loadAgentFiles({})).toEqual({ agents: [], warnings: [] });
   });
 
-  it('reads *.md files of both folders, skipping _drafts and other files; the workspace overrides the user', async () => {
-    const userReviewer = await write(userDir, 'reviewer.md', agentFile('reviewer', 'User reviewer.'));
-    await write(userDir, 'docs.md', agentFile('docs_writer', 'Writes docs.'));
-    await write(userDir, '_draft.md', 'not an agent');
-    await write(userDir, 'notes.txt', 'not an agent');
-    const wsReviewer = await write(workspaceDir, 'review.md', agentFile('reviewer', 'Workspace reviewer.'));
-    const { agents, warnings } = await loadAgentFiles({ userDir, workspaceDir });
-    expect(agents.map((a) => [a.name, a.description])).toEqual([
-      ['docs_writer', 'Writes docs.'],
-      ['reviewer', 'Workspace reviewer.'],
-    ]);
-    expect(warnings).toEqual([`${wsReviewer}: agent "reviewer" overrides the one in ${userReviewer}`]);
-  });
+  it(
+    'reads *.md files of both folders, skipping _drafts and other files; the workspace overrides the ' + 'user',
+    async () => {
+      const userReviewer = await write(userDir, 'reviewer.md', agentFile('reviewer', 'User reviewer.'));
+      await write(userDir, 'docs.md', agentFile('docs_writer', 'Writes docs.'));
+      await write(userDir, '_draft.md', 'not an agent');
+      await write(userDir, 'notes.txt', 'not an agent');
+      const wsReviewer = await write(workspaceDir, 'review.md', agentFile('reviewer', 'Workspace reviewer.'));
+      const { agents, warnings } = await loadAgentFiles({ userDir, workspaceDir });
+      expect(agents.map((a) => [a.name, a.description])).toEqual([
+        ['docs_writer', 'Writes docs.'],
+        ['reviewer', 'Workspace reviewer.'],
+      ]);
+      expect(warnings).toEqual([`${wsReviewer}: agent "reviewer" overrides the one in ${userReviewer}`]);
+    },
+  );
 
   it('refuses two files of one folder defining the same agent', async () => {
     const first = await write(workspaceDir, 'a.md', agentFile('reviewer', 'One.'));
     const second = await write(workspaceDir, 'b.md', agentFile('reviewer', 'Two.'));
-    await expect(loadAgentFiles({ workspaceDir })).rejects.toThrow(`${second}: name: agent "reviewer" is already defined by ${first}`);
+    await expect(loadAgentFiles({ workspaceDir })).rejects.toThrow(
+      `${second}: name: agent "reviewer" is already defined by ${first}`,
+    );
   });
 
   it('refuses a file that shadows a built-in, in either folder', async () => {
@@ -166,7 +229,9 @@ describe('loadAgentFiles', () => {
       new AgentFileError(file, 'name', '"codebase_investigator" is a built-in agent; choose another name'),
     );
     const wsFile = await write(workspaceDir, 'g.md', agentFile('generalist', 'Mine.'));
-    await expect(loadAgentFiles({ workspaceDir })).rejects.toThrow(`${wsFile}: name: "generalist" is a built-in agent; choose another name`);
+    await expect(loadAgentFiles({ workspaceDir })).rejects.toThrow(
+      `${wsFile}: name: "generalist" is a built-in agent; choose another name`,
+    );
   });
 
   it('checks tools against the names it is given', async () => {
@@ -174,7 +239,9 @@ describe('loadAgentFiles', () => {
     await expect(loadAgentFiles({ userDir, knownTools: ['read_file', 'web_fetch'] })).resolves.toMatchObject({
       agents: [{ name: 'a', tools: ['read_file', 'web_fetch'] }],
     });
-    await expect(loadAgentFiles({ userDir, knownTools: ['read_file'] })).rejects.toThrow(/tools: unknown tool web_fetch/);
+    await expect(loadAgentFiles({ userDir, knownTools: ['read_file'] })).rejects.toThrow(
+      /tools: unknown tool web_fetch/,
+    );
   });
 });
 

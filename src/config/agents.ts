@@ -116,7 +116,9 @@ async function markdownFiles(dir: string | undefined): Promise<string[]> {
   if (!dir) return [];
   try {
     const entries = await fs.readdir(dir, { withFileTypes: true });
-    const names = entries.filter((e) => e.isFile() && e.name.endsWith('.md') && !e.name.startsWith('_')).map((e) => e.name);
+    const names = entries
+      .filter((e) => e.isFile() && e.name.endsWith('.md') && !e.name.startsWith('_'))
+      .map((e) => e.name);
     return names.sort().map((name) => path.join(dir, name));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
@@ -125,9 +127,18 @@ async function markdownFiles(dir: string | undefined): Promise<string[]> {
 }
 
 /** Parses one agent file's text; `file` names it in messages. Throws `AgentFileError`. */
-export async function parseAgentFile(text: string, file: string, knownTools: readonly string[] = toolNames): Promise<{ agent: AgentDefinition; warnings: string[] }> {
+export async function parseAgentFile(
+  text: string,
+  file: string,
+  knownTools: readonly string[] = toolNames,
+): Promise<{ agent: AgentDefinition; warnings: string[] }> {
   const match = FRONT_MATTER.exec(text);
-  if (!match) throw new AgentFileError(file, undefined, 'must start with YAML front matter between "---" lines (name, description, ...)');
+  if (!match)
+    throw new AgentFileError(
+      file,
+      undefined,
+      'must start with YAML front matter between "---" lines (name, description, ...)',
+    );
   const frontMatter = readFrontMatter(match[1] ?? '', file, (await loadYaml()).parse);
   const warnings: string[] = [];
   const raw: Record<string, unknown> = { systemPrompt: (match[2] ?? '').trim() };
@@ -136,18 +147,26 @@ export async function parseAgentFile(text: string, file: string, knownTools: rea
     if (field !== undefined) raw[field] = value;
     else if (key === 'display_name') warnings.push(`${file}: display_name is not used; ignored`);
     else if (key === 'kind') {
-      if (value !== 'local') throw new AgentFileError(file, 'kind', 'only local agents are supported (remote agents are not)');
+      if (value !== 'local')
+        throw new AgentFileError(file, 'kind', 'only local agents are supported (remote agents are not)');
     } else if (UNSUPPORTED.includes(key)) throw new AgentFileError(file, key, 'is not supported by durable-agent');
-    else throw new AgentFileError(file, key, `unknown field (known: ${[...Object.keys(KEY_TO_FIELD), 'display_name', 'kind'].join(', ')})`);
+    else
+      throw new AgentFileError(
+        file,
+        key,
+        `unknown field (known: ${[...Object.keys(KEY_TO_FIELD), 'display_name', 'kind'].join(', ')})`,
+      );
   }
   if ('timeout_mins' in frontMatter && 'max_minutes' in frontMatter) {
     throw new AgentFileError(file, 'timeout_mins', 'give timeout_mins or max_minutes, not both');
   }
   if (raw.model === 'inherit') delete raw.model;
   const agent = toDefinition(raw, file, frontMatter);
-  if (isBuiltinAgentName(agent.name)) throw new AgentFileError(file, 'name', `"${agent.name}" is a built-in agent; choose another name`);
+  if (isBuiltinAgentName(agent.name))
+    throw new AgentFileError(file, 'name', `"${agent.name}" is a built-in agent; choose another name`);
   const unknown = (agent.tools ?? []).filter((name) => !knownTools.includes(name));
-  if (unknown.length > 0) throw new AgentFileError(file, 'tools', `unknown tool ${unknown.join(', ')} (known: ${knownTools.join(', ')})`);
+  if (unknown.length > 0)
+    throw new AgentFileError(file, 'tools', `unknown tool ${unknown.join(', ')} (known: ${knownTools.join(', ')})`);
   return { agent, warnings };
 }
 
@@ -165,7 +184,11 @@ function readFrontMatter(source: string, file: string, parseYaml: typeof Yaml.pa
 }
 
 /** Validates through the shared definition schema, naming fields as the file spells them. */
-function toDefinition(raw: Record<string, unknown>, file: string, frontMatter: Record<string, unknown>): AgentDefinition {
+function toDefinition(
+  raw: Record<string, unknown>,
+  file: string,
+  frontMatter: Record<string, unknown>,
+): AgentDefinition {
   try {
     return parseAgentDefinition(raw, file);
   } catch (err) {

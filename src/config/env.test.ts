@@ -45,7 +45,9 @@ describe('loadConfig', () => {
     expect(load({ DURABLE_AGENT_TRUST_WORKSPACE: '1' }).trustWorkspace).toBe(true);
     expect(load({ DURABLE_AGENT_TRUST_WORKSPACE: 'TRUE' }).trustWorkspace).toBe(true);
     expect(load({ DURABLE_AGENT_TRUST_WORKSPACE: '0' }).trustWorkspace).toBe(false);
-    expect(() => load({ DURABLE_AGENT_TRUST_WORKSPACE: 'yes' })).toThrow(/DURABLE_AGENT_TRUST_WORKSPACE must be 1, 0, true or false/);
+    expect(() => load({ DURABLE_AGENT_TRUST_WORKSPACE: 'yes' })).toThrow(
+      /DURABLE_AGENT_TRUST_WORKSPACE must be 1, 0, true or false/,
+    );
   });
 
   it('honours each variable', () => {
@@ -90,11 +92,18 @@ describe('loadConfig', () => {
     expect(configError({ DURABLE_AGENT_LOG_LEVEL: 'loud' }).message).toContain('DURABLE_AGENT_LOG_LEVEL');
   });
 
-  it('takes DURABLE_AGENT_STICKY_TIMEOUT_MS as milliseconds, and names it when it is not a whole number of at least 100', () => {
-    expect(load().stickyTimeoutMs).toBeUndefined();
-    expect(load({ DURABLE_AGENT_STICKY_TIMEOUT_MS: '1500' }).stickyTimeoutMs).toBe(1500);
-    for (const bad of ['soon', '1.5', '50', '-1']) expect(configError({ DURABLE_AGENT_STICKY_TIMEOUT_MS: bad }).message).toContain('DURABLE_AGENT_STICKY_TIMEOUT_MS');
-  });
+  it(
+    'takes DURABLE_AGENT_STICKY_TIMEOUT_MS as milliseconds, and names it when it is not a whole number of at ' +
+      'least 100',
+    () => {
+      expect(load().stickyTimeoutMs).toBeUndefined();
+      expect(load({ DURABLE_AGENT_STICKY_TIMEOUT_MS: '1500' }).stickyTimeoutMs).toBe(1500);
+      for (const bad of ['soon', '1.5', '50', '-1'])
+        expect(configError({ DURABLE_AGENT_STICKY_TIMEOUT_MS: bad }).message).toContain(
+          'DURABLE_AGENT_STICKY_TIMEOUT_MS',
+        );
+    },
+  );
 
   it('treats empty strings as unset', () => {
     const empty = load({

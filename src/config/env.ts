@@ -44,7 +44,9 @@ export interface Config {
 
 const envSchema = z.object({
   GEMINI_API_KEY: z.string().min(1).optional(),
-  GOOGLE_GEMINI_BASE_URL: z.url({ message: 'GOOGLE_GEMINI_BASE_URL must be a URL such as http://127.0.0.1:8080' }).optional(),
+  GOOGLE_GEMINI_BASE_URL: z
+    .url({ message: 'GOOGLE_GEMINI_BASE_URL must be a URL such as http://127.0.0.1:8080' })
+    .optional(),
   TEMPORAL_ADDRESS: z.string().min(1).optional(),
   TEMPORAL_NAMESPACE: z.string().min(1).optional(),
   DURABLE_AGENT_HOME: z.string().min(1).optional(),

@@ -9,7 +9,11 @@ describe('atConfigEdge', () => {
     [new PolicyFileError('/p/a.toml', 0, 'bad'), 'policyFile', 'policy file error: /p/a.toml: rule 1: bad'],
     [new AgentFileError('/a/x.md', 'name', 'bad'), 'agentFile', 'agent file error: /a/x.md: name: bad'],
     [new SettingsFileError('/h/settings.json: bad'), 'settingsFile', 'settings file error: /h/settings.json: bad'],
-    [new TrustFileError('/h/trusted-folders.json: bad'), 'trustedFolders', 'trusted folders: /h/trusted-folders.json: bad'],
+    [
+      new TrustFileError('/h/trusted-folders.json: bad'),
+      'trustedFolders',
+      'trusted folders: /h/trusted-folders.json: bad',
+    ],
   ])('turns %s into a ConfigError that names the file', async (fileError, type, message) => {
     const error = await atConfigEdge(() => Promise.reject(fileError)).catch((err: unknown) => err);
     expect(error).toBeInstanceOf(ConfigError);

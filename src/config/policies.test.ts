@@ -103,14 +103,34 @@ describe('parsePolicyFile', () => {
 
   it.each([
     ['missing priority', 'toolName = "x"\ndecision = "allow"', /priority is required/],
-    ['priority 1000', 'toolName = "x"\ndecision = "allow"\npriority = 1000', /priority must be an integer from 0 to 999/],
-    ['priority as text', 'toolName = "x"\ndecision = "allow"\npriority = "high"', /priority must be an integer from 0 to 999/],
-    ['negative priority', 'toolName = "x"\ndecision = "allow"\npriority = -1', /priority must be an integer from 0 to 999/],
+    [
+      'priority 1000',
+      'toolName = "x"\ndecision = "allow"\npriority = 1000',
+      /priority must be an integer from 0 to 999/,
+    ],
+    [
+      'priority as text',
+      'toolName = "x"\ndecision = "allow"\npriority = "high"',
+      /priority must be an integer from 0 to 999/,
+    ],
+    [
+      'negative priority',
+      'toolName = "x"\ndecision = "allow"\npriority = -1',
+      /priority must be an integer from 0 to 999/,
+    ],
     ['fractional priority', 'toolName = "x"\ndecision = "allow"\npriority = 1.5', /priority must be an integer/],
-    ['bad decision', 'toolName = "x"\ndecision = "maybe"\npriority = 1', /decision must be "allow", "deny" or "ask_user"/],
+    [
+      'bad decision',
+      'toolName = "x"\ndecision = "maybe"\npriority = 1',
+      /decision must be "allow", "deny" or "ask_user"/,
+    ],
     ['missing toolName', 'decision = "allow"\npriority = 1', /toolName is required/],
     ['bad mode', 'toolName = "x"\ndecision = "allow"\npriority = 1\nmodes = ["sometimes"]', /modes/],
-    ['bad argsPattern', 'toolName = "x"\nargsPattern = "("\ndecision = "deny"\npriority = 1', /argsPattern is not a valid regular expression/],
+    [
+      'bad argsPattern',
+      'toolName = "x"\nargsPattern = "("\ndecision = "deny"\npriority = 1',
+      /argsPattern is not a valid regular expression/,
+    ],
     [
       'bad commandRegex',
       'toolName = "run_shell_command"\ncommandRegex = "[a"\ndecision = "deny"\npriority = 1',
@@ -152,11 +172,15 @@ describe('parsePolicyFile', () => {
     const text = `${rule('toolName = "y"\ndecision = "deny"\npriority = 2\ncolour = "red"')}\n[[safety_checker]]\ntoolName = "*"\npriority = 1\n`;
     const { rules, warnings } = parsePolicyFile(text, 'w.toml', 'user');
     expect(rules.map((r) => r.toolName)).toEqual(['x', 'y']);
-    expect(warnings).toEqual(['w.toml: [[safety_checker]] is not supported; ignored', 'w.toml: rule 2: unknown key "colour"; ignored']);
+    expect(warnings).toEqual([
+      'w.toml: [[safety_checker]] is not supported; ignored',
+      'w.toml: rule 2: unknown key "colour"; ignored',
+    ]);
   });
 
   it('skips, with a warning, rules whose conditions it cannot check, rather than widening them', () => {
-    const text = rule('toolName = "*"\nmcpName = "github"\ndecision = "allow"\npriority = 2') +
+    const text =
+      rule('toolName = "*"\nmcpName = "github"\ndecision = "allow"\npriority = 2') +
       '\n[[rule]]\ntoolName = "z"\ninteractive = false\ndecision = "allow"\npriority = 3\n';
     const { rules, warnings } = parsePolicyFile(text, 'm.toml', 'user');
     expect(rules.map((r) => r.toolName)).toEqual(['x']);
@@ -202,7 +226,11 @@ describe('loadPolicyFiles', () => {
 
   it('fails on a bad file with PolicyFileError, and on a missing extra file', async () => {
     const bad = await writePolicy('user', 'bad.toml', '[[rule]]\ntoolName = "x"\ndecision = "allow"\n');
-    await expect(loadPolicyFiles({ userDir: path.join(tmp, 'user') })).rejects.toThrow(`${bad}: rule 1: priority is required`);
-    await expect(loadPolicyFiles({ extraFiles: [path.join(tmp, 'gone.toml')] })).rejects.toBeInstanceOf(PolicyFileError);
+    await expect(loadPolicyFiles({ userDir: path.join(tmp, 'user') })).rejects.toThrow(
+      `${bad}: rule 1: priority is required`,
+    );
+    await expect(loadPolicyFiles({ extraFiles: [path.join(tmp, 'gone.toml')] })).rejects.toBeInstanceOf(
+      PolicyFileError,
+    );
   });
 });

@@ -94,7 +94,10 @@ async function tomlFiles(dir: string | undefined): Promise<string[]> {
   if (!dir) return [];
   try {
     const entries = await fs.readdir(dir, { withFileTypes: true });
-    return entries.filter((e) => e.isFile() && e.name.endsWith('.toml')).map((e) => path.join(dir, e.name)).sort();
+    return entries
+      .filter((e) => e.isFile() && e.name.endsWith('.toml'))
+      .map((e) => path.join(dir, e.name))
+      .sort();
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;
@@ -124,7 +127,13 @@ export function parsePolicyFile(text: string, file: string, tier: PolicyTier): L
   return { rules, warnings };
 }
 
-function toRule(table: unknown, file: string, index: number, tier: PolicyTier, warnings: string[]): PolicyRule | undefined {
+function toRule(
+  table: unknown,
+  file: string,
+  index: number,
+  tier: PolicyTier,
+  warnings: string[],
+): PolicyRule | undefined {
   const fail = (problem: string) => new PolicyFileError(file, index, problem);
   const parsed = ruleSchema.safeParse(table);
   if (!parsed.success) {
@@ -138,18 +147,23 @@ function toRule(table: unknown, file: string, index: number, tier: PolicyTier, w
   const unsupported = keys.filter((key) => UNSUPPORTED_CONDITIONS.includes(key));
   if (unsupported.length > 0 || parsed.data.interactive === false) {
     const why =
-      unsupported.length > 0 ? `its condition ${unsupported.join(', ')} is not supported` : 'it applies to headless mode only';
+      unsupported.length > 0
+        ? `its condition ${unsupported.join(', ')} is not supported`
+        : 'it applies to headless mode only';
     warnings.push(`${where}: skipped: ${why}`);
     return undefined;
   }
-  keys.filter((key) => !KNOWN_KEYS.has(key) && !UNSUPPORTED_CONDITIONS.includes(key))
+  keys
+    .filter((key) => !KNOWN_KEYS.has(key) && !UNSUPPORTED_CONDITIONS.includes(key))
     .forEach((key) => warnings.push(`${where}: unknown key "${key}"; ignored`));
   return toPolicyRule(parsed.data, tier, where);
 }
 
 /** Gemini CLI's rule constraints that a schema cannot express: one narrowing, shell-only prefixes, valid regexes. */
 function checkConditions(rule: RuleInput, fail: (problem: string) => Error): void {
-  const narrowing = (['argsPattern', 'commandPrefix', 'commandRegex'] as const).filter((key) => rule[key] !== undefined);
+  const narrowing = (['argsPattern', 'commandPrefix', 'commandRegex'] as const).filter(
+    (key) => rule[key] !== undefined,
+  );
   if (narrowing.length > 1) throw fail(`${narrowing.join(' and ')} cannot be combined: use only one`);
   const names = Array.isArray(rule.toolName) ? rule.toolName : [rule.toolName];
   const shellOnly = names.every((name) => name === SHELL_TOOL);

@@ -1,7 +1,14 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { readTrustedFolders, realDirectory, trustedFoldersFile, trustingFolder, TrustFileError, updateTrustedFolders } from './trusted-folders';
+import {
+  readTrustedFolders,
+  realDirectory,
+  trustedFoldersFile,
+  trustingFolder,
+  TrustFileError,
+  updateTrustedFolders,
+} from './trusted-folders';
 
 const home = fs.mkdtempSync(path.join(os.tmpdir(), 'trust-home-'));
 afterEach(() => fs.rmSync(trustedFoldersFile(home), { force: true }));

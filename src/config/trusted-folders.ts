@@ -20,10 +20,11 @@ export class TrustFileError extends ConfigFileError {
   }
 }
 
-const fileSchema = z.record(
-  z.string(),
-  z.literal('TRUST_FOLDER', { message: 'the only value is "TRUST_FOLDER"' }),
-).refine((folders) => Object.keys(folders).every((key) => key.startsWith('/')), { message: 'keys must be absolute folder paths' });
+const fileSchema = z
+  .record(z.string(), z.literal('TRUST_FOLDER', { message: 'the only value is "TRUST_FOLDER"' }))
+  .refine((folders) => Object.keys(folders).every((key) => key.startsWith('/')), {
+    message: 'keys must be absolute folder paths',
+  });
 
 export type TrustedFolders = z.infer<typeof fileSchema>;
 
@@ -51,7 +52,10 @@ export async function readTrustedFolders(home: string): Promise<TrustedFolders> 
     throw new TrustFileError(`${file}: must be an object mapping absolute folder paths to "TRUST_FOLDER"`);
   }
   const parsed = fileSchema.safeParse(json);
-  if (!parsed.success) throw new TrustFileError(`${file}: ${parsed.error.issues.map((i) => [...i.path, i.message].join(': ')).join('; ')}`);
+  if (!parsed.success)
+    throw new TrustFileError(
+      `${file}: ${parsed.error.issues.map((i) => [...i.path, i.message].join(': ')).join('; ')}`,
+    );
   return parsed.data;
 }
 
@@ -74,7 +78,10 @@ export async function realDirectory(dir: string): Promise<string | undefined> {
 }
 
 /** Rewrites the file with `change` applied; written to a temporary file and renamed, so a reader never sees half. */
-export async function updateTrustedFolders(home: string, change: (folders: TrustedFolders) => TrustedFolders): Promise<void> {
+export async function updateTrustedFolders(
+  home: string,
+  change: (folders: TrustedFolders) => TrustedFolders,
+): Promise<void> {
   const folders = change(await readTrustedFolders(home));
   const file = trustedFoldersFile(home);
   await fs.mkdir(home, { recursive: true });

@@ -34,10 +34,20 @@ export interface Warnings {
 /** The workspace's own configuration, relative to its root, as named in the warning. */
 const WORKSPACE_ENTRIES = ['.durable-agent/policies', '.durable-agent/settings.json', '.durable-agent/agents'];
 
-export function configSources(config: Config, workspace: string, trusted: boolean, extraPolicyFiles: string[] = []): ConfigSources {
+export function configSources(
+  config: Config,
+  workspace: string,
+  trusted: boolean,
+  extraPolicyFiles: string[] = [],
+): ConfigSources {
   const own = (name: string) => (trusted ? path.join(workspace, '.durable-agent', name) : undefined);
   return {
-    policies: { workspaceDir: own('policies'), userDir: path.join(config.home, 'policies'), adminDir: config.adminPolicyDir, extraFiles: extraPolicyFiles },
+    policies: {
+      workspaceDir: own('policies'),
+      userDir: path.join(config.home, 'policies'),
+      adminDir: config.adminPolicyDir,
+      extraFiles: extraPolicyFiles,
+    },
     settings: { workspaceFile: own('settings.json'), userFile: path.join(config.home, 'settings.json') },
     agents: { workspaceDir: own('agents'), userDir: path.join(config.home, 'agents') },
   };
@@ -76,7 +86,11 @@ export async function loadWorkspaceConfig(
  * it or one of its ancestors, or trust was given for this process (`--trust-workspace`,
  * `DURABLE_AGENT_TRUST_WORKSPACE=1`). `workspace` is a real path.
  */
-export async function isWorkspaceTrusted(config: Config, workspace: string, flag: boolean | undefined): Promise<boolean> {
+export async function isWorkspaceTrusted(
+  config: Config,
+  workspace: string,
+  flag: boolean | undefined,
+): Promise<boolean> {
   if (flag || config.trustWorkspace) return true;
   return trustingFolder(await atConfigEdge(() => readTrustedFolders(config.home)), workspace) !== undefined;
 }
@@ -88,11 +102,19 @@ export function loadWorkerEnvRedaction(config: Config): Promise<EnvRedaction> {
 
 /** One line, only when the untrusted workspace has configuration of its own. */
 async function warnIgnored(workspace: string, io: Warnings): Promise<void> {
-  const present = await Promise.all(WORKSPACE_ENTRIES.map((entry) => fs.lstat(path.join(workspace, entry)).then(() => true, () => false)));
+  const present = await Promise.all(
+    WORKSPACE_ENTRIES.map((entry) =>
+      fs.lstat(path.join(workspace, entry)).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
   const ignored = WORKSPACE_ENTRIES.filter((_, k) => present[k]);
   if (ignored.length === 0) return;
   io.stderr.write(
-    `[WARNING] the workspace ${workspace} is not trusted: its ${ignored.join(', ')} ${ignored.length > 1 ? 'are' : 'is'} ignored. ` +
+    `[WARNING] the workspace ${workspace} is not trusted: its ` +
+      `${ignored.join(', ')} ${ignored.length > 1 ? 'are' : 'is'} ignored. ` +
       `Trust it with \`durable-agent trust ${workspace}\`, or for one run with --trust-workspace.\n`,
   );
 }

@@ -1,6 +1,9 @@
 import { assembleTurn, parseThought, type ChunkPart, type StreamChunk } from './assemble-turn';
 
-const chunk = (parts: ChunkPart[], extra: { finishReason?: string; usageMetadata?: StreamChunk['usageMetadata'] } = {}): StreamChunk => ({
+const chunk = (
+  parts: ChunkPart[],
+  extra: { finishReason?: string; usageMetadata?: StreamChunk['usageMetadata'] } = {},
+): StreamChunk => ({
   candidates: [{ content: { parts }, ...(extra.finishReason ? { finishReason: extra.finishReason } : {}) }],
   ...(extra.usageMetadata ? { usageMetadata: extra.usageMetadata } : {}),
 });
@@ -49,7 +52,10 @@ describe('assembleTurn', () => {
   });
 
   it('preserves the thoughtSignature of a function-call part in history', () => {
-    const turn = assembleTurn([chunk([{ functionCall: { name: 'glob', args: { pattern: '*.ts' } }, thoughtSignature: 'sig-abc' }])], 2);
+    const turn = assembleTurn(
+      [chunk([{ functionCall: { name: 'glob', args: { pattern: '*.ts' } }, thoughtSignature: 'sig-abc' }])],
+      2,
+    );
     expect(turn.historyParts).toEqual([
       { functionCall: { id: 'call_2_0', name: 'glob', args: { pattern: '*.ts' } }, thoughtSignature: 'sig-abc' },
     ]);
@@ -61,7 +67,13 @@ describe('assembleTurn', () => {
         chunk([{ text: 'a' }], { usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 } }),
         chunk([{ text: 'b' }]),
         chunk([], {
-          usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, cachedContentTokenCount: 3, thoughtsTokenCount: 2, totalTokenCount: 17 },
+          usageMetadata: {
+            promptTokenCount: 10,
+            candidatesTokenCount: 5,
+            cachedContentTokenCount: 3,
+            thoughtsTokenCount: 2,
+            totalTokenCount: 17,
+          },
         }),
         chunk([{ text: 'c' }]),
       ],
@@ -71,13 +83,23 @@ describe('assembleTurn', () => {
   });
 
   it('takes the finish reason from the last chunk that has one', () => {
-    const turn = assembleTurn([chunk([{ text: 'a' }], { finishReason: 'MAX_TOKENS' }), chunk([{ text: 'b' }], { finishReason: 'STOP' }), chunk([{ text: 'c' }])], 1);
+    const turn = assembleTurn(
+      [
+        chunk([{ text: 'a' }], { finishReason: 'MAX_TOKENS' }),
+        chunk([{ text: 'b' }], { finishReason: 'STOP' }),
+        chunk([{ text: 'c' }]),
+      ],
+      1,
+    );
     expect(turn.finishReason).toBe('STOP');
     expect(assembleTurn([chunk([{ text: 'a' }])], 1).finishReason).toBeUndefined();
   });
 
   it('drops empty text parts', () => {
-    const turn = assembleTurn([chunk([{ text: '' }]), chunk([{ functionCall: { name: 'glob', args: {} } }, { text: '' }])], 1);
+    const turn = assembleTurn(
+      [chunk([{ text: '' }]), chunk([{ functionCall: { name: 'glob', args: {} } }, { text: '' }])],
+      1,
+    );
     expect(turn.historyParts).toEqual([{ functionCall: { id: 'call_1_0', name: 'glob', args: {} } }]);
     expect(turn.text).toBe('');
   });
@@ -107,7 +129,10 @@ describe('parseThought', () => {
   });
 
   it('handles multiline thoughts and a subject that spans lines', () => {
-    expect(parseThought('**Plan\nsteps**\nFirst read.\nThen write.')).toEqual({ subject: 'Plan\nsteps', description: 'First read.\nThen write.' });
+    expect(parseThought('**Plan\nsteps**\nFirst read.\nThen write.')).toEqual({
+      subject: 'Plan\nsteps',
+      description: 'First read.\nThen write.',
+    });
     expect(parseThought('Intro\n**Subject**\nbody')).toEqual({ subject: 'Subject', description: 'Intro\n\nbody' });
   });
 });

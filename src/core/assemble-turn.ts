@@ -62,7 +62,10 @@ export function assembleTurn(chunks: StreamChunk[], turn: number): AssembledTurn
     if (chunk.usageMetadata) usage = toUsage(chunk.usageMetadata);
   }
   const historyParts = mergeText(parts);
-  const text = historyParts.filter((p) => typeof p.text === 'string').map((p) => p.text).join('');
+  const text = historyParts
+    .filter((p) => typeof p.text === 'string')
+    .map((p) => p.text)
+    .join('');
   return { text, thoughts, functionCalls, finishReason, usage, historyParts };
 }
 

@@ -1,4 +1,11 @@
-import { defuseMarkerShaped, findMarkerShaped, hasBlobMarkers, isBlobMarker, mapStrings, previewMarkers } from './blob-marker';
+import {
+  defuseMarkerShaped,
+  findMarkerShaped,
+  hasBlobMarkers,
+  isBlobMarker,
+  mapStrings,
+  previewMarkers,
+} from './blob-marker';
 import type { BlobMarker } from './types';
 
 const marker: BlobMarker = { $blob: 'sha256:abc', size: 5000, preview: 'start of it' };

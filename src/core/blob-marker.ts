@@ -11,10 +11,7 @@ export function isBlobMarker(value: unknown): value is BlobMarker {
 }
 
 /** Maps every string (and marker) inside a JSON value, depth first; everything else is copied. */
-export async function mapStrings(
-  value: unknown,
-  fn: (s: string | BlobMarker) => Promise<unknown>,
-): Promise<unknown> {
+export async function mapStrings(value: unknown, fn: (s: string | BlobMarker) => Promise<unknown>): Promise<unknown> {
   if (typeof value === 'string' || isBlobMarker(value)) return fn(value);
   if (Array.isArray(value)) return Promise.all(value.map((v) => mapStrings(v, fn)));
   if (typeof value === 'object' && value !== null) {

@@ -70,7 +70,10 @@ export function failedAttemptAfter(hasFailedBefore: boolean, status: Compression
  * message that makes no function call (everything can go), else the last valid index seen (0 when
  * there is none: nothing to compress).
  */
-export function findCompressSplitPoint(contents: readonly Content[], fraction = 1 - COMPRESSION_PRESERVE_THRESHOLD): number {
+export function findCompressSplitPoint(
+  contents: readonly Content[],
+  fraction = 1 - COMPRESSION_PRESERVE_THRESHOLD,
+): number {
   if (fraction <= 0 || fraction >= 1) throw new RangeError(`fraction must be between 0 and 1, got ${fraction}`);
   const sizes = contents.map((content) => JSON.stringify(content).length);
   const target = sizes.reduce((sum, size) => sum + size, 0) * fraction;

@@ -2,7 +2,8 @@ import { stripVTControlCharacters } from 'node:util';
 import { colorizeDiff, unifiedDiff } from './diff';
 
 const labels = { oldLabel: 'a/f.txt', newLabel: 'b/f.txt' };
-const lines = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `line ${from + i}\n`).join('');
+const lines = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => `line ${from + i}\n`).join('');
 
 /** Applies a unified diff to `text`, trusting its hunk headers: an independent check of the output. */
 function applyPatch(text: string, diff: string): string {
@@ -34,7 +35,20 @@ test('an edit in the middle shows three lines of context on each side', () => {
   const before = lines(1, 10);
   const after = before.replace('line 5\n', 'line five\n');
   expect(unifiedDiff(before, after, labels)).toBe(
-    ['--- a/f.txt', '+++ b/f.txt', '@@ -2,7 +2,7 @@', ' line 2', ' line 3', ' line 4', '-line 5', '+line five', ' line 6', ' line 7', ' line 8', ''].join('\n'),
+    [
+      '--- a/f.txt',
+      '+++ b/f.txt',
+      '@@ -2,7 +2,7 @@',
+      ' line 2',
+      ' line 3',
+      ' line 4',
+      '-line 5',
+      '+line five',
+      ' line 6',
+      ' line 7',
+      ' line 8',
+      '',
+    ].join('\n'),
   );
 });
 
@@ -53,8 +67,13 @@ test('identical texts give an empty string', () => {
 });
 
 test('a missing final newline is marked, and adding one is a change', () => {
-  expect(unifiedDiff('a\nb', 'a\nc', labels)).toBe('--- a/f.txt\n+++ b/f.txt\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n');
-  expect(unifiedDiff('a\nb', 'a\nb\n', labels)).toBe('--- a/f.txt\n+++ b/f.txt\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n');
+  expect(unifiedDiff('a\nb', 'a\nc', labels)).toBe(
+    '--- a/f.txt\n+++ b/f.txt\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of ' +
+      'file\n',
+  );
+  expect(unifiedDiff('a\nb', 'a\nb\n', labels)).toBe(
+    '--- a/f.txt\n+++ b/f.txt\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n',
+  );
 });
 
 test('changes at most twice the context apart share a hunk, as with diff -u; farther ones do not', () => {
@@ -79,7 +98,12 @@ test('the diff is minimal and round-trips on reordered and repeated lines', () =
   const before = 'a\nb\nc\na\nb\nb\na\n';
   const after = 'c\nb\na\nb\na\nc\n';
   const diff = unifiedDiff(before, after, { ...labels, context: 0 });
-  expect(diff.split('\n').slice(2).filter((l) => l.startsWith('-') || l.startsWith('+'))).toHaveLength(5);
+  expect(
+    diff
+      .split('\n')
+      .slice(2)
+      .filter((l) => l.startsWith('-') || l.startsWith('+')),
+  ).toHaveLength(5);
   expect(applyPatch(before, unifiedDiff(before, after, labels))).toBe(after);
 });
 
@@ -100,7 +124,8 @@ function lcsLength(a: string[], b: string[]): number {
 test('random edits round-trip and keep the longest common subsequence', () => {
   let seed = 42;
   const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
-  const randomText = () => Array.from({ length: random(12) }, () => 'abcd'[random(4)]).join('\n') + (random(2) ? '\n' : '');
+  const randomText = () =>
+    Array.from({ length: random(12) }, () => 'abcd'[random(4)]).join('\n') + (random(2) ? '\n' : '');
   const split = (text: string) => text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
   for (let i = 0; i < 300; i++) {
     const [before, after] = [randomText(), randomText()];
@@ -113,7 +138,10 @@ test('random edits round-trip and keep the longest common subsequence', () => {
 
 test('a 2000-line file with a few changes diffs quickly', () => {
   const before = lines(1, 2000);
-  const after = before.replace('line 10\n', 'ten\n').replace('line 1000\n', '').replace('line 1990\n', 'line 1990\nextra\n');
+  const after = before
+    .replace('line 10\n', 'ten\n')
+    .replace('line 1000\n', '')
+    .replace('line 1990\n', 'line 1990\nextra\n');
   const started = Date.now();
   const diff = unifiedDiff(before, after, labels);
   expect(Date.now() - started).toBeLessThan(200);

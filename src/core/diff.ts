@@ -74,7 +74,12 @@ function diffLines(a: string[], b: string[]): Edit[] {
   let prefix = 0;
   while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
   let suffix = 0;
-  while (suffix < a.length - prefix && suffix < b.length - prefix && a[a.length - 1 - suffix] === b[b.length - 1 - suffix]) suffix++;
+  while (
+    suffix < a.length - prefix &&
+    suffix < b.length - prefix &&
+    a[a.length - 1 - suffix] === b[b.length - 1 - suffix]
+  )
+    suffix++;
   const oldMiddle = a.slice(prefix, a.length - suffix);
   const newMiddle = b.slice(prefix, b.length - suffix);
   const same = (lines: string[]) => lines.map((text): Edit => ({ tag: ' ', text }));
@@ -106,7 +111,8 @@ function myersTrace(a: number[], b: number[]): Int32Array[] | undefined {
   for (let d = 0; d <= max; d++) {
     trace.push(v.slice(offset - d - 1, offset + d + 2));
     for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && v[offset + k - 1] < v[offset + k + 1]) ? v[offset + k + 1] : v[offset + k - 1] + 1;
+      let x =
+        k === -d || (k !== d && v[offset + k - 1] < v[offset + k + 1]) ? v[offset + k + 1] : v[offset + k - 1] + 1;
       let y = x - k;
       while (x < n && y < m && a[x] === b[y]) {
         x++;

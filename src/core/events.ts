@@ -24,7 +24,15 @@ export type AgentEventBody =
   | { type: 'budget_exhausted'; used: number; budget: number }
   | { type: 'warning'; message: string }
   /** Hooks of one event ran (only when some are configured for it); failures come as warnings. */
-  | { type: 'hook'; event: string; hooks: number; decision: string; stop: boolean; reason?: string; systemMessage?: string }
+  | {
+      type: 'hook';
+      event: string;
+      hooks: number;
+      decision: string;
+      stop: boolean;
+      reason?: string;
+      systemMessage?: string;
+    }
   | { type: 'agent_execution_stopped'; reason: string; systemMessage?: string }
   | { type: 'agent_execution_blocked'; reason: string; systemMessage?: string };
 

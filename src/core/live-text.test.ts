@@ -1,6 +1,12 @@
 import { LiveOrder, LiveTextTracker, piecesOf, type StreamPiece } from './live-text';
 
-const piece = (text: string, attempt = 'a', seq = 0, turn = 1, kind: StreamPiece['kind'] = 'text'): StreamPiece => ({ turn, attempt, seq, kind, text });
+const piece = (text: string, attempt = 'a', seq = 0, turn = 1, kind: StreamPiece['kind'] = 'text'): StreamPiece => ({
+  turn,
+  attempt,
+  seq,
+  kind,
+  text,
+});
 const texts = (outs: { text: string; restart?: boolean }[]) => outs.map((o) => (o.restart ? `!${o.text}` : o.text));
 
 describe('LiveTextTracker', () => {

@@ -101,7 +101,9 @@ function reconcile(view: TurnView, kind: LiveKind, turn: number, text: string): 
 
 /** Pieces of one streamed chunk's parts: text and thought text, in order. */
 export function piecesOf(parts: readonly { text?: string; thought?: boolean }[]): { kind: LiveKind; text: string }[] {
-  return parts.filter((p) => typeof p.text === 'string' && p.text.length > 0).map((p) => ({ kind: p.thought ? 'thought' : 'text', text: p.text as string }));
+  return parts
+    .filter((p) => typeof p.text === 'string' && p.text.length > 0)
+    .map((p) => ({ kind: p.thought ? 'thought' : 'text', text: p.text as string }));
 }
 
 /**

@@ -24,7 +24,12 @@ beforeEach(() => refs.splice(0));
 
 describe('findMaskableOutputs', () => {
   it('protects the newest 50,000 tokens and masks the crossing output and older ones once 30,000 are prunable', () => {
-    const contents = history([{ text: sized(20_000) }, { text: sized(20_000) }, { text: sized(30_000) }, { text: sized(30_000) }]);
+    const contents = history([
+      { text: sized(20_000) },
+      { text: sized(20_000) },
+      { text: sized(30_000) },
+      { text: sized(30_000) },
+    ]);
     const picked = findMaskableOutputs(contents);
     // Newest first: 30k (protected), 30k (crosses 50k: prunable), then the two older 20k outputs.
     expect(picked.map((c) => c.message)).toEqual([5, 3, 1]);
@@ -39,8 +44,14 @@ describe('findMaskableOutputs', () => {
     const latest = [call('a'), response('read_file', sized(200_000))];
     expect(findMaskableOutputs(latest)).toEqual([]);
     expect(findMaskableOutputs(latest, { protectLatestTurn: false, protectionThreshold: 10 }).length).toBe(1);
-    const exempt = history([{ name: 'exit_plan_mode', text: sized(100_000) }, { text: `<${MASKED_TAG}>${sized(100_000)}` }, { text: sized(10) }]);
-    expect(findMaskableOutputs(exempt, { protectionThreshold: 0, minPrunableTokens: 0 }).map((c) => c.message)).toEqual([5]);
+    const exempt = history([
+      { name: 'exit_plan_mode', text: sized(100_000) },
+      { text: `<${MASKED_TAG}>${sized(100_000)}` },
+      { text: sized(10) },
+    ]);
+    expect(findMaskableOutputs(exempt, { protectionThreshold: 0, minPrunableTokens: 0 }).map((c) => c.message)).toEqual(
+      [5],
+    );
   });
 });
 
@@ -48,7 +59,9 @@ describe('maskedOutputText', () => {
   it('previews other tools by their first and last 250 characters and names the reference', () => {
     const text = `${'a'.repeat(300)}${'b'.repeat(400)}${'c'.repeat(300)}`;
     const masked = maskedOutputText({ toolName: 'read_file', text, tokens: 250 }, 'sha256:abc');
-    expect(masked.startsWith(`<${MASKED_TAG}>\n${'a'.repeat(250)}\n... [500 characters omitted] ...\n${'c'.repeat(250)}`)).toBe(true);
+    expect(
+      masked.startsWith(`<${MASKED_TAG}>\n${'a'.repeat(250)}\n... [500 characters omitted] ...\n${'c'.repeat(250)}`),
+    ).toBe(true);
     expect(masked).toContain('stored as sha256:abc; read it with read_tool_output');
     expect(masked.endsWith(`</${MASKED_TAG}>`)).toBe(true);
   });
@@ -79,17 +92,21 @@ describe('maskOldToolOutputs', () => {
     expect(result.contents[4]).toEqual(contents[4]);
   });
 
-  it('masks the same part objects again without keeping their text again (a caching store hands them out on every request)', async () => {
-    const contents = history([{ text: sized(40_000, 'o') }, { text: sized(60_000) }]);
-    const first = await maskOldToolOutputs(contents, keep);
-    const again = await maskOldToolOutputs([...contents, call('read_file')], keep);
-    expect(refs).toHaveLength(2);
-    expect(again.masked).toBe(2);
-    expect(again.contents.slice(0, 5)).toEqual(first.contents);
-    // Equal but fresh objects (a store that parses every time) are measured and kept afresh.
-    await maskOldToolOutputs(structuredClone(contents), keep);
-    expect(refs).toHaveLength(4);
-  });
+  it(
+    'masks the same part objects again without keeping their text again (a caching store hands them out on every ' +
+      'request)',
+    async () => {
+      const contents = history([{ text: sized(40_000, 'o') }, { text: sized(60_000) }]);
+      const first = await maskOldToolOutputs(contents, keep);
+      const again = await maskOldToolOutputs([...contents, call('read_file')], keep);
+      expect(refs).toHaveLength(2);
+      expect(again.masked).toBe(2);
+      expect(again.contents.slice(0, 5)).toEqual(first.contents);
+      // Equal but fresh objects (a store that parses every time) are measured and kept afresh.
+      await maskOldToolOutputs(structuredClone(contents), keep);
+      expect(refs).toHaveLength(4);
+    },
+  );
 
   it('keeps an output whose replacement would not be smaller', async () => {
     const contents = history([{ text: 'short' }, { text: sized(100) }]);
@@ -101,8 +118,14 @@ describe('maskOldToolOutputs', () => {
 describe('masking one very long line of shell output', () => {
   it('cuts the preview by characters, so the masked text is much smaller', async () => {
     const output = `Output: ${'z'.repeat(39_000)}`;
-    const response = (i: number): Content => ({ role: 'user', parts: [{ functionResponse: { id: `c${i}`, name: 'run_shell_command', response: { output } } }] });
-    const call = (i: number): Content => ({ role: 'model', parts: [{ functionCall: { id: `c${i}`, name: 'run_shell_command', args: {} } }] });
+    const response = (i: number): Content => ({
+      role: 'user',
+      parts: [{ functionResponse: { id: `c${i}`, name: 'run_shell_command', response: { output } } }],
+    });
+    const call = (i: number): Content => ({
+      role: 'model',
+      parts: [{ functionCall: { id: `c${i}`, name: 'run_shell_command', args: {} } }],
+    });
     const contents: Content[] = [{ role: 'user', parts: [{ text: 'go' }] }];
     for (let i = 0; i < 10; i++) contents.push(call(i), response(i));
     const result = await maskOldToolOutputs(contents, async () => `sha256:${'a'.repeat(64)}`);

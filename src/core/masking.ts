@@ -113,8 +113,10 @@ export function maskedOutputText(candidate: Pick<MaskCandidate, 'toolName' | 'te
   const lines = text.split('\n').length;
   return (
     `<${MASKED_TAG}>\n${preview}\n\n` +
-    `[This ${toolName} output (${text.length.toLocaleString('en-US')} characters, ${lines.toLocaleString('en-US')} lines, ` +
-    `about ${tokens.toLocaleString('en-US')} tokens) was masked to save context. The full output is stored as ${ref}; ` +
+    (`[This ${toolName} output (${text.length.toLocaleString('en-US')} characters, ` +
+      `${lines.toLocaleString('en-US')} lines, `) +
+    (`about ${tokens.toLocaleString('en-US')} tokens) was masked to save context. The full output is stored as ` +
+      `${ref}; `) +
     `read it with read_tool_output if you need more than this preview.]\n</${MASKED_TAG}>`
   );
 }
@@ -147,9 +149,15 @@ export async function maskOldToolOutputs(
  * The masked form of one output, remembered for its part object. `keep` is content-addressed and
  * durable (a transcript store's putBlob): a text kept once stays kept, so it is not kept again.
  */
-async function replace(original: Part, candidate: MaskCandidate, keep: KeepFullText): Promise<{ part: Part; saved: number }> {
+async function replace(
+  original: Part,
+  candidate: MaskCandidate,
+  keep: KeepFullText,
+): Promise<{ part: Part; saved: number }> {
   const ref = await keep(candidate.text, candidate.toolName);
-  const part: Part = { functionResponse: { ...original.functionResponse, response: { output: maskedOutputText(candidate, ref) } } };
+  const part: Part = {
+    functionResponse: { ...original.functionResponse, response: { output: maskedOutputText(candidate, ref) } },
+  };
   const replaced = { part, saved: candidate.tokens - Math.floor(estimatePartTokens(part)) };
   replacements.set(original, replaced);
   return replaced;
@@ -158,7 +166,10 @@ async function replace(original: Part, candidate: MaskCandidate, keep: KeepFullT
 function simplePreview(text: string): string {
   if (text.length <= 2 * PREVIEW_CHARS) return text;
   const cut = text.length - 2 * PREVIEW_CHARS;
-  return `${text.slice(0, PREVIEW_CHARS)}\n... [${cut.toLocaleString('en-US')} characters omitted] ...\n${text.slice(-PREVIEW_CHARS)}`;
+  return (
+    `${text.slice(0, PREVIEW_CHARS)}\n... [${cut.toLocaleString('en-US')} characters omitted] ` +
+    `...\n${text.slice(-PREVIEW_CHARS)}`
+  );
 }
 
 /** Shell results read `Output: …` then status lines (`Exit Code: …`, `Signal: …`); see run_shell_command. */

@@ -3,7 +3,10 @@ import { curatedHistory, isFunctionResponse, nextSpeakerFastPath } from './next-
 
 const user = (text: string): Content => ({ role: 'user', parts: [{ text }] });
 const model = (text: string): Content => ({ role: 'model', parts: [{ text }] });
-const toolResult: Content = { role: 'user', parts: [{ functionResponse: { id: 'c1', name: 'ls', response: { output: 'a' } } }] };
+const toolResult: Content = {
+  role: 'user',
+  parts: [{ functionResponse: { id: 'c1', name: 'ls', response: { output: 'a' } } }],
+};
 const emptyModel: Content = { role: 'model', parts: [] };
 const invalidModel: Content = { role: 'model', parts: [{ text: '' }] };
 
@@ -28,7 +31,10 @@ describe('nextSpeakerFastPath', () => {
   });
 
   it('asks the model when the last message is a model reply with content', () => {
-    expect(nextSpeakerFastPath([user('go'), model('Next, I will run the tests.')])).toEqual({ next: 'ask', reasoning: '' });
+    expect(nextSpeakerFastPath([user('go'), model('Next, I will run the tests.')])).toEqual({
+      next: 'ask',
+      reasoning: '',
+    });
   });
 });
 

@@ -21,11 +21,13 @@ export function nextSpeakerFastPath(history: Content[]): FastPathDecision {
   const curated = curatedHistory(history);
   if (curated.length === 0) return { next: 'user', reasoning: 'There is no conversation to judge.' };
   const last = history[history.length - 1];
-  if (isFunctionResponse(last)) return { next: 'model', reasoning: 'The last message holds tool results, so the model speaks next.' };
+  if (isFunctionResponse(last))
+    return { next: 'model', reasoning: 'The last message holds tool results, so the model speaks next.' };
   if (last.role === 'model' && last.parts?.length === 0) {
     return { next: 'model', reasoning: 'The last model message is empty, so there is nothing for the user to answer.' };
   }
-  if (curated[curated.length - 1].role !== 'model') return { next: 'user', reasoning: 'The last valid message is not from the model.' };
+  if (curated[curated.length - 1].role !== 'model')
+    return { next: 'user', reasoning: 'The last valid message is not from the model.' };
   return { next: 'ask', reasoning: '' };
 }
 

@@ -17,7 +17,10 @@ const result: Content = { role: 'user', parts: [{ functionResponse: { id: 'c', n
 describe('autoRoutingModels', () => {
   it('routes auto between the default fast and strong models, and skips explicit models', () => {
     expect(autoRoutingModels(AUTO_MODEL)).toEqual({ fast: DEFAULT_FAST_MODEL, strong: DEFAULT_STRONG_MODEL });
-    expect(autoRoutingModels('auto-gemini-3')).toEqual({ fast: 'gemini-3-flash-preview', strong: 'gemini-3-pro-preview' });
+    expect(autoRoutingModels('auto-gemini-3')).toEqual({
+      fast: 'gemini-3-flash-preview',
+      strong: 'gemini-3-pro-preview',
+    });
     expect(autoRoutingModels('gemini-2.5-pro')).toBeUndefined();
   });
 });
@@ -46,7 +49,17 @@ describe('isQuotaFailure', () => {
 
 describe('classifierHistory', () => {
   it('keeps the last 4 messages of the last 20, tool turns removed', () => {
-    const history = [...Array.from({ length: 10 }, (_, i) => user(`old ${i}`)), user('a'), model('b'), call, result, user('c'), model('d'), call, result];
+    const history = [
+      ...Array.from({ length: 10 }, (_, i) => user(`old ${i}`)),
+      user('a'),
+      model('b'),
+      call,
+      result,
+      user('c'),
+      model('d'),
+      call,
+      result,
+    ];
     expect(classifierHistory(history)).toEqual([user('a'), model('b'), user('c'), model('d')]);
   });
 

@@ -67,6 +67,7 @@ export function classifierHistory(history: Content[]): Content[] {
 
 /** A model turn whose parts are all function calls. */
 function isFunctionCallTurn(content: Content): boolean {
-  return content.role === 'model' && content.parts !== undefined && content.parts.every((p) => p.functionCall !== undefined);
+  return (
+    content.role === 'model' && content.parts !== undefined && content.parts.every((p) => p.functionCall !== undefined)
+  );
 }
-

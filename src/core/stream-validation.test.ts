@@ -1,9 +1,16 @@
 import { cleanResponseText, invalidStreamFailureMessage, validateTurn, type TurnShape } from './stream-validation';
 
-const turn = (over: Partial<TurnShape>): TurnShape => ({ text: '', functionCalls: [], finishReason: 'STOP', thoughts: [], ...over });
+const turn = (over: Partial<TurnShape>): TurnShape => ({
+  text: '',
+  functionCalls: [],
+  finishReason: 'STOP',
+  thoughts: [],
+  ...over,
+});
 const call = { id: 'c1', name: 'read_file', args: {} };
 const thought = { subject: 'Plan', description: 'read it' };
-const typeOf = (t: TurnShape, requestWasFunctionResponse = false) => validateTurn(t, { requestWasFunctionResponse })?.type;
+const typeOf = (t: TurnShape, requestWasFunctionResponse = false) =>
+  validateTurn(t, { requestWasFunctionResponse })?.type;
 
 describe('validateTurn', () => {
   it('accepts text with a finish reason', () => {
@@ -18,7 +25,11 @@ describe('validateTurn', () => {
 
   it.each([
     ['no finish reason, even with text', turn({ text: 'partial', finishReason: undefined }), 'NO_FINISH_REASON'],
-    ['a malformed call, even with text', turn({ text: 'x', finishReason: 'MALFORMED_FUNCTION_CALL' }), 'MALFORMED_FUNCTION_CALL'],
+    [
+      'a malformed call, even with text',
+      turn({ text: 'x', finishReason: 'MALFORMED_FUNCTION_CALL' }),
+      'MALFORMED_FUNCTION_CALL',
+    ],
     ['an unexpected tool call', turn({ finishReason: 'UNEXPECTED_TOOL_CALL' }), 'UNEXPECTED_TOOL_CALL'],
     ['empty text at the token limit', turn({ finishReason: 'MAX_TOKENS' }), 'MAX_TOKENS_EXCEEDED'],
     ['empty text blocked for safety', turn({ finishReason: 'SAFETY' }), 'SAFETY_BLOCKED'],
@@ -55,6 +66,8 @@ describe('validateTurn', () => {
   it('gives a plain-words message naming the type', () => {
     const invalid = validateTurn(turn({}), { requestWasFunctionResponse: false })!;
     expect(invalid.message).toBe('the model returned an empty answer');
-    expect(invalidStreamFailureMessage(invalid, 4)).toBe("The model's answer was still invalid after 4 attempts: the model returned an empty answer (NO_RESPONSE_TEXT).");
+    expect(invalidStreamFailureMessage(invalid, 4)).toBe(
+      "The model's answer was still invalid after 4 attempts: the model returned an empty answer (NO_RESPONSE_TEXT).",
+    );
   });
 });

@@ -42,7 +42,8 @@ const MESSAGES: Record<InvalidStreamType, string> = {
  */
 export const RETRY_NUDGES: Partial<Record<InvalidStreamType, string>> = {
   THINKING_ONLY_RESPONSE:
-    'Note: your previous attempt at this reply contained reasoning only and no answer. This time, finish with a visible reply to the user or a tool call; do not stop after thinking.',
+    'Note: your previous attempt at this reply contained reasoning only and no answer. This time, finish with a ' +
+    'visible reply to the user or a tool call; do not stop after thinking.',
   NO_RESPONSE_TEXT:
     'Note: your previous attempt at this reply came back empty. This time, reply to the user or call a tool.',
 };
@@ -55,7 +56,10 @@ export type TurnShape = Pick<AssembledTurn, 'text' | 'functionCalls' | 'finishRe
  * call is valid. `requestWasFunctionResponse` relaxes the two checks that a reply to tool results may
  * legitimately fail (a missing finish reason, an empty answer).
  */
-export function validateTurn(turn: TurnShape, context: { requestWasFunctionResponse: boolean }): InvalidStream | undefined {
+export function validateTurn(
+  turn: TurnShape,
+  context: { requestWasFunctionResponse: boolean },
+): InvalidStream | undefined {
   const type = invalidType(turn, context.requestWasFunctionResponse);
   return type ? { type, message: MESSAGES[type] } : undefined;
 }

@@ -42,7 +42,8 @@ export function tokenLimit(model: string): number {
 export function estimateTextTokens(text: string): number {
   if (text.length > FULL_HEURISTIC_MAX_CHARS) return text.length / 4;
   let tokens = 0;
-  for (const char of text) tokens += (char.codePointAt(0) ?? 0) <= 127 ? ASCII_TOKENS_PER_CHAR : NON_ASCII_TOKENS_PER_CHAR;
+  for (const char of text)
+    tokens += (char.codePointAt(0) ?? 0) <= 127 ? ASCII_TOKENS_PER_CHAR : NON_ASCII_TOKENS_PER_CHAR;
   return tokens;
 }
 

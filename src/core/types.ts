@@ -69,7 +69,13 @@ export interface ModelTurn {
 /** One part of the user message appended to the transcript before a model request. */
 export type NewPart =
   | { kind: 'text'; text: string }
-  | { kind: 'functionResponse'; callId: string; name: string; response?: Record<string, unknown>; responseRef?: string };
+  | {
+      kind: 'functionResponse';
+      callId: string;
+      name: string;
+      response?: Record<string, unknown>;
+      responseRef?: string;
+    };
 
 /** A tool call's result as the workflow keeps it: the full response lives in the store. */
 export interface ToolOutcome {
@@ -85,7 +91,14 @@ export interface ToolOutcome {
   errorKind?: string;
 }
 
-export type TerminateReason = 'completed' | 'stopped' | 'max_turns' | 'loop_detected' | 'context_overflow' | 'cancelled' | 'error';
+export type TerminateReason =
+  | 'completed'
+  | 'stopped'
+  | 'max_turns'
+  | 'loop_detected'
+  | 'context_overflow'
+  | 'cancelled'
+  | 'error';
 
 export type ToolCallStatus =
   | 'validating'

@@ -15,9 +15,4 @@ export {
   type ScriptLine,
   type ScriptMethod,
 } from './script';
-export {
-  FakeGeminiServer,
-  type FakeGeminiOptions,
-  type RecordedRequest,
-  type UnexpectedCall,
-} from './server';
+export { FakeGeminiServer, type FakeGeminiOptions, type RecordedRequest, type UnexpectedCall } from './server';

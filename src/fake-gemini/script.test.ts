@@ -18,8 +18,7 @@ const recorded = [
   '',
   '{"method":"countTokens","response":{"totalTokens":7,"cachedContentTokenCount":0}}',
   '   ',
-  '{"method":"generateContent","error":{"code":429,"status":"RESOURCE_EXHAUSTED","message":"slow"},' +
-    '"delayMs":5}',
+  '{"method":"generateContent","error":{"code":429,"status":"RESOURCE_EXHAUSTED","message":"slow"},' + '"delayMs":5}',
 ].join('\n');
 
 function parseError(text: string): ScriptParseError {

@@ -46,7 +46,11 @@ export type ResponseJson = z.infer<typeof responseJson>;
 
 /** A script line that failed to parse; `line` is 1-based in the source text. */
 export class ScriptParseError extends Error {
-  constructor(readonly source: string, readonly line: number, detail: string) {
+  constructor(
+    readonly source: string,
+    readonly line: number,
+    detail: string,
+  ) {
     super(`${source} line ${line}: ${detail}`);
     this.name = 'ScriptParseError';
   }
@@ -112,10 +116,7 @@ export interface FunctionCallSpec {
 }
 
 /** A stream line whose single chunk calls the given functions (without ids, as Gemini does). */
-export function functionCallResponse(
-  calls: FunctionCallSpec | FunctionCallSpec[],
-  opts: LineOptions = {},
-): ScriptLine {
+export function functionCallResponse(calls: FunctionCallSpec | FunctionCallSpec[], opts: LineOptions = {}): ScriptLine {
   const parts = [calls].flat().map(({ name, args }) => ({ functionCall: { name, args: args ?? {} } }));
   return streamLine([finalChunk(parts, 5 * parts.length)], opts);
 }

@@ -4,14 +4,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { ApiError, GoogleGenAI, type GenerateContentResponse } from '@google/genai';
 import { runFakeGeminiCommand } from './command';
-import {
-  errorLine,
-  functionCallResponse,
-  streamLine,
-  textResponse,
-  toJsonl,
-  type ScriptLine,
-} from './script';
+import { errorLine, functionCallResponse, streamLine, textResponse, toJsonl, type ScriptLine } from './script';
 import { FakeGeminiServer } from './server';
 
 const API_KEY = 'secret-test-key-123';
@@ -26,10 +19,7 @@ function sdk(url: string): GoogleGenAI {
   return new GoogleGenAI({ apiKey: API_KEY, httpOptions });
 }
 
-async function stream(
-  client: GoogleGenAI,
-  seen: GenerateContentResponse[] = [],
-): Promise<GenerateContentResponse[]> {
+async function stream(client: GoogleGenAI, seen: GenerateContentResponse[] = []): Promise<GenerateContentResponse[]> {
   const config = { systemInstruction: 'be brief' };
   const chunks = await client.models.generateContentStream({ model, contents: 'hi', config });
   for await (const chunk of chunks) seen.push(chunk);
@@ -37,7 +27,10 @@ async function stream(
 }
 
 async function apiError(call: Promise<unknown>): Promise<ApiError> {
-  const error = await call.then(() => undefined, (err: unknown) => err);
+  const error = await call.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
   if (!(error instanceof ApiError)) throw new Error(`expected ApiError, got ${String(error)}`);
   return error;
 }
@@ -150,10 +143,7 @@ it('accepts ?key= and unknown routes without recording the key', async () => {
 
 describe('FakeGeminiServer (non-strict)', () => {
   it('takes the first remaining line with the requested method', async () => {
-    const script: ScriptLine[] = [
-      textResponse('main'),
-      { method: 'generateContent', response: textChunk('util') },
-    ];
+    const script: ScriptLine[] = [textResponse('main'), { method: 'generateContent', response: textChunk('util') }];
     const server = await FakeGeminiServer.start({ script, strict: false });
     try {
       const ai = sdk(server.url);
@@ -208,7 +198,8 @@ describe('runFakeGeminiCommand', () => {
 describe('FakeGeminiServer (by turn)', () => {
   const turnRequest = (client: GoogleGenAI, modelTurns: number) => {
     const contents = [{ role: 'user', parts: [{ text: 'go' }] }];
-    for (let i = 0; i < modelTurns; i++) contents.push({ role: 'model', parts: [{ text: `turn ${i}` }] }, { role: 'user', parts: [{ text: 'next' }] });
+    for (let i = 0; i < modelTurns; i++)
+      contents.push({ role: 'model', parts: [{ text: `turn ${i}` }] }, { role: 'user', parts: [{ text: 'next' }] });
     return client.models.generateContentStream({ model, contents }).then(async (chunks) => {
       const texts: (string | undefined)[] = [];
       for await (const chunk of chunks) texts.push(chunk.text);
@@ -218,7 +209,10 @@ describe('FakeGeminiServer (by turn)', () => {
 
   it('answers a stream request by the number of model turns in it, the same answer when asked again', async () => {
     const util = { method: 'generateContent' as const, response: textChunk('util') };
-    const server = await FakeGeminiServer.start({ script: [textResponse('zero'), util, textResponse('one'), textResponse('two')], byTurn: true });
+    const server = await FakeGeminiServer.start({
+      script: [textResponse('zero'), util, textResponse('one'), textResponse('two')],
+      byTurn: true,
+    });
     try {
       const ai = sdk(server.url);
       expect(await turnRequest(ai, 1)).toBe('one');

@@ -59,7 +59,11 @@ export class FakeGeminiServer {
     this.handle(req, res).catch(() => res.destroy());
   });
 
-  private constructor(lines: ScriptLine[], private readonly strict: boolean, private readonly byTurn: boolean) {
+  private constructor(
+    lines: ScriptLine[],
+    private readonly strict: boolean,
+    private readonly byTurn: boolean,
+  ) {
     this.load(lines);
   }
 

@@ -17,7 +17,10 @@ export function geminiApiKey(config: Pick<Config, 'geminiApiKey' | 'geminiBaseUr
 
 export class MissingApiKeyError extends Error {
   constructor() {
-    super('GEMINI_API_KEY is not set. Set it, or point the agent at a fake server with --fake-responses FILE or GOOGLE_GEMINI_BASE_URL.');
+    super(
+      'GEMINI_API_KEY is not set. Set it, or point the agent at a fake server with --fake-responses FILE or ' +
+        'GOOGLE_GEMINI_BASE_URL.',
+    );
     this.name = 'MissingApiKeyError';
   }
 }

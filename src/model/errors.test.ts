@@ -46,8 +46,14 @@ describe('classifyModelError: ApiError statuses', () => {
 describe('classifyModelError: other errors', () => {
   it.each([
     ['fetch failed', new TypeError('fetch failed')],
-    ['ECONNRESET three causes deep', withCause('request failed', withCause('stream broke', withCause('read', { code: 'ECONNRESET' })))],
-    ['terminated by an undici socket error', withCause('terminated', Object.assign(new Error('other'), { code: 'UND_ERR_SOCKET' }))],
+    [
+      'ECONNRESET three causes deep',
+      withCause('request failed', withCause('stream broke', withCause('read', { code: 'ECONNRESET' }))),
+    ],
+    [
+      'terminated by an undici socket error',
+      withCause('terminated', Object.assign(new Error('other'), { code: 'UND_ERR_SOCKET' })),
+    ],
     ['a bare socket error code', Object.assign(new Error('boom'), { code: 'UND_ERR_SOCKET' })],
   ])('%s → retryable network error', (_label, err) => {
     const failure = classified(err);
@@ -65,7 +71,10 @@ describe('classifyModelError: other errors', () => {
   it('a request the real SDK refuses before sending (an empty model name) fails at once', async () => {
     // Port 9 (discard) is never reached: the SDK throws while building the request.
     const models = new GoogleGenAI({ apiKey: 'unused', httpOptions: { baseUrl: 'http://127.0.0.1:9' } }).models;
-    const err = await models.generateContentStream({ model: '', contents: 'hi' }).then(() => undefined, (e: unknown) => e);
+    const err = await models.generateContentStream({ model: '', contents: 'hi' }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     const failure = classified(err);
     expect(failure.type).toBe(MODEL_ERROR_TYPES.badRequest);
     expect(failure.nonRetryable).toBe(true);
@@ -96,7 +105,10 @@ describe('NON_RETRYABLE_MODEL_ERRORS', () => {
 
 describe('serverRetryDelay', () => {
   it.each([
-    ['{"error":{"code":429,"details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"27s"}]}}', 27_000],
+    [
+      '{"error":{"code":429,"details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"27s"}]}}',
+      27_000,
+    ],
     ['Quota exceeded. Please retry in 1.5s.', 1500],
     ['{"retryDelay":"400s"}', undefined],
     ['no hint', undefined],

@@ -3,9 +3,19 @@ import { ApiError } from '@google/genai';
 import { FAILURES, MODEL_ERROR_TYPES } from '../core/failures';
 
 const NETWORK_CODES = new Set([
-  'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'EPROTO',
-  'ERR_SSL_WRONG_VERSION_NUMBER', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT',
-  'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET', 'ERR_STREAM_PREMATURE_CLOSE',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNREFUSED',
+  'EPROTO',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_SOCKET',
+  'ERR_STREAM_PREMATURE_CLOSE',
 ]);
 
 /**
@@ -21,14 +31,25 @@ export function classifyModelError(err: unknown): Error {
     return fatal(MODEL_ERROR_TYPES.badRequest, `${refused}. ${FAILURES.modelBadRequest.hint}`);
   }
   if (isNetworkError(err, 0)) {
-    return ApplicationFailure.create({ type: MODEL_ERROR_TYPES.network, message: `network error talking to the model: ${messageOf(err)}` });
+    return ApplicationFailure.create({
+      type: MODEL_ERROR_TYPES.network,
+      message: `network error talking to the model: ${messageOf(err)}`,
+    });
   }
-  return ApplicationFailure.create({ type: MODEL_ERROR_TYPES.unknown, message: `model call failed: ${messageOf(err)}` });
+  return ApplicationFailure.create({
+    type: MODEL_ERROR_TYPES.unknown,
+    message: `model call failed: ${messageOf(err)}`,
+  });
 }
 
 export function classifyStatus(status: number, message: string): ApplicationFailure {
   const detail = `model API answered ${status}: ${message}`;
-  if (status === 429) return ApplicationFailure.create({ type: MODEL_ERROR_TYPES.rateLimit, message: detail, nextRetryDelay: serverRetryDelay(message) });
+  if (status === 429)
+    return ApplicationFailure.create({
+      type: MODEL_ERROR_TYPES.rateLimit,
+      message: detail,
+      nextRetryDelay: serverRetryDelay(message),
+    });
   if (status === 408 || status === 499 || status >= 500) return retryable(MODEL_ERROR_TYPES.server, detail);
   if (status === 401 || status === 403) {
     return fatal(MODEL_ERROR_TYPES.auth, `${detail}. ${FAILURES.modelAuth.hint}`);
@@ -43,7 +64,8 @@ export function classifyStatus(status: number, message: string): ApplicationFail
  * cap; beyond it, or without one, Temporal's backoff applies.
  */
 export function serverRetryDelay(message: string): number | undefined {
-  const match = /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/.exec(message) ?? /Please retry in (\d+(?:\.\d+)?)s/i.exec(message);
+  const match =
+    /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/.exec(message) ?? /Please retry in (\d+(?:\.\d+)?)s/i.exec(message);
   if (!match) return undefined;
   const ms = Math.ceil(Number(match[1]) * 1000);
   return ms > 0 && ms <= 300_000 ? ms : undefined;
@@ -60,8 +82,12 @@ function fatal(type: string, message: string): ApplicationFailure {
 function isNetworkError(err: unknown, depth: number): boolean {
   if (depth > 5 || typeof err !== 'object' || err === null) return false;
   const e = err as { code?: unknown; message?: unknown; cause?: unknown };
-  if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || /^ERR_SSL_.*BAD_RECORD_MAC$/.test(e.code))) return true;
-  if (typeof e.message === 'string' && /fetch failed|terminated|incomplete json segment|socket hang up|other side closed/i.test(e.message)) {
+  if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || /^ERR_SSL_.*BAD_RECORD_MAC$/.test(e.code)))
+    return true;
+  if (
+    typeof e.message === 'string' &&
+    /fetch failed|terminated|incomplete json segment|socket hang up|other side closed/i.test(e.message)
+  ) {
     return true;
   }
   return isNetworkError(e.cause, depth + 1);

@@ -2,7 +2,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { getTestEnv, closeTestEnv, type TestEnv } from '../../test/helpers/temporal-env';
-import { DEFAULT_SEARCH_ATTRIBUTES, findFreePort, isServerReachable, startDevServer, type DevServer } from './dev-server';
+import {
+  DEFAULT_SEARCH_ATTRIBUTES,
+  findFreePort,
+  isServerReachable,
+  startDevServer,
+  type DevServer,
+} from './dev-server';
 
 let env: TestEnv;
 const servers: DevServer[] = [];
@@ -61,7 +67,9 @@ describe('startDevServer', () => {
     const dbFile = path.join(env.tmpDir, 'dev-server-wal-test', 'temporal.db');
     const workflowId = `wal-${Date.now()}`;
     const first = await start(dbFile);
-    await withClient(first.address, (client) => client.workflow.start('noSuchWorkflow', { workflowId, taskQueue: env.uniqueTaskQueue('no-worker') }));
+    await withClient(first.address, (client) =>
+      client.workflow.start('noSuchWorkflow', { workflowId, taskQueue: env.uniqueTaskQueue('no-worker') }),
+    );
     // Bytes 18-19 of a SQLite header are the file format versions: 2 means write-ahead log.
     expect([...fs.readFileSync(dbFile).subarray(18, 20)]).toEqual([2, 2]);
     first.process.kill('SIGKILL');

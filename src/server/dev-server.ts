@@ -98,7 +98,8 @@ function devServerArgs(options: DevServerOptions, ip: string, port: number): str
   args.push('--namespace', options.namespace ?? 'default', '--log-level', options.logLevel ?? 'warn');
   if (options.dbFile) {
     args.push('--db-filename', path.resolve(options.dbFile));
-    for (const [name, value] of Object.entries({ ...DEFAULT_SQLITE_PRAGMAS, ...options.sqlitePragmas })) args.push('--sqlite-pragma', `${name}=${value}`);
+    for (const [name, value] of Object.entries({ ...DEFAULT_SQLITE_PRAGMAS, ...options.sqlitePragmas }))
+      args.push('--sqlite-pragma', `${name}=${value}`);
   }
   if (options.headless) args.push('--headless');
   else if (options.uiPort !== undefined) args.push('--ui-port', String(options.uiPort));
@@ -141,7 +142,9 @@ async function waitUntilServing(address: string, namespace: string, exited: Prom
     }
     await Promise.race([new Promise((r) => setTimeout(r, 200)), exit]);
   }
-  throw new Error(`Temporal dev server did not serve ${address} within ${timeoutMs / 1000} s (last error: ${lastError})`);
+  throw new Error(
+    `Temporal dev server did not serve ${address} within ${timeoutMs / 1000} s (last error: ${lastError})`,
+  );
 }
 
 /** A gRPC connection to a closed port waits out its whole timeout, so TCP is checked first. */
@@ -149,9 +152,7 @@ async function probe(address: string, namespace: string): Promise<boolean> {
   if (!(await isServerReachable(address, 1000))) return false;
   const connection = await Connection.connect({ address, connectTimeout: 2000 });
   try {
-    await connection.withDeadline(Date.now() + 2000, () =>
-      connection.workflowService.describeNamespace({ namespace }),
-    );
+    await connection.withDeadline(Date.now() + 2000, () => connection.workflowService.describeNamespace({ namespace }));
     return true;
   } finally {
     await connection.close();

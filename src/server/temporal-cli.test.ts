@@ -49,7 +49,11 @@ describe('ensureTemporalCli', () => {
   it('uses an explicit path first', async () => {
     const cli = executable(path.join(tmp, 'explicit', 'temporal'), FAKE_TEMPORAL);
     const onPath = executable(path.join(tmp, 'path', 'temporal'), FAKE_TEMPORAL);
-    const found = await ensureTemporalCli({ projectRoot: dir('root'), explicitPath: cli, searchPath: path.dirname(onPath) });
+    const found = await ensureTemporalCli({
+      projectRoot: dir('root'),
+      explicitPath: cli,
+      searchPath: path.dirname(onPath),
+    });
     expect(found).toBe(cli);
   });
 
@@ -83,7 +87,10 @@ describe('ensureTemporalCli', () => {
     fakePython(bin);
     const options = { projectRoot: root, searchPath: bin, log: () => undefined };
     const results = await Promise.all([ensureTemporalCli(options), ensureTemporalCli(options)]);
-    expect(results).toEqual([path.join(root, '.tools', 'venv', 'bin', 'temporal'), path.join(root, '.tools', 'venv', 'bin', 'temporal')]);
+    expect(results).toEqual([
+      path.join(root, '.tools', 'venv', 'bin', 'temporal'),
+      path.join(root, '.tools', 'venv', 'bin', 'temporal'),
+    ]);
     expect(fs.readFileSync(path.join(bin, 'python-runs'), 'utf8').trim().split('\n')).toHaveLength(1);
     expect(fs.existsSync(path.join(root, '.tools', 'install.lock'))).toBe(false);
   });

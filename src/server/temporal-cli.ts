@@ -70,7 +70,8 @@ function verifyExplicit(cliPath: string): Promise<string> {
   return verifyCli(cliPath).catch((err) => {
     throw new Error(
       `TEMPORAL_CLI_PATH=${cliPath} is not a working Temporal CLI: ${reason(err)}. ` +
-        'Point it at a binary for which "temporal --version" works, or unset it to let durable-agent find or install one.',
+        ('Point it at a binary for which "temporal --version" works, or unset it to let durable-agent find or ' +
+          'install one.'),
     );
   });
 }

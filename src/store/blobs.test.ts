@@ -18,7 +18,8 @@ afterEach(async () => {
   await fs.rm(root, { recursive: true, force: true });
 });
 
-const long = (n: number, seed = 'a') => Array.from({ length: n }, (_, i) => String.fromCharCode(seed.charCodeAt(0) + (i % 26))).join('');
+const long = (n: number, seed = 'a') =>
+  Array.from({ length: n }, (_, i) => String.fromCharCode(seed.charCodeAt(0) + (i % 26))).join('');
 
 describe('externalizeLargeStrings', () => {
   it('leaves strings up to 2048 characters inline', async () => {
@@ -39,7 +40,10 @@ describe('externalizeLargeStrings', () => {
 
   it('finds long strings nested in arrays and objects', async () => {
     const big = long(5000, 'A');
-    const out = (await externalizeLargeStrings({ calls: [{ args: { content: big, keep: 'x' } }, big] }, store)) as unknown as {
+    const out = (await externalizeLargeStrings(
+      { calls: [{ args: { content: big, keep: 'x' } }, big] },
+      store,
+    )) as unknown as {
       calls: [{ args: { content: unknown; keep: string } }, unknown];
     };
     expect(isBlobMarker(out.calls[0].args.content)).toBe(true);

@@ -39,7 +39,9 @@ describe('FileTranscriptStore blobs', () => {
   });
 
   it('refuses a reference that is not a sha256', async () => {
-    await expect(new FileTranscriptStore(root).getBlob('sha256:../../etc/passwd')).rejects.toThrow(/not a blob reference/);
+    await expect(new FileTranscriptStore(root).getBlob('sha256:../../etc/passwd')).rejects.toThrow(
+      /not a blob reference/,
+    );
   });
 });
 
@@ -51,9 +53,13 @@ describe('FileTranscriptStore after a crash', () => {
     const dir = root;
     const store = new FileTranscriptStore(dir);
     await store.writeMessage('t', 0, { role: 'user', parts: [{ text: 'hi' }] });
-    const indexFile = (fsSync.readdirSync(path.join(dir, 'transcripts'), { recursive: true }) as string[]).find((f) => f.endsWith('.jsonl'))!;
+    const indexFile = (fsSync.readdirSync(path.join(dir, 'transcripts'), { recursive: true }) as string[]).find((f) =>
+      f.endsWith('.jsonl'),
+    )!;
     fsSync.appendFileSync(path.join(dir, 'transcripts', indexFile), '{"i":1,"h":"sha');
-    expect(await new FileTranscriptStore(dir).readMessages('t', 1)).toEqual([{ role: 'user', parts: [{ text: 'hi' }] }]);
+    expect(await new FileTranscriptStore(dir).readMessages('t', 1)).toEqual([
+      { role: 'user', parts: [{ text: 'hi' }] },
+    ]);
   });
 });
 

@@ -23,7 +23,10 @@ export class FileTranscriptStore implements TranscriptStore {
   private readonly messages: MessageCache;
 
   /** `messageCacheBytes`: budget of parsed messages kept in memory (see MessageCache). */
-  constructor(private readonly root: string, options: { messageCacheBytes?: number } = {}) {
+  constructor(
+    private readonly root: string,
+    options: { messageCacheBytes?: number } = {},
+  ) {
     this.messages = new MessageCache(options.messageCacheBytes);
   }
 

@@ -11,8 +11,7 @@ import type { ToolOutcome } from '../core/types';
  */
 export type JournalEntry =
   /** `before`: the target file's fingerprint when the call first started (write_file, replace). */
-  | { state: 'started'; attempt: number; before?: string }
-  | { state: 'completed'; outcome: ToolOutcome };
+  { state: 'started'; attempt: number; before?: string } | { state: 'completed'; outcome: ToolOutcome };
 
 export interface ToolJournal {
   get(key: string): Promise<JournalEntry | undefined>;

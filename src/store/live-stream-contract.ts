@@ -1,10 +1,19 @@
 import type { StreamPiece } from '../core/live-text';
 import type { LiveStream } from './live-stream';
 
-const piece = (turn: number, seq: number, text = `t${turn}.${seq}`): StreamPiece => ({ turn, attempt: 'a.1.1', seq, kind: 'text', text });
+const piece = (turn: number, seq: number, text = `t${turn}.${seq}`): StreamPiece => ({
+  turn,
+  attempt: 'a.1.1',
+  seq,
+  kind: 'text',
+  text,
+});
 
 /** What every live stream does, run against the file and the PostgreSQL implementations. */
-export function describeLiveStream(name: string, open: () => Promise<{ live: LiveStream; another(): LiveStream; cleanup(): Promise<void> }>): void {
+export function describeLiveStream(
+  name: string,
+  open: () => Promise<{ live: LiveStream; another(): LiveStream; cleanup(): Promise<void> }>,
+): void {
   describe(`${name} (live stream contract)`, () => {
     let subject: Awaited<ReturnType<typeof open>>;
     beforeEach(async () => {

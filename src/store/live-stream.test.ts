@@ -7,10 +7,20 @@ import { describeLiveStream } from './live-stream-contract';
 
 describeLiveStream('FileLiveStream', async () => {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), 'da-live-'));
-  return { live: new FileLiveStream(root), another: () => new FileLiveStream(root), cleanup: () => fs.rm(root, { recursive: true, force: true }) };
+  return {
+    live: new FileLiveStream(root),
+    another: () => new FileLiveStream(root),
+    cleanup: () => fs.rm(root, { recursive: true, force: true }),
+  };
 });
 
-const piece = (turn: number, seq: number, text = `t${turn}.${seq}`): StreamPiece => ({ turn, attempt: 'a.1.1', seq, kind: 'text', text });
+const piece = (turn: number, seq: number, text = `t${turn}.${seq}`): StreamPiece => ({
+  turn,
+  attempt: 'a.1.1',
+  seq,
+  kind: 'text',
+  text,
+});
 
 describe('FileLiveStream', () => {
   let root: string;

@@ -34,7 +34,10 @@ export class FileLiveStream implements LiveStream {
   private readonly knownTurns = new Map<string, number>();
   private lastSweep = 0;
 
-  constructor(private readonly root: string, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly root: string,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   async publish(workflowId: string, pieces: StreamPiece[]): Promise<void> {
     if (pieces.length === 0) return;
@@ -49,7 +52,10 @@ export class FileLiveStream implements LiveStream {
     await this.sweep();
   }
 
-  async read(workflowId: string, cursor: LiveCursor | undefined): Promise<{ pieces: StreamPiece[]; cursor: LiveCursor }> {
+  async read(
+    workflowId: string,
+    cursor: LiveCursor | undefined,
+  ): Promise<{ pieces: StreamPiece[]; cursor: LiveCursor }> {
     const dir = this.dirOf(workflowId);
     const next: LiveCursor = { ...cursor };
     const pieces: StreamPiece[] = [];

@@ -11,7 +11,10 @@ export function fileLiveStream(home: string): FileLiveStream {
  * a database that cannot be reached means no live preview, never a failed command. `pg` is loaded
  * only for a PostgreSQL store, so following a prompt costs `run`'s start nothing.
  */
-export async function openLiveStream(config: { home: string; storeUrl?: string }): Promise<{ live?: LiveStream; close(): Promise<void> }> {
+export async function openLiveStream(config: {
+  home: string;
+  storeUrl?: string;
+}): Promise<{ live?: LiveStream; close(): Promise<void> }> {
   if (!config.storeUrl) return { live: fileLiveStream(config.home), close: async () => undefined };
   const [{ Pool }, { PostgresLiveStream }] = await Promise.all([import('pg'), import('./postgres-live')]);
   const pool = new Pool({ connectionString: config.storeUrl, max: 2 });

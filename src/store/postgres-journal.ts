@@ -16,11 +16,16 @@ export class PostgresToolJournal implements ToolJournal {
   }
 
   async get(key: string): Promise<JournalEntry | undefined> {
-    const { rows } = await this.pool.query<{ entry: JournalEntry }>('SELECT entry FROM tool_journal WHERE key = $1', [key]);
+    const { rows } = await this.pool.query<{ entry: JournalEntry }>('SELECT entry FROM tool_journal WHERE key = $1', [
+      key,
+    ]);
     return rows[0]?.entry;
   }
 
   async put(key: string, entry: JournalEntry): Promise<void> {
-    await this.pool.query('INSERT INTO tool_journal (key, entry) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET entry = excluded.entry', [key, JSON.stringify(entry)]);
+    await this.pool.query(
+      'INSERT INTO tool_journal (key, entry) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET entry = excluded.entry',
+      [key, JSON.stringify(entry)],
+    );
   }
 }

@@ -34,19 +34,37 @@ export class PostgresLiveStream implements LiveStream {
     const turn = pieces[0].turn;
     if ((this.knownTurns.get(workflowId) ?? 0) < turn) {
       this.knownTurns.set(workflowId, turn);
-      await this.pool.query('DELETE FROM live_pieces WHERE workflow_id = $1 AND turn <= $2', [workflowId, turn - LIVE_TURNS_KEPT]);
+      await this.pool.query('DELETE FROM live_pieces WHERE workflow_id = $1 AND turn <= $2', [
+        workflowId,
+        turn - LIVE_TURNS_KEPT,
+      ]);
     }
     const values = pieces.map((_, i) => `($1, $2, $${i + 3})`).join(', ');
-    await this.pool.query(`INSERT INTO live_pieces (workflow_id, turn, piece) VALUES ${values}`, [workflowId, turn, ...pieces.map((p) => JSON.stringify(p))]);
+    await this.pool.query(`INSERT INTO live_pieces (workflow_id, turn, piece) VALUES ${values}`, [
+      workflowId,
+      turn,
+      ...pieces.map((p) => JSON.stringify(p)),
+    ]);
     if (Date.now() - this.lastSweep > SWEEP_INTERVAL_MS) {
       this.lastSweep = Date.now();
-      await this.pool.query('DELETE FROM live_pieces WHERE created_at < now() - $1::interval', [`${LIVE_RETENTION_MS / 1000} seconds`]);
+      await this.pool.query('DELETE FROM live_pieces WHERE created_at < now() - $1::interval', [
+        `${LIVE_RETENTION_MS / 1000} seconds`,
+      ]);
     }
   }
 
-  async read(workflowId: string, cursor: LiveCursor | undefined): Promise<{ pieces: StreamPiece[]; cursor: LiveCursor }> {
+  async read(
+    workflowId: string,
+    cursor: LiveCursor | undefined,
+  ): Promise<{ pieces: StreamPiece[]; cursor: LiveCursor }> {
     const after = cursor?.id ?? 0;
-    const { rows } = await this.pool.query<{ id: string; piece: StreamPiece }>('SELECT id, piece FROM live_pieces WHERE workflow_id = $1 AND id > $2 ORDER BY id', [workflowId, after]);
-    return { pieces: rows.map((r) => r.piece), cursor: { id: rows.length > 0 ? Number(rows[rows.length - 1].id) : after } };
+    const { rows } = await this.pool.query<{ id: string; piece: StreamPiece }>(
+      'SELECT id, piece FROM live_pieces WHERE workflow_id = $1 AND id > $2 ORDER BY id',
+      [workflowId, after],
+    );
+    return {
+      pieces: rows.map((r) => r.piece),
+      cursor: { id: rows.length > 0 ? Number(rows[rows.length - 1].id) : after },
+    };
   }
 }

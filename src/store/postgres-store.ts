@@ -73,7 +73,10 @@ export class PostgresTranscriptStore implements TranscriptStore {
   }
 
   /** A store on its own pool, with its tables created if missing. */
-  static async connect(connectionString: string, options: Omit<PostgresStoreOptions, 'pool' | 'connectionString'> = {}): Promise<PostgresTranscriptStore> {
+  static async connect(
+    connectionString: string,
+    options: Omit<PostgresStoreOptions, 'pool' | 'connectionString'> = {},
+  ): Promise<PostgresTranscriptStore> {
     const store = new PostgresTranscriptStore({ ...options, connectionString });
     try {
       await store.migrate();

@@ -45,7 +45,9 @@ if (process.env.DA_SKIP_POSTGRES === '1') {
 
     afterAll(async () => {
       if (!dir) return;
-      await run('bash', [SCRIPT, 'stop', dir], { timeout: 120_000 }).catch((err: unknown) => console.warn(`stopping PostgreSQL: ${String(err)}`));
+      await run('bash', [SCRIPT, 'stop', dir], { timeout: 120_000 }).catch((err: unknown) =>
+        console.warn(`stopping PostgreSQL: ${String(err)}`),
+      );
       await fs.rm(dir, { recursive: true, force: true });
     }, 180_000);
 
@@ -113,7 +115,13 @@ function describePostgresSpecifics(url: () => string): void {
         expect(await journal.get('wf/c1')).toBeUndefined();
         await journal.put('wf/c1', { state: 'started', attempt: 1 });
         expect(await journal.get('wf/c1')).toEqual({ state: 'started', attempt: 1 });
-        const outcome = { callId: 'c1', name: 'write_file', ok: true, preview: 'done', responseRef: `sha256:${'a'.repeat(64)}` };
+        const outcome = {
+          callId: 'c1',
+          name: 'write_file',
+          ok: true,
+          preview: 'done',
+          responseRef: `sha256:${'a'.repeat(64)}`,
+        };
         await journal.put('wf/c1', { state: 'completed', outcome });
         expect(await new PostgresToolJournal(pool).get('wf/c1')).toEqual({ state: 'completed', outcome });
       } finally {
@@ -121,23 +129,31 @@ function describePostgresSpecifics(url: () => string): void {
       }
     });
 
-    it('is chosen by configuration: a postgres:// DURABLE_AGENT_STORE gives the PostgreSQL store and journal', async () => {
-      const stores = await openStores({ home: os.tmpdir(), storeUrl: url() });
-      try {
-        expect(stores.store).toBeInstanceOf(PostgresTranscriptStore);
-        expect(stores.journal).toBeInstanceOf(PostgresToolJournal);
-        expect(await stores.store.getBlob(await stores.store.putBlob('configured'))).toBe('configured');
-      } finally {
-        await stores.close();
-      }
-    });
+    it(
+      'is chosen by configuration: a postgres:// DURABLE_AGENT_STORE gives the PostgreSQL store and ' + 'journal',
+      async () => {
+        const stores = await openStores({ home: os.tmpdir(), storeUrl: url() });
+        try {
+          expect(stores.store).toBeInstanceOf(PostgresTranscriptStore);
+          expect(stores.journal).toBeInstanceOf(PostgresToolJournal);
+          expect(await stores.store.getBlob(await stores.store.putBlob('configured'))).toBe('configured');
+        } finally {
+          await stores.close();
+        }
+      },
+    );
 
     it('fails with a clear error, without the password, when the server is unreachable', async () => {
       const secret = 'hunter2-do-not-log';
       const port = await freePort();
-      const store = new PostgresTranscriptStore({ connectionString: `postgres://someone:${secret}@127.0.0.1:${port}/db` });
+      const store = new PostgresTranscriptStore({
+        connectionString: `postgres://someone:${secret}@127.0.0.1:${port}/db`,
+      });
       try {
-        const err = await store.putBlob('x').then(() => undefined, (e: unknown) => e as Error);
+        const err = await store.putBlob('x').then(
+          () => undefined,
+          (e: unknown) => e as Error,
+        );
         expect(err?.message).toMatch(/ECONNREFUSED/);
         expect(`${inspect(err)} ${err?.stack}`).not.toContain(secret);
       } finally {
@@ -150,7 +166,10 @@ function describePostgresSpecifics(url: () => string): void {
 /** Starts (installing PostgreSQL first if needed) a cluster of our own; fails with the script's output. */
 async function ensurePostgres(dir: string, port: number): Promise<string> {
   try {
-    const { stdout } = await run('bash', [SCRIPT, dir, String(port)], { timeout: CLUSTER_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout } = await run('bash', [SCRIPT, dir, String(port)], {
+      timeout: CLUSTER_TIMEOUT_MS,
+      maxBuffer: 16 * 1024 * 1024,
+    });
     const url = stdout.trim().split('\n').pop() ?? '';
     if (!url.startsWith('postgresql://')) throw new Error(`no connection string in the script's output: ${stdout}`);
     return url;
@@ -158,7 +177,8 @@ async function ensurePostgres(dir: string, port: number): Promise<string> {
     // execFile's message holds the command and its whole stderr, where the script says what failed.
     const { stdout = '', message } = err as { stdout?: string; message: string };
     throw new Error(
-      `scripts/ensure-postgres.sh could not provide PostgreSQL (set DA_SKIP_POSTGRES=1 to skip these tests).\n${message}\n--- stdout ---\n${stdout}`,
+      `scripts/ensure-postgres.sh could not provide PostgreSQL (set DA_SKIP_POSTGRES=1 to skip these ` +
+        `tests).\n${message}\n--- stdout ---\n${stdout}`,
     );
   }
 }

@@ -63,7 +63,9 @@ function describeBlobs(ctx: Ctx): void {
       // A missing blob is a typed error whose text names the reference alone: no store path or URL.
       const missing = sha256('never stored');
       await expect(ctx().store.getBlob(missing)).rejects.toThrow(BlobMissingError);
-      await expect(ctx().store.getBlob(missing)).rejects.toThrow(new RegExp(`^the transcript store holds no blob ${missing}$`));
+      await expect(ctx().store.getBlob(missing)).rejects.toThrow(
+        new RegExp(`^the transcript store holds no blob ${missing}$`),
+      );
     });
   });
 }

@@ -63,7 +63,9 @@ describe('compileGlob', () => {
 
 describe('compileGitIgnore', () => {
   const ignored = compileGitIgnore(
-    ['# build output', 'dist/', '*.log', '!keep.log', '/root-only.txt', 'docs/*.tmp', 'cache', '', '\\#hash'].join('\n'),
+    ['# build output', 'dist/', '*.log', '!keep.log', '/root-only.txt', 'docs/*.tmp', 'cache', '', '\\#hash'].join(
+      '\n',
+    ),
   );
   const cases: Array<[string, boolean, boolean]> = [
     ['dist', true, true],

@@ -36,10 +36,7 @@ export function hasGlobMagic(pattern: string): boolean {
  * A predicate for filters like `include_pattern` or `ignore`: a pattern without `/` is tested
  * against the base name (so `*.ts` finds files at any depth), one with `/` against the whole path.
  */
-export function compileNameOrPathGlob(
-  pattern: string,
-  options: GlobOptions = {},
-): (path: string) => boolean {
+export function compileNameOrPathGlob(pattern: string, options: GlobOptions = {}): (path: string) => boolean {
   const test = compileGlob(pattern, options);
   if (pattern.includes('/')) return test;
   return (path) => test(path.slice(path.lastIndexOf('/') + 1));

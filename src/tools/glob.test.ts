@@ -1,6 +1,13 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { callTool, errorOf, makeOutsideDir, makeWorkspace, outputOf, removeWorkspaces } from '../../test/helpers/tool-harness';
+import {
+  callTool,
+  errorOf,
+  makeOutsideDir,
+  makeWorkspace,
+  outputOf,
+  removeWorkspaces,
+} from '../../test/helpers/tool-harness';
 
 afterAll(removeWorkspaces);
 
@@ -20,7 +27,9 @@ describe('glob', () => {
     await touch(root, 'src/b.ts', 1 * HOUR);
     await touch(root, 'src/deep/c.ts', 2 * HOUR);
     const output = outputOf(await callTool('glob', { pattern: '**/*.ts' }, deps));
-    expect(output.split('\n')[0]).toBe('Found 3 files matching "**/*.ts" in the workspace root, recently modified first:');
+    expect(output.split('\n')[0]).toBe(
+      'Found 3 files matching "**/*.ts" in the workspace root, recently modified first:',
+    );
     expect(listed(output)).toEqual(['src/b.ts', 'src/deep/c.ts', 'a.ts']);
   });
 
@@ -29,11 +38,23 @@ describe('glob', () => {
     await touch(root, 'z.md', 50 * HOUR);
     await touch(root, 'b.md', 30 * HOUR);
     await touch(root, 'a.md', 40 * HOUR);
-    expect(listed(outputOf(await callTool('glob', { pattern: '*.md' }, deps)))).toEqual(['new.md', 'a.md', 'b.md', 'z.md']);
+    expect(listed(outputOf(await callTool('glob', { pattern: '*.md' }, deps)))).toEqual([
+      'new.md',
+      'a.md',
+      'b.md',
+      'z.md',
+    ]);
   });
 
   it('matches * within one directory only, and supports braces and classes', async () => {
-    const { deps } = await makeWorkspace({ 'a.ts': '', 'a.tsx': '', 'b.js': '', 'lib/c.ts': '', 'f1.txt': '', 'f2.txt': '' });
+    const { deps } = await makeWorkspace({
+      'a.ts': '',
+      'a.tsx': '',
+      'b.js': '',
+      'lib/c.ts': '',
+      'f1.txt': '',
+      'f2.txt': '',
+    });
     expect(listed(outputOf(await callTool('glob', { pattern: '*.ts' }, deps)))).toEqual(['a.ts']);
     expect(listed(outputOf(await callTool('glob', { pattern: '*.{tsx,js}' }, deps))).sort()).toEqual(['a.tsx', 'b.js']);
     expect(listed(outputOf(await callTool('glob', { pattern: 'f[0-1].txt' }, deps)))).toEqual(['f1.txt']);
@@ -48,7 +69,9 @@ describe('glob', () => {
 
   it('searches under dir_path but still returns workspace-relative paths', async () => {
     const { root, deps } = await makeWorkspace({ 'a.ts': '', 'pkg/src/b.ts': '' });
-    expect(listed(outputOf(await callTool('glob', { pattern: '**/*.ts', dir_path: 'pkg' }, deps)))).toEqual(['pkg/src/b.ts']);
+    expect(listed(outputOf(await callTool('glob', { pattern: '**/*.ts', dir_path: 'pkg' }, deps)))).toEqual([
+      'pkg/src/b.ts',
+    ]);
     const absolute = { pattern: path.join(root, 'pkg', 'src', '*.ts'), dir_path: path.join(root, 'pkg') };
     expect(listed(outputOf(await callTool('glob', absolute, deps)))).toEqual(['pkg/src/b.ts']);
   });
@@ -70,14 +93,18 @@ describe('glob', () => {
 
   it('says when nothing matches', async () => {
     const { deps } = await makeWorkspace({ 'a.ts': '' });
-    expect(outputOf(await callTool('glob', { pattern: '**/*.py' }, deps))).toBe('No files match "**/*.py" in the workspace root.');
+    expect(outputOf(await callTool('glob', { pattern: '**/*.py' }, deps))).toBe(
+      'No files match "**/*.py" in the workspace root.',
+    );
   });
 
   it('refuses bad arguments and a dir_path that is not a directory', async () => {
     const { deps } = await makeWorkspace({ 'f.txt': '' });
     expect(errorOf(await callTool('glob', {}, deps)).kind).toBe('invalid_tool_params');
     expect(errorOf(await callTool('glob', { pattern: '  ' }, deps)).kind).toBe('invalid_tool_params');
-    expect(errorOf(await callTool('glob', { pattern: '*', case_sensitive: 'no' }, deps)).kind).toBe('invalid_tool_params');
+    expect(errorOf(await callTool('glob', { pattern: '*', case_sensitive: 'no' }, deps)).kind).toBe(
+      'invalid_tool_params',
+    );
     expect(errorOf(await callTool('glob', { pattern: '*', dir_path: 'f.txt' }, deps)).kind).toBe('not_a_directory');
     expect(errorOf(await callTool('glob', { pattern: '*', dir_path: 'nope' }, deps)).kind).toBe('file_not_found');
   });

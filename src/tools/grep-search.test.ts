@@ -1,6 +1,13 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { callTool, errorOf, makeOutsideDir, makeWorkspace, outputOf, removeWorkspaces } from '../../test/helpers/tool-harness';
+import {
+  callTool,
+  errorOf,
+  makeOutsideDir,
+  makeWorkspace,
+  outputOf,
+  removeWorkspaces,
+} from '../../test/helpers/tool-harness';
 
 afterAll(removeWorkspaces);
 
@@ -31,7 +38,9 @@ describe('grep_search', () => {
   it('ignores case unless case_sensitive is set', async () => {
     const { deps } = await makeWorkspace(FILES);
     expect(outputOf(await callTool('grep_search', { pattern: 'todo' }, deps))).toContain('Found 2 matches');
-    expect(outputOf(await callTool('grep_search', { pattern: 'todo', case_sensitive: true }, deps))).toContain('No matches');
+    expect(outputOf(await callTool('grep_search', { pattern: 'todo', case_sensitive: true }, deps))).toContain(
+      'No matches',
+    );
   });
 
   it('filters files with include_pattern (or the older include) and lines with exclude_pattern', async () => {
@@ -49,7 +58,9 @@ describe('grep_search', () => {
   it('returns only file paths with names_only', async () => {
     const { deps } = await makeWorkspace(FILES);
     const output = outputOf(await callTool('grep_search', { pattern: 'load', names_only: true }, deps));
-    expect(output).toBe('3 files with matches for pattern "load" in the workspace root:\nREADME.md\nsrc/a.ts\nsrc/b.js');
+    expect(output).toBe(
+      '3 files with matches for pattern "load" in the workspace root:\nREADME.md\nsrc/a.ts\nsrc/b.js',
+    );
   });
 
   it('searches under dir_path and reports workspace-relative paths', async () => {
@@ -90,7 +101,9 @@ describe('grep_search', () => {
 
   it('says when nothing matches', async () => {
     const { deps } = await makeWorkspace(FILES);
-    expect(outputOf(await callTool('grep_search', { pattern: 'zzz' }, deps))).toBe('No matches for pattern "zzz" in the workspace root.');
+    expect(outputOf(await callTool('grep_search', { pattern: 'zzz' }, deps))).toBe(
+      'No matches for pattern "zzz" in the workspace root.',
+    );
   });
 
   it('refuses an invalid regular expression and other bad arguments', async () => {
@@ -100,8 +113,12 @@ describe('grep_search', () => {
     const badExclude = errorOf(await callTool('grep_search', { pattern: 'a', exclude_pattern: '[' }, deps));
     expect(badExclude.message).toContain('exclude_pattern');
     expect(errorOf(await callTool('grep_search', { pattern: '' }, deps)).kind).toBe('invalid_tool_params');
-    expect(errorOf(await callTool('grep_search', { pattern: 'a', max_matches_per_file: 0 }, deps)).kind).toBe('invalid_tool_params');
-    expect(errorOf(await callTool('grep_search', { pattern: 'a', dir_path: 'src/a.ts' }, deps)).kind).toBe('not_a_directory');
+    expect(errorOf(await callTool('grep_search', { pattern: 'a', max_matches_per_file: 0 }, deps)).kind).toBe(
+      'invalid_tool_params',
+    );
+    expect(errorOf(await callTool('grep_search', { pattern: 'a', dir_path: 'src/a.ts' }, deps)).kind).toBe(
+      'not_a_directory',
+    );
   });
 
   it('stays inside the workspace: refuses outside dir_path and does not read through symlinks out', async () => {
@@ -110,7 +127,9 @@ describe('grep_search', () => {
     await fs.symlink(outside, path.join(root, 'out'));
     await fs.symlink(path.join(outside, 'secret.txt'), path.join(root, 'secret-link.txt'));
     for (const dir_path of ['..', '/etc', 'out']) {
-      expect(errorOf(await callTool('grep_search', { pattern: 'x', dir_path }, deps)).kind).toBe('path_outside_workspace');
+      expect(errorOf(await callTool('grep_search', { pattern: 'x', dir_path }, deps)).kind).toBe(
+        'path_outside_workspace',
+      );
     }
     const output = outputOf(await callTool('grep_search', { pattern: 'needle' }, deps));
     expect(output).toContain('needle inside');

@@ -85,12 +85,15 @@ export function parseToolArgs(name: string, args: unknown): ParseToolArgsResult 
   if (!tool) return { ok: false, error: { kind: 'tool_not_registered', message: unknownToolMessage(name) } };
   const input = args ?? {};
   if (typeof input !== 'object' || Array.isArray(input)) {
-    const message = `Invalid arguments for ${tool.name}: expected a JSON object of named parameters. ${parameterSummary(tool)}`;
+    const message =
+      `Invalid arguments for ${tool.name}: expected a JSON object of named parameters. ` + `${parameterSummary(tool)}`;
     return { ok: false, error: { kind: 'invalid_tool_params', message } };
   }
   const parsed = tool.parameters.safeParse(previewMarkers(input));
   if (!parsed.success) {
-    const message = `Invalid arguments for ${tool.name}: ${describeIssues(parsed.error.issues, input)}. ${parameterSummary(tool)}`;
+    const message =
+      `Invalid arguments for ` +
+      `${tool.name}: ${describeIssues(parsed.error.issues, input)}. ${parameterSummary(tool)}`;
     return { ok: false, error: { kind: 'invalid_tool_params', message } };
   }
   return { ok: true, tool, args: input as Record<string, unknown> };

@@ -1,6 +1,13 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { callTool, errorOf, makeOutsideDir, makeWorkspace, outputOf, removeWorkspaces } from '../../test/helpers/tool-harness';
+import {
+  callTool,
+  errorOf,
+  makeOutsideDir,
+  makeWorkspace,
+  outputOf,
+  removeWorkspaces,
+} from '../../test/helpers/tool-harness';
 
 afterAll(removeWorkspaces);
 
@@ -25,7 +32,13 @@ describe('list_directory', () => {
   });
 
   it('honours the root .gitignore unless told not to, and accepts unknown filtering options', async () => {
-    const { deps } = await makeWorkspace({ '.gitignore': 'build/\n*.tmp\n', 'build/out.js': '', 'x.tmp': '', 'src.ts': '', '.git/HEAD': '' });
+    const { deps } = await makeWorkspace({
+      '.gitignore': 'build/\n*.tmp\n',
+      'build/out.js': '',
+      'x.tmp': '',
+      'src.ts': '',
+      '.git/HEAD': '',
+    });
     const filtered = outputOf(await callTool('list_directory', { dir_path: '.' }, deps));
     expect(filtered).toBe('Directory listing for .:\n.gitignore\nsrc.ts\n(3 entries hidden by ignore rules)');
     const options = { respect_git_ignore: false, respect_gemini_ignore: true, something_new: 1 };
@@ -48,7 +61,9 @@ describe('list_directory', () => {
   it('refuses bad arguments', async () => {
     const { deps } = await makeWorkspace();
     expect(errorOf(await callTool('list_directory', {}, deps)).kind).toBe('invalid_tool_params');
-    expect(errorOf(await callTool('list_directory', { dir_path: '.', ignore: '*.log' }, deps)).kind).toBe('invalid_tool_params');
+    expect(errorOf(await callTool('list_directory', { dir_path: '.', ignore: '*.log' }, deps)).kind).toBe(
+      'invalid_tool_params',
+    );
   });
 
   it('refuses directories outside the workspace, directly or through a symlink', async () => {

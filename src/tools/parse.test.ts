@@ -51,7 +51,8 @@ describe('toFunctionDeclaration', () => {
     expect(schema).not.toHaveProperty('$schema');
     walkSchema(schema, (key, value) => {
       expect(key === 'additionalProperties' && value === false).toBe(false);
-      if (key === 'maximum' || key === 'minimum') expect(Math.abs(value as number)).toBeLessThan(Number.MAX_SAFE_INTEGER);
+      if (key === 'maximum' || key === 'minimum')
+        expect(Math.abs(value as number)).toBeLessThan(Number.MAX_SAFE_INTEGER);
     });
   });
 
@@ -65,7 +66,13 @@ describe('toFunctionDeclaration', () => {
     expect(required('grep_search')).toEqual(['pattern']);
     expect(required('run_shell_command')).toEqual(['command']);
     const readFile = toFunctionDeclaration(findTool('read_file')!).parametersJsonSchema;
-    expect(Object.keys(readFile.properties as object)).toEqual(['file_path', 'start_line', 'end_line', 'offset', 'limit']);
+    expect(Object.keys(readFile.properties as object)).toEqual([
+      'file_path',
+      'start_line',
+      'end_line',
+      'offset',
+      'limit',
+    ]);
   });
 });
 
@@ -95,7 +102,10 @@ describe('parseToolArgs', () => {
     expect(wrongType.ok ? '' : wrongType.error.message).toMatch(/parameter "start_line": .*number/);
     const tooSmall = parseToolArgs('grep_search', { pattern: 'x', total_max_matches: 0 });
     expect(tooSmall.ok ? '' : tooSmall.error.message).toMatch(/parameter "total_max_matches"/);
-    const nested = parseToolArgs('list_directory', { dir_path: '.', file_filtering_options: { respect_git_ignore: 'yes' } });
+    const nested = parseToolArgs('list_directory', {
+      dir_path: '.',
+      file_filtering_options: { respect_git_ignore: 'yes' },
+    });
     expect(nested.ok ? '' : nested.error.message).toContain('"file_filtering_options.respect_git_ignore"');
   });
 

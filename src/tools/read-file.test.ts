@@ -1,6 +1,13 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { callTool, errorOf, makeOutsideDir, makeWorkspace, outputOf, removeWorkspaces } from '../../test/helpers/tool-harness';
+import {
+  callTool,
+  errorOf,
+  makeOutsideDir,
+  makeWorkspace,
+  outputOf,
+  removeWorkspaces,
+} from '../../test/helpers/tool-harness';
 
 afterAll(removeWorkspaces);
 
@@ -96,8 +103,12 @@ describe('read_file', () => {
   it('refuses bad arguments', async () => {
     const { deps } = await makeWorkspace();
     expect(errorOf(await callTool('read_file', {}, deps)).kind).toBe('invalid_tool_params');
-    expect(errorOf(await callTool('read_file', { file_path: 'a', start_line: 0 }, deps)).kind).toBe('invalid_tool_params');
-    expect(errorOf(await callTool('read_file', { file_path: 'a', end_line: 1.5 }, deps)).kind).toBe('invalid_tool_params');
+    expect(errorOf(await callTool('read_file', { file_path: 'a', start_line: 0 }, deps)).kind).toBe(
+      'invalid_tool_params',
+    );
+    expect(errorOf(await callTool('read_file', { file_path: 'a', end_line: 1.5 }, deps)).kind).toBe(
+      'invalid_tool_params',
+    );
   });
 
   it('refuses paths outside the workspace, directly or through symlinks', async () => {
@@ -105,7 +116,13 @@ describe('read_file', () => {
     const outside = await makeOutsideDir({ 'secret.txt': 'top secret' });
     await fs.symlink(path.join(outside, 'secret.txt'), path.join(root, 'link.txt'));
     await fs.symlink(outside, path.join(root, 'out'));
-    for (const file_path of ['../secret.txt', '/etc/passwd', 'link.txt', 'out/secret.txt', path.join(outside, 'secret.txt')]) {
+    for (const file_path of [
+      '../secret.txt',
+      '/etc/passwd',
+      'link.txt',
+      'out/secret.txt',
+      path.join(outside, 'secret.txt'),
+    ]) {
       const error = errorOf(await callTool('read_file', { file_path }, deps));
       expect(error.kind).toBe('path_outside_workspace');
       expect(error.message).not.toContain('top secret');

@@ -9,12 +9,7 @@ const MAX_LINE_CHARS = 2000;
 const schema = z.object({
   file_path: z.string().min(1).describe('Path of the file to read, relative to the workspace root or absolute.'),
   start_line: z.number().int().min(1).optional().describe('Optional: first line to return (1-based).'),
-  end_line: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe('Optional: last line to return (1-based, inclusive).'),
+  end_line: z.number().int().min(1).optional().describe('Optional: last line to return (1-based, inclusive).'),
   offset: z
     .number()
     .int()
@@ -54,14 +49,16 @@ export const readFileTool: ActivityTool<typeof schema> = {
       const mb = (info.size / (1024 * 1024)).toFixed(1);
       throw new ToolError(
         'file_too_large',
-        `${shown} is ${mb} MB; read_file refuses files over 20 MB. Inspect it with run_shell_command (head, tail, grep) instead.`,
+        `${shown} is ${mb} MB; read_file refuses files over 20 MB. Inspect it with run_shell_command (head, tail, ` +
+          `grep) instead.`,
       );
     }
     const bytes = await workspace.readFile(absolute);
     if (looksBinary(bytes)) {
       throw new ToolError(
         'execution_failed',
-        `${shown} looks like a binary file (${info.size} bytes), so its content is not shown. read_file returns text files only.`,
+        `${shown} looks like a binary file (${info.size} bytes), so its content is not shown. read_file returns ` +
+          `text files only.`,
       );
     }
     return { ok: true, ...renderLines(shown, splitLines(decodeText(bytes)), args) };

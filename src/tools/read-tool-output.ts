@@ -50,12 +50,19 @@ export const readToolOutputTool: ActivityTool<typeof schema> = {
 
 async function readStored(ref: string, deps: ToolDeps): Promise<string> {
   const { readBlob } = deps;
-  if (!readBlob) throw new ToolError('execution_failed', 'Stored tool outputs cannot be read here: this worker gives tools no store access.');
+  if (!readBlob)
+    throw new ToolError(
+      'execution_failed',
+      'Stored tool outputs cannot be read here: this worker gives tools no store access.',
+    );
   try {
     return await readBlob(ref);
   } catch (err) {
     // A missing blob is the model's mistake (a mistyped reference); anything else is infrastructure.
     if ((err as { code?: string } | null)?.code !== 'ENOENT') throw err;
-    throw new ToolError('file_not_found', `No stored tool output ${ref}. Use the reference exactly as a shortened output names it.`);
+    throw new ToolError(
+      'file_not_found',
+      `No stored tool output ${ref}. Use the reference exactly as a shortened output names it.`,
+    );
   }
 }

@@ -1,6 +1,13 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { callTool, errorOf, makeOutsideDir, makeWorkspace, outputOf, removeWorkspaces } from '../../test/helpers/tool-harness';
+import {
+  callTool,
+  errorOf,
+  makeOutsideDir,
+  makeWorkspace,
+  outputOf,
+  removeWorkspaces,
+} from '../../test/helpers/tool-harness';
 
 afterAll(removeWorkspaces);
 
@@ -9,14 +16,21 @@ const SOURCE = 'function a() {\n  return 1;\n}\n\nfunction b() {\n  return 1;\n}
 describe('replace', () => {
   it('replaces the single occurrence of old_string', async () => {
     const { deps, read } = await makeWorkspace({ 'a.js': SOURCE });
-    const args = { file_path: 'a.js', instruction: 'a returns 2', old_string: 'a() {\n  return 1;', new_string: 'a() {\n  return 2;' };
+    const args = {
+      file_path: 'a.js',
+      instruction: 'a returns 2',
+      old_string: 'a() {\n  return 1;',
+      new_string: 'a() {\n  return 2;',
+    };
     expect(outputOf(await callTool('replace', args, deps))).toBe('Replaced 1 occurrence of old_string in a.js.');
     expect(await read('a.js')).toBe(SOURCE.replace('return 1', 'return 2'));
   });
 
   it('reports no occurrence, and leaves the file alone', async () => {
     const { deps, read } = await makeWorkspace({ 'a.js': SOURCE });
-    const error = errorOf(await callTool('replace', { file_path: 'a.js', old_string: 'return 3;', new_string: 'x' }, deps));
+    const error = errorOf(
+      await callTool('replace', { file_path: 'a.js', old_string: 'return 3;', new_string: 'x' }, deps),
+    );
     expect(error.kind).toBe('edit_no_occurrence_found');
     expect(error.message).toContain('read_file');
     expect(await read('a.js')).toBe(SOURCE);
@@ -24,7 +38,9 @@ describe('replace', () => {
 
   it('refuses an ambiguous old_string and gives the count', async () => {
     const { deps, read } = await makeWorkspace({ 'a.js': SOURCE });
-    const error = errorOf(await callTool('replace', { file_path: 'a.js', old_string: 'return 1;', new_string: 'return 2;' }, deps));
+    const error = errorOf(
+      await callTool('replace', { file_path: 'a.js', old_string: 'return 1;', new_string: 'return 2;' }, deps),
+    );
     expect(error.kind).toBe('edit_expected_occurrence_mismatch');
     expect(error.message).toContain('found 2');
     expect(error.message).toContain('allow_multiple');
@@ -40,24 +56,38 @@ describe('replace', () => {
 
   it('checks the count against expected_replacements', async () => {
     const { deps, read } = await makeWorkspace({ 'a.js': SOURCE });
-    const wrong = errorOf(await callTool('replace', { file_path: 'a.js', old_string: 'return 1;', new_string: 'x', expected_replacements: 3 }, deps));
+    const wrong = errorOf(
+      await callTool(
+        'replace',
+        { file_path: 'a.js', old_string: 'return 1;', new_string: 'x', expected_replacements: 3 },
+        deps,
+      ),
+    );
     expect(wrong.kind).toBe('edit_expected_occurrence_mismatch');
     expect(wrong.message).toContain('Expected 3 occurrences');
     expect(wrong.message).toContain('found 2');
-    const right = await callTool('replace', { file_path: 'a.js', old_string: 'return 1;', new_string: 'return 0;', expected_replacements: 2 }, deps);
+    const right = await callTool(
+      'replace',
+      { file_path: 'a.js', old_string: 'return 1;', new_string: 'return 0;', expected_replacements: 2 },
+      deps,
+    );
     expect(outputOf(right)).toContain('Replaced 2 occurrences');
     expect(await read('a.js')).not.toContain('return 1');
   });
 
   it('refuses an edit that changes nothing', async () => {
     const { deps } = await makeWorkspace({ 'a.js': SOURCE });
-    const error = errorOf(await callTool('replace', { file_path: 'a.js', old_string: 'function a', new_string: 'function a' }, deps));
+    const error = errorOf(
+      await callTool('replace', { file_path: 'a.js', old_string: 'function a', new_string: 'function a' }, deps),
+    );
     expect(error.kind).toBe('edit_no_change');
   });
 
   it('creates a missing file when old_string is empty', async () => {
     const { deps, read } = await makeWorkspace();
-    expect(outputOf(await callTool('replace', { file_path: 'new/b.txt', old_string: '', new_string: 'hello\n' }, deps))).toBe('Created new/b.txt.');
+    expect(
+      outputOf(await callTool('replace', { file_path: 'new/b.txt', old_string: '', new_string: 'hello\n' }, deps)),
+    ).toBe('Created new/b.txt.');
     expect(await read('new/b.txt')).toBe('hello\n');
   });
 
@@ -75,7 +105,9 @@ describe('replace', () => {
 
   it('matches CRLF files on LF text and keeps CRLF line endings', async () => {
     const { deps, root } = await makeWorkspace({ 'w.txt': 'one\r\ntwo\r\nthree\r\n' });
-    outputOf(await callTool('replace', { file_path: 'w.txt', old_string: 'one\ntwo', new_string: 'uno\ndos\nextra' }, deps));
+    outputOf(
+      await callTool('replace', { file_path: 'w.txt', old_string: 'one\ntwo', new_string: 'uno\ndos\nextra' }, deps),
+    );
     expect(await fs.readFile(path.join(root, 'w.txt'), 'utf8')).toBe('uno\r\ndos\r\nextra\r\nthree\r\n');
   });
 
@@ -83,7 +115,9 @@ describe('replace', () => {
     const { deps, read } = await makeWorkspace({ 'r.txt': 'price: a.b (x)\n' });
     outputOf(await callTool('replace', { file_path: 'r.txt', old_string: 'a.b (x)', new_string: '$& $1 $$' }, deps));
     expect(await read('r.txt')).toBe('price: $& $1 $$\n');
-    const regexLike = errorOf(await callTool('replace', { file_path: 'r.txt', old_string: 'p.ice', new_string: 'x' }, deps));
+    const regexLike = errorOf(
+      await callTool('replace', { file_path: 'r.txt', old_string: 'p.ice', new_string: 'x' }, deps),
+    );
     expect(regexLike.kind).toBe('edit_no_occurrence_found');
   });
 
@@ -97,10 +131,20 @@ describe('replace', () => {
 
   it('refuses bad arguments', async () => {
     const { deps } = await makeWorkspace({ 'a.js': SOURCE });
-    expect(errorOf(await callTool('replace', { file_path: 'a.js', old_string: 'a' }, deps)).kind).toBe('invalid_tool_params');
-    const zero = errorOf(await callTool('replace', { file_path: 'a.js', old_string: 'a', new_string: 'b', expected_replacements: 0 }, deps));
+    expect(errorOf(await callTool('replace', { file_path: 'a.js', old_string: 'a' }, deps)).kind).toBe(
+      'invalid_tool_params',
+    );
+    const zero = errorOf(
+      await callTool(
+        'replace',
+        { file_path: 'a.js', old_string: 'a', new_string: 'b', expected_replacements: 0 },
+        deps,
+      ),
+    );
     expect(zero.kind).toBe('invalid_tool_params');
-    const notBool = errorOf(await callTool('replace', { file_path: 'a.js', old_string: 'a', new_string: 'b', allow_multiple: 'yes' }, deps));
+    const notBool = errorOf(
+      await callTool('replace', { file_path: 'a.js', old_string: 'a', new_string: 'b', allow_multiple: 'yes' }, deps),
+    );
     expect(notBool.message).toContain('allow_multiple');
   });
 
@@ -110,7 +154,11 @@ describe('replace', () => {
     await fs.symlink(path.join(outside, 'target.txt'), path.join(root, 'link.txt'));
     await fs.symlink(outside, path.join(root, 'out'));
     for (const file_path of ['../target.txt', '/etc/passwd', 'link.txt', 'out/target.txt', 'out/new.txt']) {
-      const result = await callTool('replace', { file_path, old_string: file_path === 'out/new.txt' ? '' : 'keep', new_string: 'x' }, deps);
+      const result = await callTool(
+        'replace',
+        { file_path, old_string: file_path === 'out/new.txt' ? '' : 'keep', new_string: 'x' },
+        deps,
+      );
       expect(errorOf(result).kind).toBe('path_outside_workspace');
     }
     expect(await fs.readdir(outside)).toEqual(['target.txt']);

@@ -4,19 +4,14 @@ import { ToolError, type ToolDeps, type ActivityTool, type ToolResult } from './
 
 const schema = z.object({
   file_path: z.string().min(1).describe('Path of the file to change, relative to the workspace root or absolute.'),
-  instruction: z
-    .string()
-    .optional()
-    .describe('A short statement of what the change does and why; shown to the user.'),
+  instruction: z.string().optional().describe('A short statement of what the change does and why; shown to the user.'),
   old_string: z
     .string()
     .describe(
       'The exact text to replace, as it appears in the file (same whitespace and indentation, not escaped). ' +
         'Include enough surrounding lines to make it unique. Empty to create a new file.',
     ),
-  new_string: z
-    .string()
-    .describe('The exact text to put in its place. Write it out in full, without placeholders.'),
+  new_string: z.string().describe('The exact text to put in its place. Write it out in full, without placeholders.'),
   allow_multiple: z
     .boolean()
     .optional()
@@ -74,7 +69,8 @@ async function createFile(args: Args, deps: ToolDeps, absolute: string, shown: s
   if (args.old_string !== '') {
     throw new ToolError(
       'file_not_found',
-      `File not found: ${shown}. Check the path; to create a new file, use write_file or call replace with an empty old_string.`,
+      `File not found: ${shown}. Check the path; to create a new file, use write_file or call replace with an ` +
+        `empty old_string.`,
     );
   }
   await deps.workspace.writeFile(absolute, args.new_string);
@@ -109,9 +105,15 @@ function applyEdit(text: string, args: Args, shown: string): { text: string; cou
 function mismatchMessage(shown: string, expected: number, count: number, args: Args): string {
   const found = `Expected ${describeCount(expected, 'occurrence')} of old_string in ${shown} but found ${count}.`;
   if (args.expected_replacements !== undefined) {
-    return `${found} Set expected_replacements to ${count} to replace them all, or extend old_string so it matches only the places you mean.`;
+    return (
+      `${found} Set expected_replacements to ${count} to replace them all, or extend old_string so it ` +
+      `matches only the places you mean.`
+    );
   }
-  return `${found} Include more surrounding lines in old_string so it matches exactly one place, or set allow_multiple to true to replace all ${count}.`;
+  return (
+    `${found} Include more surrounding lines in old_string so it matches exactly one place, or set ` +
+    `allow_multiple to true to replace all ${count}.`
+  );
 }
 
 /** Non-overlapping occurrences, scanned left to right (the same ones `split` replaces). */

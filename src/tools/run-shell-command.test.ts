@@ -1,7 +1,14 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { createExec } from '../activities/exec';
-import { callTool, errorOf, makeOutsideDir, makeWorkspace, outputOf, removeWorkspaces } from '../../test/helpers/tool-harness';
+import {
+  callTool,
+  errorOf,
+  makeOutsideDir,
+  makeWorkspace,
+  outputOf,
+  removeWorkspaces,
+} from '../../test/helpers/tool-harness';
 
 afterAll(removeWorkspaces);
 
@@ -28,7 +35,11 @@ async function waitFor(check: () => boolean | Promise<boolean>, ms: number): Pro
 describe('run_shell_command', () => {
   it('returns the combined output', async () => {
     const { deps } = await makeWorkspace();
-    const result = await callTool('run_shell_command', { command: 'echo out; echo err >&2', description: 'print' }, deps);
+    const result = await callTool(
+      'run_shell_command',
+      { command: 'echo out; echo err >&2', description: 'print' },
+      deps,
+    );
     expect(outputOf(result)).toBe('Output: out\nerr');
   });
 
@@ -61,10 +72,14 @@ describe('run_shell_command', () => {
     const outside = await makeOutsideDir();
     await fs.symlink(outside, path.join(root, 'out'));
     for (const dir_path of ['..', '/tmp', 'out']) {
-      expect(errorOf(await callTool('run_shell_command', { command: 'touch pwned', dir_path }, deps)).kind).toBe('path_outside_workspace');
+      expect(errorOf(await callTool('run_shell_command', { command: 'touch pwned', dir_path }, deps)).kind).toBe(
+        'path_outside_workspace',
+      );
     }
     expect(await fs.readdir(outside)).toEqual([]);
-    expect(errorOf(await callTool('run_shell_command', { command: 'ls', dir_path: 'f.txt' }, deps)).kind).toBe('not_a_directory');
+    expect(errorOf(await callTool('run_shell_command', { command: 'ls', dir_path: 'f.txt' }, deps)).kind).toBe(
+      'not_a_directory',
+    );
   });
 
   it('refuses bad arguments', async () => {
@@ -89,7 +104,13 @@ describe('run_shell_command', () => {
 
   it('escalates to SIGKILL when the command ignores SIGTERM', async () => {
     const { deps } = await makeWorkspace({}, { shellTimeoutMs: 300 });
-    const error = errorOf(await callTool('run_shell_command', { command: "trap '' TERM; echo stubborn; while true; do sleep 0.1; done" }, deps));
+    const error = errorOf(
+      await callTool(
+        'run_shell_command',
+        { command: "trap '' TERM; echo stubborn; while true; do sleep 0.1; done" },
+        deps,
+      ),
+    );
     expect(error.kind).toBe('shell_timeout');
     expect(error.message).toContain('stubborn');
     expect(error.message).toContain('Signal: SIGKILL');
@@ -118,7 +139,12 @@ describe('run_shell_command', () => {
   it('keeps the model from reading API keys through the environment', async () => {
     process.env.DA_TEST_API_KEY = 'should-not-leak';
     try {
-      const result = await createExec()({ command: 'echo "[$DA_TEST_API_KEY]"; echo "[$HOME]"', cwd: '/', timeoutMs: 5000, maxOutputChars: 1000 });
+      const result = await createExec()({
+        command: 'echo "[$DA_TEST_API_KEY]"; echo "[$HOME]"',
+        cwd: '/',
+        timeoutMs: 5000,
+        maxOutputChars: 1000,
+      });
       expect(result.output).toContain('[]');
       expect(result.output).not.toContain('should-not-leak');
       expect(result.output).toContain(`[${process.env.HOME}]`);
@@ -130,7 +156,9 @@ describe('run_shell_command', () => {
   it('returns when the command exits even if a background process keeps its output open', async () => {
     const { root, deps } = await makeWorkspace();
     const started = Date.now();
-    const output = outputOf(await callTool('run_shell_command', { command: 'sleep 5 & echo $! > bg.pid; echo done' }, deps));
+    const output = outputOf(
+      await callTool('run_shell_command', { command: 'sleep 5 & echo $! > bg.pid; echo done' }, deps),
+    );
     expect(Date.now() - started).toBeLessThan(3000);
     expect(output).toBe('Output: done');
     process.kill(Number(await fs.readFile(path.join(root, 'bg.pid'), 'utf8')), 'SIGKILL');

@@ -49,7 +49,8 @@ export const runShellCommandTool: ActivityTool<typeof schema> = {
     const report = describeResult(result);
     if (result.timedOut) {
       const seconds = Number((timeoutMs / 1000).toFixed(1));
-      const message = `Command timed out and was killed after ${seconds} seconds; the output so far follows.\n${report}`;
+      const message =
+        `Command timed out and was killed after ${seconds} seconds; the output so far ` + `follows.\n${report}`;
       return { ok: false, error: { kind: 'shell_timeout', message } };
     }
     if (result.aborted) {

@@ -42,10 +42,7 @@ export function placeName(relative: string): string {
 }
 
 /** Resolves `path` inside the workspace and requires a file there. */
-export async function resolveFile(
-  workspace: Workspace,
-  path: string,
-): Promise<{ absolute: string; info: FileInfo }> {
+export async function resolveFile(workspace: Workspace, path: string): Promise<{ absolute: string; info: FileInfo }> {
   const absolute = await workspace.resolve(path);
   const info = await workspace.stat(absolute);
   const shown = workspace.relative(absolute);

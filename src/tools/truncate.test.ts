@@ -16,7 +16,9 @@ describe('truncateOutput', () => {
     expect(tail.length).toBeLessThan(head.length * 4.1);
     expect(head).toMatch(/^h+$/);
     expect(tail.endsWith('t'.repeat(30_000))).toBe(true);
-    expect(result).toContain(`${(text.length - head.length - tail.length).toLocaleString('en-US')} of 100,000 characters were cut`);
+    expect(result).toContain(
+      `${(text.length - head.length - tail.length).toLocaleString('en-US')} of 100,000 characters were cut`,
+    );
   });
 
   it('leaves already truncated text alone', () => {

@@ -20,7 +20,8 @@ const [dir, outside] = process.argv.slice(1);
 const real = dir + '.real';
 const stopAt = Date.now() + 60000;
 // Spins for a random time up to \${us} microseconds, so every gap between a check and a use is hit.
-const hold = (us) => { const until = process.hrtime.bigint() + BigInt(Math.floor(Math.random() * us * 1000)); while (process.hrtime.bigint() < until); };
+const hold = (us) => { const until = process.hrtime.bigint() + BigInt(Math.floor(Math.random() * us * 1000)); while \
+(process.hrtime.bigint() < until); };
 for (let i = 0; i < 5000000 && Date.now() < stopAt; i += 1) {
   try {
     fs.renameSync(dir, real);

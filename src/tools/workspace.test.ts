@@ -103,7 +103,9 @@ describe('createWorkspace', () => {
     await fs.rename(path.join(root, 'd'), path.join(root, 'd.real'));
     await fs.symlink(outside, path.join(root, 'd'));
     expect((await refusal(deps.workspace.readFile(file))).kind).toBe('path_outside_workspace');
-    expect((await refusal(deps.workspace.writeFile(path.join(dir, 'new.txt'), 'x'))).kind).toBe('path_outside_workspace');
+    expect((await refusal(deps.workspace.writeFile(path.join(dir, 'new.txt'), 'x'))).kind).toBe(
+      'path_outside_workspace',
+    );
     expect((await refusal(deps.workspace.readdir(dir))).kind).toBe('path_outside_workspace');
     expect(await deps.workspace.walk(sub)).toEqual([]);
     expect((await fs.readdir(outside)).sort()).toEqual(['secret.txt', 'sub']);

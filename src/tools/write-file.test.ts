@@ -1,10 +1,21 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { callTool, errorOf, makeOutsideDir, makeWorkspace, outputOf, removeWorkspaces } from '../../test/helpers/tool-harness';
+import {
+  callTool,
+  errorOf,
+  makeOutsideDir,
+  makeWorkspace,
+  outputOf,
+  removeWorkspaces,
+} from '../../test/helpers/tool-harness';
 
 afterAll(removeWorkspaces);
 
-const exists = (file: string) => fs.stat(file).then(() => true, () => false);
+const exists = (file: string) =>
+  fs.stat(file).then(
+    () => true,
+    () => false,
+  );
 
 describe('write_file', () => {
   it('creates a file and its missing parent directories', async () => {
@@ -23,7 +34,9 @@ describe('write_file', () => {
 
   it('writes empty content', async () => {
     const { deps, read } = await makeWorkspace();
-    expect(outputOf(await callTool('write_file', { file_path: 'e.txt', content: '' }, deps))).toContain('Created e.txt');
+    expect(outputOf(await callTool('write_file', { file_path: 'e.txt', content: '' }, deps))).toContain(
+      'Created e.txt',
+    );
     expect(await read('e.txt')).toBe('');
   });
 
@@ -36,7 +49,9 @@ describe('write_file', () => {
     const { deps } = await makeWorkspace();
     const missing = errorOf(await callTool('write_file', { file_path: 'a.txt' }, deps));
     expect(missing).toMatchObject({ kind: 'invalid_tool_params', message: expect.stringContaining('"content"') });
-    expect(errorOf(await callTool('write_file', { file_path: '', content: 'x' }, deps)).kind).toBe('invalid_tool_params');
+    expect(errorOf(await callTool('write_file', { file_path: '', content: 'x' }, deps)).kind).toBe(
+      'invalid_tool_params',
+    );
   });
 
   it('writes nothing outside the workspace, whatever the path or symlink', async () => {
@@ -45,9 +60,18 @@ describe('write_file', () => {
     await fs.symlink(outside, path.join(root, 'out'));
     await fs.symlink(path.join(outside, 'keep.txt'), path.join(root, 'keep-link'));
     await fs.symlink(path.join(outside, 'created.txt'), path.join(root, 'dangling'));
-    const attempts = ['../escape.txt', path.join(outside, 'abs.txt'), 'out/new.txt', 'keep-link', 'dangling', 'out/sub/deep.txt'];
+    const attempts = [
+      '../escape.txt',
+      path.join(outside, 'abs.txt'),
+      'out/new.txt',
+      'keep-link',
+      'dangling',
+      'out/sub/deep.txt',
+    ];
     for (const file_path of attempts) {
-      expect(errorOf(await callTool('write_file', { file_path, content: 'pwned' }, deps)).kind).toBe('path_outside_workspace');
+      expect(errorOf(await callTool('write_file', { file_path, content: 'pwned' }, deps)).kind).toBe(
+        'path_outside_workspace',
+      );
     }
     expect(await fs.readdir(outside)).toEqual(['keep.txt']);
     expect(await fs.readFile(path.join(outside, 'keep.txt'), 'utf8')).toBe('unchanged');

@@ -6,7 +6,9 @@ const schema = z.object({
   file_path: z.string().min(1).describe('Path of the file to write, relative to the workspace root or absolute.'),
   content: z
     .string()
-    .describe('The whole new content of the file, exactly as it should be saved. No placeholders such as "// rest unchanged".'),
+    .describe(
+      'The whole new content of the file, exactly as it should be saved. No placeholders such as "// rest unchanged".',
+    ),
 });
 
 export const writeFileTool: ActivityTool<typeof schema> = {

@@ -26,7 +26,9 @@ export interface PromptInput {
   shellTimeoutMs?: number;
   /** Activity heartbeat timeout for tools, in ms: how fast a dead worker's call is retried elsewhere. */
   toolHeartbeatTimeoutMs?: number;
-  /** Activity heartbeat timeout of model calls, in ms (default 15 s): how fast a dead worker's model call is retried. */
+  /**
+   * Activity heartbeat timeout of model calls, in ms (default 15 s): how fast a dead worker's model call is retried.
+   */
   modelHeartbeatTimeoutMs?: number;
   /** Deny a call still awaiting approval after this many ms; unset waits forever. */
   approvalTimeoutMs?: number;
@@ -34,7 +36,9 @@ export interface PromptInput {
   modelRetryInitialMs?: number;
   /** Attempts of one model call before it fails (Gemini CLI: 10). */
   modelMaxAttempts?: number;
-  /** Gemini CLI's next-speaker check after an answer without calls (default off; the CLI turns it on for detached runs). */
+  /**
+   * Gemini CLI's next-speaker check after an answer without calls (default off; the CLI turns it on for detached runs).
+   */
   nextSpeakerCheck?: boolean;
   nextSpeakerModel?: string;
   /** For `model: 'auto'`: the routing classifier's model. */

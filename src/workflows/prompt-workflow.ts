@@ -1,5 +1,13 @@
 import { CancellationScope, ContinueAsNew, isCancellation, setHandler, workflowInfo } from '@temporalio/workflow';
-import { afterModel, beforeModel, beginPrompt, endPromptOnFailure, finishOrContinue, recordPending, stopIfHookSaid } from './prompt/agent-hooks';
+import {
+  afterModel,
+  beforeModel,
+  beginPrompt,
+  endPromptOnFailure,
+  finishOrContinue,
+  recordPending,
+  stopIfHookSaid,
+} from './prompt/agent-hooks';
 import type { LoopDetection } from '../core/loop/detection';
 import type { ModelTurn } from '../core/types';
 import { toolNames } from '../tools';
@@ -11,7 +19,14 @@ import { FAILURES } from '../core/failures';
 import { checkBeforeRequest, observeTurn, onDetection, registerLoopHandlers } from './guards/loop';
 import { eventsQuery, statusQuery, type PromptInput, type PromptResult, type Cursor } from './api';
 import { callWithFallback, chooseModel, continuation } from './guards/model-choice';
-import { createPromptState, emit, eventsPage, recordUtilityUsage, statusOf, type PromptState } from './state/prompt-state';
+import {
+  createPromptState,
+  emit,
+  eventsPage,
+  recordUtilityUsage,
+  statusOf,
+  type PromptState,
+} from './state/prompt-state';
 import { continueAsNewIfSuggested, restoreCarry } from './prompt/carry';
 import { toolsForMode } from './tools/workflow-tools';
 import { invokeAgentDeclaration } from './tools/agent-calls';
@@ -79,17 +94,33 @@ function startCursor(state: PromptState): Cursor {
  * check, the request (the overflow check is its first step), loop heuristics, tools. Returns the
  * result when the prompt is done, undefined to go on.
  */
-async function step(state: PromptState, acts: PromptActivities, cursor: Cursor, open: OpenCalls): Promise<Ending | undefined> {
+async function step(
+  state: PromptState,
+  acts: PromptActivities,
+  cursor: Cursor,
+  open: OpenCalls,
+): Promise<Ending | undefined> {
   const input = state.input;
   if (state.progress.turns >= input.maxTurns) {
     emit(state, { type: 'max_turns', maxTurns: input.maxTurns });
-    return endWithRecord(acts, cursor, 'max_turns', FAILURES.turnLimit.type, `Reached the limit of ${input.maxTurns} model turns for this prompt.`);
+    return endWithRecord(
+      acts,
+      cursor,
+      'max_turns',
+      FAILURES.turnLimit.type,
+      `Reached the limit of ${input.maxTurns} model turns for this prompt.`,
+    );
   }
   if ((await checkBudget(state)) === 'stop') return stopOnBudget(acts, cursor);
   await beforeRequest(state, acts, cursor);
   const early = await checkBeforeRequest(state, askLoopJudge(state, acts, cursor));
   if (early) return handleLoop(state, early, cursor);
-  const hooked = await beforeModel(state, acts, cursor, toolsForMode(toolNames, state.progress.mode).filter((name) => name !== 'complete_task'));
+  const hooked = await beforeModel(
+    state,
+    acts,
+    cursor,
+    toolsForMode(toolNames, state.progress.mode).filter((name) => name !== 'complete_task'),
+  );
   if (hooked.end) return hooked.end;
   const outcome = await runTurn(state, acts, cursor, open, {
     frame: promptFrame(state, hooked),
@@ -122,7 +153,12 @@ function promptFrame(state: PromptState, hooked: Awaited<ReturnType<typeof befor
 /** The LLM loop check's question to one judge model, its tokens counted in the prompt's stats. */
 function askLoopJudge(state: PromptState, acts: PromptActivities, cursor: Cursor) {
   return async (model: string) => {
-    const verdict = await acts.checkForLoop({ transcriptId: cursor.transcriptId, length: cursor.length, model, prompt: state.input.prompt });
+    const verdict = await acts.checkForLoop({
+      transcriptId: cursor.transcriptId,
+      length: cursor.length,
+      model,
+      prompt: state.input.prompt,
+    });
     recordUtilityUsage(state, verdict.usage);
     return verdict;
   };
@@ -138,9 +174,16 @@ async function handleLoop(state: PromptState, detection: LoopDetection, cursor: 
 }
 
 /** Gemini CLI's step 6: even after compression the next request cannot fit, so it is not sent. */
-function overflow(state: PromptState, acts: PromptActivities, cursor: Cursor, fit: NonNullable<ModelTurn['overflow']>): Promise<Ending> {
+function overflow(
+  state: PromptState,
+  acts: PromptActivities,
+  cursor: Cursor,
+  fit: NonNullable<ModelTurn['overflow']>,
+): Promise<Ending> {
   emit(state, { type: 'context_window_will_overflow', ...fit });
-  const message = `The next request (about ${fit.estimatedRequestTokens} tokens) does not fit the ${fit.remainingTokens} tokens left in the model's context window.`;
+  const message =
+    `The next request (about ${fit.estimatedRequestTokens} tokens) does not fit the ` +
+    `${fit.remainingTokens} tokens left in the model's context window.`;
   return endWithRecord(acts, cursor, 'context_overflow', FAILURES.contextWindowOverflow.type, message);
 }
 

@@ -1,6 +1,13 @@
 import { CancellationScope, isCancellation, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import { resolveAgentTools } from '../core/agents/definition';
-import { finishInstructions, isRecoverable, recoveryMessage, recoveryTurnToolMessage, type RecoverableReason, type SubagentTerminateReason } from '../core/agents/recovery';
+import {
+  finishInstructions,
+  isRecoverable,
+  recoveryMessage,
+  recoveryTurnToolMessage,
+  type RecoverableReason,
+  type SubagentTerminateReason,
+} from '../core/agents/recovery';
 import { toolNames } from '../tools';
 import { completeTaskDeclaration } from '../core/agents/complete-task';
 import { activitiesFor, type PromptActivities } from './state/activity-options';
@@ -24,12 +31,18 @@ export async function subagentWorkflow(input: SubagentInput): Promise<SubagentRe
   state.agent = agent;
   const tools = resolveAgentTools(agent, toolNames);
   // Plan mode belongs to the main prompt; a sub-agent runs in the mode it was started in.
-  state.agentTools = tools.ok ? tools.tools.filter((name) => name !== 'enter_plan_mode' && name !== 'exit_plan_mode') : [];
+  state.agentTools = tools.ok
+    ? tools.tools.filter((name) => name !== 'enter_plan_mode' && name !== 'exit_plan_mode')
+    : [];
   setHandler(statusQuery, () => statusOf(state));
   setHandler(eventsQuery, (cursor: number) => eventsPage(state, cursor));
   registerApprovalHandlers(state);
   const acts = activitiesFor(state.settings);
-  const cursor: Cursor = { transcriptId: workflowInfo().workflowId, length: 0, append: [{ kind: 'text', text: input.prompt }] };
+  const cursor: Cursor = {
+    transcriptId: workflowInfo().workflowId,
+    length: 0,
+    append: [{ kind: 'text', text: input.prompt }],
+  };
   const open: OpenCalls = { calls: [] };
   let timedOut = false;
   // The run's time limit is a workflow timer; a cancelled run cancels it, which is not an error.
@@ -59,7 +72,13 @@ interface Stop {
   detail?: string;
 }
 
-async function agentStep(state: PromptState, acts: PromptActivities, cursor: Cursor, open: OpenCalls, timedOut: () => boolean): Promise<Stop | undefined> {
+async function agentStep(
+  state: PromptState,
+  acts: PromptActivities,
+  cursor: Cursor,
+  open: OpenCalls,
+  timedOut: () => boolean,
+): Promise<Stop | undefined> {
   if (timedOut()) return { reason: 'timeout' };
   if (state.progress.turns >= state.input.maxTurns) return { reason: 'max_turns' };
   const outcome = await runTurn(state, acts, cursor, open, { frame: agentFrame(state) });
@@ -82,7 +101,9 @@ function agentFrame(state: PromptState): TurnFrame {
 /** A request that cannot fit ends the run: a recovery turn would not fit either. */
 function overflowed(state: PromptState, fit: { estimatedRequestTokens: number; remainingTokens: number }): Stop {
   emit(state, { type: 'context_window_will_overflow', ...fit });
-  const detail = `The next request (about ${fit.estimatedRequestTokens} tokens) does not fit the ${fit.remainingTokens} tokens left in the model's context window.`;
+  const detail =
+    `The next request (about ${fit.estimatedRequestTokens} tokens) does not fit the ` +
+    `${fit.remainingTokens} tokens left in the model's context window.`;
   return { reason: 'error', detail };
 }
 
@@ -90,13 +111,20 @@ function overflowed(state: PromptState, fit: { estimatedRequestTokens: number; r
  * The final warning turn: within the grace period the agent may only call complete_task. Other
  * calls are answered without running, so every call still gets its one response.
  */
-async function recoveryTurn(state: PromptState, acts: PromptActivities, cursor: Cursor, reason: RecoverableReason): Promise<SubagentTerminateReason> {
+async function recoveryTurn(
+  state: PromptState,
+  acts: PromptActivities,
+  cursor: Cursor,
+  reason: RecoverableReason,
+): Promise<SubagentTerminateReason> {
   const agent = state.agent!;
   emit(state, { type: 'warning', message: `recovery turn after ${reason}` });
   cursor.append = [...cursor.append, { kind: 'text', text: recoveryMessage(reason, agent) }];
   let taken: TakenTurn<never>;
   try {
-    taken = await CancellationScope.withTimeout(agent.recoveryGraceSeconds * 1000, () => takeTurn(state, acts, cursor, { frame: agentFrame(state) }));
+    taken = await CancellationScope.withTimeout(agent.recoveryGraceSeconds * 1000, () =>
+      takeTurn(state, acts, cursor, { frame: agentFrame(state) }),
+    );
   } catch (err) {
     if (isCancellation(err) && !CancellationScope.current().consideredCancelled) return reason;
     throw err;
@@ -105,15 +133,26 @@ async function recoveryTurn(state: PromptState, acts: PromptActivities, cursor: 
   const turn = taken.turn;
   const completes = turn.functionCalls.filter((c) => c.name === 'complete_task');
   const others = turn.functionCalls.filter((c) => c.name !== 'complete_task');
-  const answered = [...(await runToolCalls(state, completes, acts.runTool)), ...settleCalls(state, others, recoveryTurnToolMessage('that tool'))];
-  if (answered.length > 0) await acts.recordMessage({ transcriptId: cursor.transcriptId, index: cursor.length, append: answered });
+  const answered = [
+    ...(await runToolCalls(state, completes, acts.runTool)),
+    ...settleCalls(state, others, recoveryTurnToolMessage('that tool')),
+  ];
+  if (answered.length > 0)
+    await acts.recordMessage({ transcriptId: cursor.transcriptId, index: cursor.length, append: answered });
   return state.completion ? 'goal' : reason;
 }
 
 function finish(state: PromptState, { reason, detail }: Stop): SubagentResult {
   state.finished = true;
   state.terminateReason = reason === 'goal' ? 'completed' : 'error';
-  const error = reason === 'goal' ? undefined : { type: `${SUBAGENT_FAILURE_PREFIX}${reason}`, message: detail ?? reason };
+  const error =
+    reason === 'goal' ? undefined : { type: `${SUBAGENT_FAILURE_PREFIX}${reason}`, message: detail ?? reason };
   if (error) state.error = error;
-  return { terminateReason: reason, output: state.completion, turns: state.progress.turns, stats: state.progress.stats, error };
+  return {
+    terminateReason: reason,
+    output: state.completion,
+    turns: state.progress.turns,
+    stats: state.progress.stats,
+    error,
+  };
 }

@@ -22,14 +22,20 @@ afterAll(async () => {
 });
 
 const write = (file_path: string, content = 'x') => ({ name: 'write_file', args: { file_path, content } });
-const HOOK_SETTINGS = JSON.stringify({ hooks: { BeforeAgent: [{ hooks: [{ type: 'command', command: 'touch PWNED' }] }] } });
-const responsesIn = (i: number) => ((h.fake.requests[i].body as Sent).contents.at(-1)!.parts ?? []).map((p) => p.functionResponse!.response);
-
+const HOOK_SETTINGS = JSON.stringify({
+  hooks: { BeforeAgent: [{ hooks: [{ type: 'command', command: 'touch PWNED' }] }] },
+});
+const responsesIn = (i: number) =>
+  ((h.fake.requests[i].body as Sent).contents.at(-1)!.parts ?? []).map((p) => p.functionResponse!.response);
 
 /** auto_edit: each config write asks (denied here); notes.txt runs without asking. */
 async function autoEdit(ws: string, configWrites: string[]): Promise<string[]> {
   // One config write per turn: denying a call also cancels the calls queued after it in its turn.
-  const turns = configWrites.map((file, k) => functionCallResponse(k === 0 ? [write('notes.txt', 'notes'), write(file, HOOK_SETTINGS)] : write(file, HOOK_SETTINGS)));
+  const turns = configWrites.map((file, k) =>
+    functionCallResponse(
+      k === 0 ? [write('notes.txt', 'notes'), write(file, HOOK_SETTINGS)] : write(file, HOOK_SETTINGS),
+    ),
+  );
   const handle = await h.start([...turns, textResponse('done')], { workspace: ws, approvalMode: 'auto_edit' });
   const asked = await denyEvery(handle, 'file_path');
   await h.finish(handle);
@@ -39,27 +45,42 @@ async function autoEdit(ws: string, configWrites: string[]): Promise<string[]> {
 /** plan: the settings write and the plan file, in one turn; returns their function responses. */
 async function planMode(ws: string) {
   const calls = [write('.durable-agent/settings.json', HOOK_SETTINGS), write('.durable-agent/plans/plan.md', '# plan')];
-  const handle = await h.start([functionCallResponse(calls), textResponse('planned')], { workspace: ws, approvalMode: 'plan' });
+  const handle = await h.start([functionCallResponse(calls), textResponse('planned')], {
+    workspace: ws,
+    approvalMode: 'plan',
+  });
   expect(await denyEvery(handle, 'file_path')).toEqual([]);
   await h.finish(handle);
   return responsesIn(1);
 }
 
-test('writes under .durable-agent/ ask in auto_edit however spelled, are refused in plan mode but for the plan file, and run in yolo', async () => {
-  const ws = h.workspace();
-  const configWrites = ['.durable-agent/settings.json', `${ws}/.durable-agent/policies/allow.toml`, 'src/../.durable-agent/agents/a.md', '.DURABLE-AGENT/settings.json'];
-  expect((await autoEdit(ws, configWrites)).sort()).toEqual([...configWrites].sort());
-  expect(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8')).toBe('notes');
-  expect(fs.readdirSync(ws)).toEqual(['notes.txt']);
+test(
+  'writes under .durable-agent/ ask in auto_edit however spelled, are refused in plan mode but for the plan ' +
+    'file, and run in yolo',
+  async () => {
+    const ws = h.workspace();
+    const configWrites = [
+      '.durable-agent/settings.json',
+      `${ws}/.durable-agent/policies/allow.toml`,
+      'src/../.durable-agent/agents/a.md',
+      '.DURABLE-AGENT/settings.json',
+    ];
+    expect((await autoEdit(ws, configWrites)).sort()).toEqual([...configWrites].sort());
+    expect(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8')).toBe('notes');
+    expect(fs.readdirSync(ws)).toEqual(['notes.txt']);
 
-  const [settings, plan] = await planMode(ws);
-  expect(settings.error).toMatch(/denied by policy/);
-  expect(plan.output).toBeDefined();
-  expect(fs.existsSync(path.join(ws, '.durable-agent/settings.json'))).toBe(false);
-  expect(fs.readFileSync(path.join(ws, '.durable-agent/plans/plan.md'), 'utf8')).toBe('# plan');
+    const [settings, plan] = await planMode(ws);
+    expect(settings.error).toMatch(/denied by policy/);
+    expect(plan.output).toBeDefined();
+    expect(fs.existsSync(path.join(ws, '.durable-agent/settings.json'))).toBe(false);
+    expect(fs.readFileSync(path.join(ws, '.durable-agent/plans/plan.md'), 'utf8')).toBe('# plan');
 
-  const yolo = await h.start([functionCallResponse(write('.durable-agent/settings.json', HOOK_SETTINGS)), textResponse('ok')], { workspace: ws, approvalMode: 'yolo' });
-  expect(await denyEvery(yolo, 'file_path')).toEqual([]);
-  await h.finish(yolo);
-  expect(fs.readFileSync(path.join(ws, '.durable-agent/settings.json'), 'utf8')).toBe(HOOK_SETTINGS);
-});
+    const yolo = await h.start(
+      [functionCallResponse(write('.durable-agent/settings.json', HOOK_SETTINGS)), textResponse('ok')],
+      { workspace: ws, approvalMode: 'yolo' },
+    );
+    expect(await denyEvery(yolo, 'file_path')).toEqual([]);
+    await h.finish(yolo);
+    expect(fs.readFileSync(path.join(ws, '.durable-agent/settings.json'), 'utf8')).toBe(HOOK_SETTINGS);
+  },
+);

@@ -23,40 +23,57 @@ afterAll(async () => {
 
 /** `durable-agent chat ...args` with a pipe on stdin; `input`, when given, is written and the pipe closed. */
 function chat(args: string[], input?: string): CliProcess {
-  const child = spawn(process.execPath, [BIN, 'chat', ...args, '-w', box.workspace], { cwd: box.dir, env: box.env(env), stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  const child = spawn(process.execPath, [BIN, 'chat', ...args, '-w', box.workspace], {
+    cwd: box.dir,
+    env: box.env(env),
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
+  });
   if (input !== undefined) child.stdin!.end(input);
   return new CliProcess(child, 90_000);
 }
 
-const conversation = (i: number) => (h.fake.requests[i].body as Sent).contents.map((c) => `${c.role}:${c.parts.map((p) => p.text ?? '').join('')}`);
+const conversation = (i: number) =>
+  (h.fake.requests[i].body as Sent).contents.map((c) => `${c.role}:${c.parts.map((p) => p.text ?? '').join('')}`);
 const newId = (name: string) => `${name}-${Date.now()}`;
 
-test('a piped chat sends each line as the next message, skips empty lines, reports an unknown command, and leaves at the end of input', async () => {
-  h.fake.load([textResponse('First answer.'), textResponse('Second answer.')]);
-  const id = newId('chat');
-  const first = await chat([id, '--approval-mode', 'yolo'], 'first question\n\n   \n/frobnicate\nsecond question\n').done;
-  expect(first.code).toBe(0);
-  expect(first.stdout).toBe('First answer.\nSecond answer.\n');
-  expect(first.stderr).toContain(`New session ${id}.`);
-  expect(first.stderr).toContain('unknown command /frobnicate; type /help for the commands');
-  expect(h.fake.requests).toHaveLength(2);
-  expect(conversation(1)).toEqual(['user:first question', 'model:First answer.', 'user:second question']);
+test(
+  'a piped chat sends each line as the next message, skips empty lines, reports an unknown command, and leaves ' +
+    'at the end of input',
+  async () => {
+    h.fake.load([textResponse('First answer.'), textResponse('Second answer.')]);
+    const id = newId('chat');
+    const first = await chat([id, '--approval-mode', 'yolo'], 'first question\n\n   \n/frobnicate\nsecond question\n')
+      .done;
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe('First answer.\nSecond answer.\n');
+    expect(first.stderr).toContain(`New session ${id}.`);
+    expect(first.stderr).toContain('unknown command /frobnicate; type /help for the commands');
+    expect(h.fake.requests).toHaveLength(2);
+    expect(conversation(1)).toEqual(['user:first question', 'model:First answer.', 'user:second question']);
 
-  // Coming back: a recap, then the conversation goes on where it was.
-  h.fake.load([textResponse('Third answer.')]);
-  const again = await chat([id], 'third question\n/close\n').done;
-  expect(again.code).toBe(0);
-  expect(again.stderr).toContain(`Resuming session ${id}: 2 prompt(s) so far.`);
-  expect(again.stderr).toMatch(new RegExp(`Last prompt ${id}-p2 \\(completed\\), its answer:\\n  Second answer\\.`));
-  expect(again.stdout).toBe('Third answer.\n');
-  expect(conversation(0)).toEqual(['user:first question', 'model:First answer.', 'user:second question', 'model:Second answer.', 'user:third question']);
-  expect(again.stderr).toContain(`session ${id} closed`);
-  await h.env.client.workflow.getHandle(id).result();
+    // Coming back: a recap, then the conversation goes on where it was.
+    h.fake.load([textResponse('Third answer.')]);
+    const again = await chat([id], 'third question\n/close\n').done;
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain(`Resuming session ${id}: 2 prompt(s) so far.`);
+    expect(again.stderr).toMatch(new RegExp(`Last prompt ${id}-p2 \\(completed\\), its answer:\\n  Second answer\\.`));
+    expect(again.stdout).toBe('Third answer.\n');
+    expect(conversation(0)).toEqual([
+      'user:first question',
+      'model:First answer.',
+      'user:second question',
+      'model:Second answer.',
+      'user:third question',
+    ]);
+    expect(again.stderr).toContain(`session ${id} closed`);
+    await h.env.client.workflow.getHandle(id).result();
 
-  const closed = await chat([id], 'hello\n').done;
-  expect(closed.code).toBe(42);
-  expect(closed.stderr).toContain(`session ${id} is completed: its conversation is over`);
-});
+    const closed = await chat([id], 'hello\n').done;
+    expect(closed.code).toBe(42);
+    expect(closed.stderr).toContain(`session ${id} is completed: its conversation is over`);
+  },
+);
 
 test('bad ids are refused with exit 42 before anything starts: malformed, or naming a prompt', async () => {
   const malformed = await chat(['no spaces please'], '').done;
@@ -71,42 +88,57 @@ test('bad ids are refused with exit 42 before anything starts: malformed, or nam
   await h.env.client.workflow.getHandle(id).terminate('test over');
 });
 
-test('Ctrl-C cancels the running prompt and keeps the session; a second Ctrl-C leaves (130); the chat resumes without the cancelled message', async () => {
-  h.fake.load([functionCallResponse({ name: 'write_file', args: { file_path: 'x.txt', content: 'x' } }), textResponse('Fresh start.')]);
-  const id = newId('cancel');
-  const cli = chat([id]);
-  cli.child.stdin!.write('write x\n');
-  await cli.waitFor('stderr', /approve: durable-agent approve/);
-  cli.kill('SIGINT');
-  await cli.waitFor('stderr', /Cancelled\./);
-  cli.child.stdin!.write('/status\n');
-  await cli.waitFor('stderr', new RegExp(`session ${id}: 1 prompt\\(s\\) done; open`));
-  cli.kill('SIGINT');
-  expect((await cli.done).code).toBe(130);
+test(
+  'Ctrl-C cancels the running prompt and keeps the session; a second Ctrl-C leaves (130); the chat resumes ' +
+    'without the cancelled message',
+  async () => {
+    h.fake.load([
+      functionCallResponse({ name: 'write_file', args: { file_path: 'x.txt', content: 'x' } }),
+      textResponse('Fresh start.'),
+    ]);
+    const id = newId('cancel');
+    const cli = chat([id]);
+    cli.child.stdin!.write('write x\n');
+    await cli.waitFor('stderr', /approve: durable-agent approve/);
+    cli.kill('SIGINT');
+    await cli.waitFor('stderr', /Cancelled\./);
+    cli.child.stdin!.write('/status\n');
+    await cli.waitFor('stderr', new RegExp(`session ${id}: 1 prompt\\(s\\) done; open`));
+    cli.kill('SIGINT');
+    expect((await cli.done).code).toBe(130);
 
-  const again = await chat([id], 'start over\n').done;
-  expect(again.code).toBe(0);
-  expect(again.stderr).toContain(`Last prompt ${id}-p1 (cancelled).`);
-  expect(again.stdout).toBe('Fresh start.\n');
-  expect(conversation(1)).toEqual(['user:start over']);
-  await h.env.client.workflow.getHandle(id).terminate('test over');
-});
+    const again = await chat([id], 'start over\n').done;
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain(`Last prompt ${id}-p1 (cancelled).`);
+    expect(again.stdout).toBe('Fresh start.\n');
+    expect(conversation(1)).toEqual(['user:start over']);
+    await h.env.client.workflow.getHandle(id).terminate('test over');
+  },
+);
 
-test('/steer while a prompt runs reaches it with its next model request; a line typed meanwhile is queued as the next message', async () => {
-  h.fake.load([functionCallResponse({ name: 'write_file', args: { file_path: 's.txt', content: 's' } }), textResponse('Steered.'), textResponse('Queued one.')]);
-  const id = newId('steer');
-  const cli = chat([id]);
-  cli.child.stdin!.write('write s\n');
-  await cli.waitFor('stderr', /approve: durable-agent approve/);
-  cli.child.stdin!.write('/steer call it t.txt next time\nand then this\n');
-  await cli.waitFor('stderr', new RegExp(`\\(queued as ${id}-p2;`));
-  expect(cli.stderr).toContain(`(steering ${id}-p1)`);
-  expect((await box.run(['approve', `${id}-p1`], { env })).code).toBe(0);
-  cli.child.stdin!.end();
-  const done = await cli.done;
-  expect(done.code).toBe(0);
-  expect(done.stdout).toBe('Steered.\nQueued one.\n');
-  expect(JSON.stringify(h.fake.requests[1].body)).toContain('call it t.txt next time');
-  expect(conversation(2).at(-1)).toBe('user:and then this');
-  await h.env.client.workflow.getHandle(id).terminate('test over');
-});
+test(
+  '/steer while a prompt runs reaches it with its next model request; a line typed meanwhile is queued as the ' +
+    'next message',
+  async () => {
+    h.fake.load([
+      functionCallResponse({ name: 'write_file', args: { file_path: 's.txt', content: 's' } }),
+      textResponse('Steered.'),
+      textResponse('Queued one.'),
+    ]);
+    const id = newId('steer');
+    const cli = chat([id]);
+    cli.child.stdin!.write('write s\n');
+    await cli.waitFor('stderr', /approve: durable-agent approve/);
+    cli.child.stdin!.write('/steer call it t.txt next time\nand then this\n');
+    await cli.waitFor('stderr', new RegExp(`\\(queued as ${id}-p2;`));
+    expect(cli.stderr).toContain(`(steering ${id}-p1)`);
+    expect((await box.run(['approve', `${id}-p1`], { env })).code).toBe(0);
+    cli.child.stdin!.end();
+    const done = await cli.done;
+    expect(done.code).toBe(0);
+    expect(done.stdout).toBe('Steered.\nQueued one.\n');
+    expect(JSON.stringify(h.fake.requests[1].body)).toContain('call it t.txt next time');
+    expect(conversation(2).at(-1)).toBe('user:and then this');
+    await h.env.client.workflow.getHandle(id).terminate('test over');
+  },
+);

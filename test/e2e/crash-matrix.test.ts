@@ -41,9 +41,18 @@ let referenceMs = 0;
 
 beforeAll(async () => {
   env = await getTestEnv();
-  reference = await runCrashSession({ client: env.client, address: env.address, dir: trialDir('reference'), label: 'ref', crashes: [] });
+  reference = await runCrashSession({
+    client: env.client,
+    address: env.address,
+    dir: trialDir('reference'),
+    label: 'ref',
+    crashes: [],
+  });
   referenceMs = reference.closedAt - reference.sentAt;
-  process.stderr.write(`crash matrix: reference run ${referenceMs} ms, ${reference.transcript.length} messages, ${reference.modelRequests} model requests\n`);
+  process.stderr.write(
+    `crash matrix: reference run ` +
+      `${referenceMs} ms, ${reference.transcript.length} messages, ${reference.modelRequests} model requests\n`,
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -59,16 +68,21 @@ test('the uninterrupted run ends with the expected workspace and 20 model turns'
   expect(reference.unexpectedModelCalls).toEqual([]);
 });
 
-test(`every worker-kill trial ends like the uninterrupted run (${replay === undefined ? TRIALS : 1} trials, base seed ${baseSeed})`, async () => {
-  const seeds = replay !== undefined ? [replay] : Array.from({ length: TRIALS }, (_, i) => baseSeed + i);
-  const queue = [...seeds];
-  const lane = async () => {
-    for (let seed = queue.shift(); seed !== undefined; seed = queue.shift()) reports.push(await workerTrial(seed));
-  };
-  await Promise.all(Array.from({ length: PARALLEL }, lane));
-  const failed = reports.filter((r) => r.kind === 'worker' && r.failures.length > 0);
-  expect(failed.map((r) => `seed ${r.seed}: ${r.failures.join('; ')}`)).toEqual([]);
-}, 600_000);
+test(
+  `every worker-kill trial ends like the uninterrupted run (${replay === undefined ? TRIALS : 1} trials, base ` +
+    `seed ${baseSeed})`,
+  async () => {
+    const seeds = replay !== undefined ? [replay] : Array.from({ length: TRIALS }, (_, i) => baseSeed + i);
+    const queue = [...seeds];
+    const lane = async () => {
+      for (let seed = queue.shift(); seed !== undefined; seed = queue.shift()) reports.push(await workerTrial(seed));
+    };
+    await Promise.all(Array.from({ length: PARALLEL }, lane));
+    const failed = reports.filter((r) => r.kind === 'worker' && r.failures.length > 0);
+    expect(failed.map((r) => `seed ${r.seed}: ${r.failures.join('; ')}`)).toEqual([]);
+  },
+  600_000,
+);
 
 test(`every dev-server kill and restart ends like the uninterrupted run (${SERVER_TRIALS} trials)`, async () => {
   for (let i = 0; i < SERVER_TRIALS; i++) reports.push(await serverTrial(baseSeed + 1000 + i));
@@ -90,7 +104,19 @@ function killPlan(seed: number): number[] {
 async function workerTrial(seed: number): Promise<TrialReport> {
   const fractions = killPlan(seed);
   const crashes = fractions.map((f) => killWorker(Math.round(f * referenceMs)));
-  return finish('worker', seed, fractions, env.client, await runCrashSession({ client: env.client, address: env.address, dir: trialDir(`w${seed}`), label: `w${seed}`, crashes }));
+  return finish(
+    'worker',
+    seed,
+    fractions,
+    env.client,
+    await runCrashSession({
+      client: env.client,
+      address: env.address,
+      dir: trialDir(`w${seed}`),
+      label: `w${seed}`,
+      crashes,
+    }),
+  );
 }
 
 async function serverTrial(seed: number): Promise<TrialReport> {
@@ -98,7 +124,8 @@ async function serverTrial(seed: number): Promise<TrialReport> {
   const fractions = [Math.round(killPlan(seed)[0] * 600) / 1000];
   const dir = trialDir(`s${seed}`);
   const port = await findFreePort();
-  const startServer = () => startDevServer({ cliPath: env.cliPath, dbFile: path.join(dir, 'temporal.db'), port, headless: true });
+  const startServer = () =>
+    startDevServer({ cliPath: env.cliPath, dbFile: path.join(dir, 'temporal.db'), port, headless: true });
   let server: DevServer = await startServer();
   const client = await connectClient(server.address);
   const crash: Crash = {
@@ -116,7 +143,13 @@ async function serverTrial(seed: number): Promise<TrialReport> {
     },
   };
   try {
-    const outcome = await runCrashSession({ client, address: server.address, dir, label: `s${seed}`, crashes: [crash] });
+    const outcome = await runCrashSession({
+      client,
+      address: server.address,
+      dir,
+      label: `s${seed}`,
+      crashes: [crash],
+    });
     const fresh = await connectClient(server.address);
     try {
       return await finish('server', seed, fractions, fresh, outcome);
@@ -128,15 +161,39 @@ async function serverTrial(seed: number): Promise<TrialReport> {
   }
 }
 
-async function finish(kind: TrialReport['kind'], seed: number, fractions: number[], client: typeof env.client, outcome: SessionOutcome): Promise<TrialReport> {
+async function finish(
+  kind: TrialReport['kind'],
+  seed: number,
+  fractions: number[],
+  client: typeof env.client,
+  outcome: SessionOutcome,
+): Promise<TrialReport> {
   const { failures, resumed } = compareRuns(reference, outcome);
   const kills = await analyseKills(client, outcome);
-  const how = resumed.map((r) => `${r.name} ${r.kind}${r.ran === undefined ? '' : r.ran ? ' (had run)' : ' (had not run)'}`).join(', ');
+  const how = resumed
+    .map((r) => `${r.name} ${r.kind}${r.ran === undefined ? '' : r.ran ? ' (had run)' : ' (had not run)'}`)
+    .join(', ');
   const result = failures.length ? `FAILED (${how})` : resumed.length ? `same, ${how}` : 'exact';
-  const report = { kind, seed, fractions, kills, durationMs: outcome.closedAt - outcome.sentAt, modelRequests: outcome.modelRequests, resumed, result, failures };
-  const recovered = (k: KillReport) => (k.recoveryMs === undefined ? 'killed again before it took over' : `recovered in ${k.recoveryMs} ms`);
-  const where = kills.map((k) => `${k.atMs} ms: ${k.interrupted.join(' + ') || 'nothing in flight'}, ${recovered(k)}`).join('; ');
-  process.stderr.write(`crash matrix: ${kind} seed ${seed} (kill at ${fractions.join(', ')} of the run) → ${result}; ${report.durationMs} ms; ${where || 'finished before the kill'}\n`);
+  const report = {
+    kind,
+    seed,
+    fractions,
+    kills,
+    durationMs: outcome.closedAt - outcome.sentAt,
+    modelRequests: outcome.modelRequests,
+    resumed,
+    result,
+    failures,
+  };
+  const recovered = (k: KillReport) =>
+    k.recoveryMs === undefined ? 'killed again before it took over' : `recovered in ${k.recoveryMs} ms`;
+  const where = kills
+    .map((k) => `${k.atMs} ms: ${k.interrupted.join(' + ') || 'nothing in flight'}, ${recovered(k)}`)
+    .join('; ');
+  process.stderr.write(
+    `crash matrix: ${kind} seed ${seed} (kill at ${fractions.join(', ')} of the run) → ` +
+      `${result}; ${report.durationMs} ms; ${where || 'finished before the kill'}\n`,
+  );
   return report;
 }
 

@@ -4,7 +4,10 @@ import { closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, type Harness } from '../helpers/agent-harness';
 
 const { EventType } = temporal.api.enums.v1;
-type Body = { systemInstruction?: unknown; tools?: { functionDeclarations: { name: string; description?: string }[] }[] };
+type Body = {
+  systemInstruction?: unknown;
+  tools?: { functionDeclarations: { name: string; description?: string }[] }[];
+};
 
 let h: Harness;
 beforeAll(async () => {
@@ -19,18 +22,34 @@ afterAll(async () => {
 async function callModelInputs(workflowId: string): Promise<Record<string, unknown>[]> {
   const history = await h.env.client.workflow.getHandle(workflowId).fetchHistory();
   return (history.events ?? [])
-    .filter((e) => e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED && e.activityTaskScheduledEventAttributes?.activityType?.name === 'callModel')
-    .map((e) => JSON.parse(Buffer.from(e.activityTaskScheduledEventAttributes!.input!.payloads![0].data!).toString('utf8')) as Record<string, unknown>);
+    .filter(
+      (e) =>
+        e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED &&
+        e.activityTaskScheduledEventAttributes?.activityType?.name === 'callModel',
+    )
+    .map(
+      (e) =>
+        JSON.parse(
+          Buffer.from(e.activityTaskScheduledEventAttributes!.input!.payloads![0].data!).toString('utf8'),
+        ) as Record<string, unknown>,
+    );
 }
 
 test('the request frame (tools, invoke_agent with its agents) is sent once per run, then by reference', async () => {
   const workspace = h.workspace({ 'a.txt': 'alpha\n', 'b.txt': 'beta\n' });
-  const script = [functionCallResponse({ name: 'read_file', args: { file_path: 'a.txt' } }), functionCallResponse({ name: 'read_file', args: { file_path: 'b.txt' } }), textResponse('Read both.')];
+  const script = [
+    functionCallResponse({ name: 'read_file', args: { file_path: 'a.txt' } }),
+    functionCallResponse({ name: 'read_file', args: { file_path: 'b.txt' } }),
+    textResponse('Read both.'),
+  ];
   const run = await h.run(script, { workspace });
   expect(run.result).toMatchObject({ terminateReason: 'completed', turns: 3 });
   const inputs = await callModelInputs(run.workflowId);
   expect(inputs).toHaveLength(3);
-  expect(inputs[0]).toMatchObject({ workspace, extraDeclarations: [expect.objectContaining({ name: 'invoke_agent' })] });
+  expect(inputs[0]).toMatchObject({
+    workspace,
+    extraDeclarations: [expect.objectContaining({ name: 'invoke_agent' })],
+  });
   expect(inputs[0]).not.toHaveProperty('frameRef');
   for (const later of inputs.slice(1)) {
     expect(later.frameRef).toMatch(/^sha256:/);
@@ -49,14 +68,33 @@ test('the request frame (tools, invoke_agent with its agents) is sent once per r
 
 test('read-only tools run as local activities (one marker each), other tools as activities', async () => {
   const workspace = h.workspace({ 'a.txt': 'alpha\n' });
-  const script = [functionCallResponse({ name: 'read_file', args: { file_path: 'a.txt' } }), functionCallResponse({ name: 'write_file', args: { file_path: 'b.txt', content: 'beta\n' } }), textResponse('Done.')];
+  const script = [
+    functionCallResponse({ name: 'read_file', args: { file_path: 'a.txt' } }),
+    functionCallResponse({ name: 'write_file', args: { file_path: 'b.txt', content: 'beta\n' } }),
+    textResponse('Done.'),
+  ];
   const run = await h.run(script, { workspace, approvalMode: 'yolo' });
   expect(run.result).toMatchObject({ terminateReason: 'completed', turns: 3 });
   const events = (await h.env.client.workflow.getHandle(run.workflowId).fetchHistory()).events ?? [];
-  const scheduled = events.filter((e) => e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED).map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name);
+  const scheduled = events
+    .filter((e) => e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED)
+    .map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name);
   expect(scheduled).toEqual(['callModel', 'callModel', 'runTool', 'callModel']);
   const markers = events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity');
   expect(markers).toHaveLength(1);
-  expect(run.events).toContainEqual(expect.objectContaining({ type: 'tool_call_response', name: 'read_file', ok: true }));
-  expect(h.fake.requests[1].body).toMatchObject({ contents: expect.arrayContaining([expect.objectContaining({ role: 'user', parts: [expect.objectContaining({ functionResponse: expect.objectContaining({ response: { output: expect.stringContaining('alpha') } }) })] })]) });
+  expect(run.events).toContainEqual(
+    expect.objectContaining({ type: 'tool_call_response', name: 'read_file', ok: true }),
+  );
+  expect(h.fake.requests[1].body).toMatchObject({
+    contents: expect.arrayContaining([
+      expect.objectContaining({
+        role: 'user',
+        parts: [
+          expect.objectContaining({
+            functionResponse: expect.objectContaining({ response: { output: expect.stringContaining('alpha') } }),
+          }),
+        ],
+      }),
+    ]),
+  });
 });

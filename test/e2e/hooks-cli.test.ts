@@ -12,17 +12,30 @@ afterAll(async () => {
 /** A bad settings file stops `run` with exit 52 and a message naming the file, before anything starts. */
 test.each([
   ['workspace', 'not json {', /settings file error: .*\.durable-agent\/settings\.json: not valid JSON/],
-  ['user', JSON.stringify({ hooks: { BeforeTool: [{ hooks: [{ type: 'command', command: '' }] }] } }), /settings file error: .*settings\.json: hooks\.BeforeTool\.0\.hooks\.0\.command: command must not be empty/],
-  ['user', JSON.stringify({ security: { environmentVariableRedaction: { allowed: 'FOO_TOKEN' } } }), /settings file error: .*settings\.json: security\.environmentVariableRedaction\.allowed/],
+  [
+    'user',
+    JSON.stringify({ hooks: { BeforeTool: [{ hooks: [{ type: 'command', command: '' }] }] } }),
+    /settings file error: .*settings\.json: hooks\.BeforeTool\.0\.hooks\.0\.command: command must not be empty/,
+  ],
+  [
+    'user',
+    JSON.stringify({ security: { environmentVariableRedaction: { allowed: 'FOO_TOKEN' } } }),
+    /settings file error: .*settings\.json: security\.environmentVariableRedaction\.allowed/,
+  ],
 ])('a bad %s settings file exits 52 and names the file', async (where, content, message) => {
   fake = fake ?? (await FakeGeminiServer.start({ script: [textResponse('never asked')] }));
   const port = await freePortWithUi();
   const box = createSandbox(`settings-${where}`, `127.0.0.1:${port}`);
-  const file = where === 'workspace' ? path.join(box.workspace, '.durable-agent', 'settings.json') : path.join(box.home, 'settings.json');
+  const file =
+    where === 'workspace'
+      ? path.join(box.workspace, '.durable-agent', 'settings.json')
+      : path.join(box.home, 'settings.json');
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, content);
   // Only a trusted workspace's own settings are read.
-  const result = await box.run(['run', 'hi', '-w', box.workspace], { env: { GOOGLE_GEMINI_BASE_URL: fake.url, DURABLE_AGENT_TRUST_WORKSPACE: '1' } });
+  const result = await box.run(['run', 'hi', '-w', box.workspace], {
+    env: { GOOGLE_GEMINI_BASE_URL: fake.url, DURABLE_AGENT_TRUST_WORKSPACE: '1' },
+  });
   expect(result.code).toBe(52);
   expect(result.stderr).toMatch(message);
   expect(result.stdout).toBe('');

@@ -29,16 +29,38 @@ test('a hook that already ran is not run again after its worker is killed and an
     ...hooksOn('AfterAgent', [log('AfterAgent')]),
   };
   const command = 'echo started >> marker.txt; sleep 3';
-  fake = await FakeGeminiServer.start({ script: [functionCallResponse({ name: 'run_shell_command', args: { command } }), textResponse('Handled.')] });
+  fake = await FakeGeminiServer.start({
+    script: [functionCallResponse({ name: 'run_shell_command', args: { command } }), textResponse('Handled.')],
+  });
   const taskQueue = env.uniqueTaskQueue('hook-kill');
-  const workerEnv = { TEMPORAL_ADDRESS: env.address, DURABLE_AGENT_TASK_QUEUE: taskQueue, GOOGLE_GEMINI_BASE_URL: fake.url, DURABLE_AGENT_HOME: home };
+  const workerEnv = {
+    TEMPORAL_ADDRESS: env.address,
+    DURABLE_AGENT_TASK_QUEUE: taskQueue,
+    GOOGLE_GEMINI_BASE_URL: fake.url,
+    DURABLE_AGENT_HOME: home,
+  };
   const first = spawnWorker(workerEnv);
   const handle = await env.client.workflow.start('agentPromptWorkflow', {
     taskQueue,
     workflowId: `hook-kill-${Date.now()}`,
-    args: [{ prompt: 'run the slow thing', workspace, model: 'gemini-test', approvalMode: 'yolo', maxTurns: 10, toolHeartbeatTimeoutMs: 2000, modelRetryInitialMs: 100, hooks }],
+    args: [
+      {
+        prompt: 'run the slow thing',
+        workspace,
+        model: 'gemini-test',
+        approvalMode: 'yolo',
+        maxTurns: 10,
+        toolHeartbeatTimeoutMs: 2000,
+        modelRetryInitialMs: 100,
+        hooks,
+      },
+    ],
   });
-  await waitFor(async () => (await handle.query(statusQuery)).toolCalls.some((c) => c.status === 'executing'), 30_000, first.output);
+  await waitFor(
+    async () => (await handle.query(statusQuery)).toolCalls.some((c) => c.status === 'executing'),
+    30_000,
+    first.output,
+  );
   await waitFor(async () => fs.existsSync(path.join(workspace, 'marker.txt')), 10_000, first.output);
   first.kill('SIGKILL');
   await exited(first);
@@ -47,7 +69,9 @@ test('a hook that already ran is not run again after its worker is killed and an
   try {
     const result = (await handle.result()) as PromptResult;
     expect(result.response).toBe('Handled.');
-    expect(fs.readFileSync(path.join(workspace, 'hooks.log'), 'utf8')).toBe('BeforeAgent\nBeforeTool\nAfterTool\nAfterAgent\n');
+    expect(fs.readFileSync(path.join(workspace, 'hooks.log'), 'utf8')).toBe(
+      'BeforeAgent\nBeforeTool\nAfterTool\nAfterAgent\n',
+    );
   } finally {
     second.kill('SIGTERM');
     await exited(second);

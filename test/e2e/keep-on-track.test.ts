@@ -16,7 +16,12 @@ afterAll(async () => {
 const json = (value: unknown): ScriptLine => ({
   method: 'generateContent',
   response: {
-    candidates: [{ content: { role: 'model', parts: [{ text: typeof value === 'string' ? value : JSON.stringify(value) }] }, finishReason: 'STOP' }],
+    candidates: [
+      {
+        content: { role: 'model', parts: [{ text: typeof value === 'string' ? value : JSON.stringify(value) }] },
+        finishReason: 'STOP',
+      },
+    ],
     usageMetadata: { promptTokenCount: 40, candidatesTokenCount: 7, totalTokenCount: 47 },
   },
 });
@@ -25,10 +30,18 @@ const models = () => h.fake.requests.map((r) => `${r.method}:${r.model}`);
 describe('routing with -m auto', () => {
   test('one classifier call picks the model, which stays for every turn of the prompt', async () => {
     const ws = h.workspace({ 'a.txt': 'A' });
-    const script = [json({ reasoning: 'a simple lookup', model_choice: 'flash' }), functionCallResponse({ name: 'read_file', args: { file_path: 'a.txt' } }), textResponse('A')];
+    const script = [
+      json({ reasoning: 'a simple lookup', model_choice: 'flash' }),
+      functionCallResponse({ name: 'read_file', args: { file_path: 'a.txt' } }),
+      textResponse('A'),
+    ];
     const run = await h.run(script, { workspace: ws, model: 'auto' });
     expect(run.result?.response).toBe('A');
-    expect(models()).toEqual(['generateContent:gemini-2.5-flash-lite', 'generateContentStream:gemini-2.5-flash', 'generateContentStream:gemini-2.5-flash']);
+    expect(models()).toEqual([
+      'generateContent:gemini-2.5-flash-lite',
+      'generateContentStream:gemini-2.5-flash',
+      'generateContentStream:gemini-2.5-flash',
+    ]);
     expect(run.events.find((e) => e.type === 'model_info')).toMatchObject({ model: 'gemini-2.5-flash' });
     // The classifier's tokens count in the prompt's stats, under its own model.
     expect(run.status.stats?.models['gemini-2.5-flash-lite']).toMatchObject({ input: 40, output: 7, total: 47 });
@@ -39,14 +52,26 @@ describe('routing with -m auto', () => {
     expect(models()).toEqual(['generateContentStream:gemini-2.5-pro']);
   });
 
-  test('quota errors that outlast the retries fall back once from the strong to the fast model, with an event', async () => {
-    const quota = errorLine(429, 'RESOURCE_EXHAUSTED', 'quota exceeded');
-    const script = [json({ reasoning: 'hard', model_choice: 'pro' }), quota, quota, textResponse('from flash')];
-    const run = await h.run(script, { model: 'auto', modelMaxAttempts: 2 });
-    expect(run.result?.response).toBe('from flash');
-    expect(models()).toEqual(['generateContent:gemini-2.5-flash-lite', 'generateContentStream:gemini-2.5-pro', 'generateContentStream:gemini-2.5-pro', 'generateContentStream:gemini-2.5-flash']);
-    expect(run.events.some((e) => e.type === 'warning' && /falling back to gemini-2.5-flash/.test((e as { message: string }).message))).toBe(true);
-  });
+  test(
+    'quota errors that outlast the retries fall back once from the strong to the fast model, with an ' + 'event',
+    async () => {
+      const quota = errorLine(429, 'RESOURCE_EXHAUSTED', 'quota exceeded');
+      const script = [json({ reasoning: 'hard', model_choice: 'pro' }), quota, quota, textResponse('from flash')];
+      const run = await h.run(script, { model: 'auto', modelMaxAttempts: 2 });
+      expect(run.result?.response).toBe('from flash');
+      expect(models()).toEqual([
+        'generateContent:gemini-2.5-flash-lite',
+        'generateContentStream:gemini-2.5-pro',
+        'generateContentStream:gemini-2.5-pro',
+        'generateContentStream:gemini-2.5-flash',
+      ]);
+      expect(
+        run.events.some(
+          (e) => e.type === 'warning' && /falling back to gemini-2.5-flash/.test((e as { message: string }).message),
+        ),
+      ).toBe(true);
+    },
+  );
 
   test('a malformed classifier answer routes to the strong model', async () => {
     await h.run([json('not json at all'), textResponse('ok')], { model: 'auto' });
@@ -56,7 +81,12 @@ describe('routing with -m auto', () => {
 
 describe('next-speaker check', () => {
   test('"model" continues with "Please continue." until the check says "user": 4 calls', async () => {
-    const script = [textResponse('First I will list the steps.'), json({ reasoning: 'it promised more', next_speaker: 'model' }), textResponse('Here they are.'), json({ reasoning: 'done', next_speaker: 'user' })];
+    const script = [
+      textResponse('First I will list the steps.'),
+      json({ reasoning: 'it promised more', next_speaker: 'model' }),
+      textResponse('Here they are.'),
+      json({ reasoning: 'done', next_speaker: 'user' }),
+    ];
     const run = await h.run(script, { nextSpeakerCheck: true });
     expect(run.result?.response).toBe('First I will list the steps.Here they are.');
     expect(h.fake.requests).toHaveLength(4);

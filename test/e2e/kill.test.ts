@@ -23,17 +23,39 @@ test('a prompt survives its worker being SIGKILLed mid-tool and completes on a n
   const workspace = fs.realpathSync(fs.mkdtempSync(path.join(env.tmpDir, 'kill-ws-')));
   const command = 'echo started >> marker.txt; sleep 3; echo finished >> marker.txt';
   fake = await FakeGeminiServer.start({
-    script: [functionCallResponse({ name: 'run_shell_command', args: { command } }), textResponse('The slow command was handled.')],
+    script: [
+      functionCallResponse({ name: 'run_shell_command', args: { command } }),
+      textResponse('The slow command was handled.'),
+    ],
   });
   const taskQueue = env.uniqueTaskQueue('kill');
-  const workerEnv = { TEMPORAL_ADDRESS: env.address, DURABLE_AGENT_TASK_QUEUE: taskQueue, GOOGLE_GEMINI_BASE_URL: fake.url, DURABLE_AGENT_HOME: home };
+  const workerEnv = {
+    TEMPORAL_ADDRESS: env.address,
+    DURABLE_AGENT_TASK_QUEUE: taskQueue,
+    GOOGLE_GEMINI_BASE_URL: fake.url,
+    DURABLE_AGENT_HOME: home,
+  };
   const first = spawnWorker(workerEnv);
   const handle = await env.client.workflow.start('agentPromptWorkflow', {
     taskQueue,
     workflowId: `kill-${Date.now()}`,
-    args: [{ prompt: 'run the slow thing', workspace, model: 'gemini-test', approvalMode: 'yolo', maxTurns: 10, toolHeartbeatTimeoutMs: 2000, modelRetryInitialMs: 100 }],
+    args: [
+      {
+        prompt: 'run the slow thing',
+        workspace,
+        model: 'gemini-test',
+        approvalMode: 'yolo',
+        maxTurns: 10,
+        toolHeartbeatTimeoutMs: 2000,
+        modelRetryInitialMs: 100,
+      },
+    ],
   });
-  await waitFor(async () => (await handle.query(statusQuery)).toolCalls.some((c) => c.status === 'executing'), 30_000, first.output);
+  await waitFor(
+    async () => (await handle.query(statusQuery)).toolCalls.some((c) => c.status === 'executing'),
+    30_000,
+    first.output,
+  );
   await waitFor(async () => fs.existsSync(path.join(workspace, 'marker.txt')), 10_000, first.output);
   first.kill('SIGKILL');
   await exited(first);
@@ -68,12 +90,27 @@ test('a sub-agent survives its worker being SIGKILLed mid-run and finishes on a 
     ],
   });
   const taskQueue = env.uniqueTaskQueue('kill-child');
-  const workerEnv = { TEMPORAL_ADDRESS: env.address, DURABLE_AGENT_TASK_QUEUE: taskQueue, GOOGLE_GEMINI_BASE_URL: fake.url, DURABLE_AGENT_HOME: home };
+  const workerEnv = {
+    TEMPORAL_ADDRESS: env.address,
+    DURABLE_AGENT_TASK_QUEUE: taskQueue,
+    GOOGLE_GEMINI_BASE_URL: fake.url,
+    DURABLE_AGENT_HOME: home,
+  };
   const first = spawnWorker(workerEnv);
   const handle = await env.client.workflow.start('agentPromptWorkflow', {
     taskQueue,
     workflowId: `kill-child-${Date.now()}`,
-    args: [{ prompt: 'delegate', workspace, model: 'gemini-test', approvalMode: 'yolo', maxTurns: 10, toolHeartbeatTimeoutMs: 2000, modelRetryInitialMs: 100 }],
+    args: [
+      {
+        prompt: 'delegate',
+        workspace,
+        model: 'gemini-test',
+        approvalMode: 'yolo',
+        maxTurns: 10,
+        toolHeartbeatTimeoutMs: 2000,
+        modelRetryInitialMs: 100,
+      },
+    ],
   });
   await waitFor(async () => fs.existsSync(path.join(workspace, 'marker.txt')), 30_000, first.output);
   first.kill('SIGKILL');

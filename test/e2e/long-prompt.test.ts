@@ -34,7 +34,8 @@ function files(size: number): Record<string, string> {
   const out: Record<string, string> = {};
   for (let f = 0; f < FILES; f++) {
     const lines: string[] = [];
-    for (let n = 0; lines.length * 80 < size; n++) lines.push(`file ${f} line ${n} `.padEnd(79, String.fromCharCode(97 + ((f + n) % 26))));
+    for (let n = 0; lines.length * 80 < size; n++)
+      lines.push(`file ${f} line ${n} `.padEnd(79, String.fromCharCode(97 + ((f + n) % 26))));
     out[`f${String(f).padStart(2, '0')}.txt`] = `${lines.join('\n')}\n`;
   }
   return out;
@@ -49,7 +50,10 @@ function callOf(i: number): FunctionCallSpec {
 }
 
 function script(): ScriptLine[] {
-  return [...Array.from({ length: TURNS }, (_, i) => functionCallResponse(callOf(i))), textResponse(`Done after ${TURNS} tool calls.`)];
+  return [
+    ...Array.from({ length: TURNS }, (_, i) => functionCallResponse(callOf(i))),
+    textResponse(`Done after ${TURNS} tool calls.`),
+  ];
 }
 
 async function runLong(h: Harness, label: string, outputBytes: number): Promise<HistorySize> {
@@ -59,10 +63,18 @@ async function runLong(h: Harness, label: string, outputBytes: number): Promise<
   try {
     // Loop detection is off: the script cycles through 20 files, which is a repetition by design,
     // and the LLM loop check would ask the fake model questions the script does not answer.
-    const handle = (await h.start(script(), { workspace: h.workspace(files(outputBytes)), maxTurns: TURNS + 5, loopDetection: false })) as WorkflowHandleWithFirstExecutionRunId;
+    const handle = (await h.start(script(), {
+      workspace: h.workspace(files(outputBytes)),
+      maxTurns: TURNS + 5,
+      loopDetection: false,
+    })) as WorkflowHandleWithFirstExecutionRunId;
     const run = await h.finish(handle);
     expect(run.error).toBeUndefined();
-    expect(run.result).toMatchObject({ terminateReason: 'completed', turns: TURNS + 1, response: `Done after ${TURNS} tool calls.` });
+    expect(run.result).toMatchObject({
+      terminateReason: 'completed',
+      turns: TURNS + 1,
+      response: `Done after ${TURNS} tool calls.`,
+    });
     expect(h.fake.leftovers()).toHaveLength(0);
     const measuredSize = await measureHistory(h.env.client, handle.workflowId, handle.firstExecutionRunId);
     report(label, measuredSize, Date.now() - started);
@@ -80,20 +92,28 @@ function report(label: string, s: HistorySize, ms: number): void {
     `long prompt, ${label} tool outputs: ${TURNS} tool turns in ${(ms / 1000).toFixed(1)} s`,
     `  runs ${s.runs}, events ${s.events}, history ${s.bytes} bytes, ${Math.round(s.bytes / TURNS)} bytes per turn`,
     `  largest run ${s.largestRun.bytes} bytes, ${s.largestRun.events} events`,
-    `  top event types: ${s.byType.slice(0, 5).map((t) => `${t.type} ${t.bytes} B (${t.count})`).join(', ')}`,
-    `  callModel/runTool ms (mean of 10) at turn 10: ${at(10)}, 100: ${at(100)}, 500: ${at(500)}, ${TURNS}: ${at(TURNS)}`,
+    `  top event types: ${s.byType
+      .slice(0, 5)
+      .map((t) => `${t.type} ${t.bytes} B (${t.count})`)
+      .join(', ')}`,
+    `  callModel/runTool ms (mean of 10) at turn 10: ` +
+      `${at(10)}, 100: ${at(100)}, 500: ${at(500)}, ${TURNS}: ${at(TURNS)}`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-test(`a ${TURNS}-turn prompt completes with the same bounded history per turn for ~100 KB and ~1 KB tool outputs`, async () => {
-  const [large, tiny] = await Promise.all([runLong(big, '100 KB', 100_000), runLong(small, '1 KB', 1_000)]);
-  for (const size of [large, tiny]) {
-    expect(size.runs).toBeGreaterThan(1);
-    expect(size.bytes / TURNS).toBeLessThan(MAX_BYTES_PER_TURN);
-    expect(size.largestRun.bytes).toBeLessThan(MAX_RUN_BYTES);
-  }
-  // "The same": outputs 100 times larger may add only what their references and previews weigh
-  // (a blob reference and a preview of at most 300 characters per call), never the output itself.
-  expect(large.bytes).toBeLessThan(1.25 * tiny.bytes);
-}, 900_000);
+test(
+  `a ${TURNS}-turn prompt completes with the same bounded history per turn for ~100 KB and ~1 KB tool ` + `outputs`,
+  async () => {
+    const [large, tiny] = await Promise.all([runLong(big, '100 KB', 100_000), runLong(small, '1 KB', 1_000)]);
+    for (const size of [large, tiny]) {
+      expect(size.runs).toBeGreaterThan(1);
+      expect(size.bytes / TURNS).toBeLessThan(MAX_BYTES_PER_TURN);
+      expect(size.largestRun.bytes).toBeLessThan(MAX_RUN_BYTES);
+    }
+    // "The same": outputs 100 times larger may add only what their references and previews weigh
+    // (a blob reference and a preview of at most 300 characters per call), never the output itself.
+    expect(large.bytes).toBeLessThan(1.25 * tiny.bytes);
+  },
+  900_000,
+);

@@ -17,10 +17,28 @@ afterAll(async () => {
 
 const sameRead = () => functionCallResponse({ name: 'read_file', args: { file_path: 'a.txt' } });
 const lastUserParts = (i: number) => (h.fake.requests[i].body as Sent).contents.at(-1)!.parts;
-const loopEvents = (events: { type: string }[]) => events.filter((e) => e.type === 'loop_detected') as unknown as { kind: string; final: boolean }[];
+const loopEvents = (events: { type: string }[]) =>
+  events.filter((e) => e.type === 'loop_detected') as unknown as { kind: string; final: boolean }[];
 const judge = (confidence: number): ScriptLine => ({
   method: 'generateContent',
-  response: { candidates: [{ content: { role: 'model', parts: [{ text: JSON.stringify({ unproductive_state_analysis: 'same file again and again', unproductive_state_confidence: confidence }) }] }, finishReason: 'STOP' }] },
+  response: {
+    candidates: [
+      {
+        content: {
+          role: 'model',
+          parts: [
+            {
+              text: JSON.stringify({
+                unproductive_state_analysis: 'same file again and again',
+                unproductive_state_confidence: confidence,
+              }),
+            },
+          ],
+        },
+        finishReason: 'STOP',
+      },
+    ],
+  },
 });
 
 async function waitForPhase(handle: WorkflowHandle, phase: string): Promise<void> {
@@ -31,22 +49,31 @@ async function waitForPhase(handle: WorkflowHandle, phase: string): Promise<void
   throw new Error(`never reached phase ${phase}`);
 }
 
-test('the 5th identical call is a loop: the turn is dropped and the recovery message sent, with 6 model calls as Gemini CLI', async () => {
-  const ws = h.workspace({ 'a.txt': 'A' });
-  const run = await h.run([sameRead(), sameRead(), sameRead(), sameRead(), sameRead(), textResponse('Changing approach.')], { workspace: ws });
-  expect(run.result?.response).toBe('Changing approach.');
-  expect(h.fake.requests).toHaveLength(6);
-  const parts = lastUserParts(5);
-  expect(parts[0].functionResponse).toBeDefined();
-  expect(parts.at(-1)!.text).toMatch(/^System: Potential loop detected\. Details: .*read_file/);
-  expect(loopEvents(run.events)).toEqual([expect.objectContaining({ kind: 'tool_call_loop', final: false })]);
-  expect(run.status.stats?.toolCalls.total).toBe(4);
-  await maybeRecordHistory(h, run.workflowId, 'loop-recovered');
-});
+test(
+  'the 5th identical call is a loop: the turn is dropped and the recovery message sent, with 6 model calls as ' +
+    'Gemini CLI',
+  async () => {
+    const ws = h.workspace({ 'a.txt': 'A' });
+    const run = await h.run(
+      [sameRead(), sameRead(), sameRead(), sameRead(), sameRead(), textResponse('Changing approach.')],
+      { workspace: ws },
+    );
+    expect(run.result?.response).toBe('Changing approach.');
+    expect(h.fake.requests).toHaveLength(6);
+    const parts = lastUserParts(5);
+    expect(parts[0].functionResponse).toBeDefined();
+    expect(parts.at(-1)!.text).toMatch(/^System: Potential loop detected\. Details: .*read_file/);
+    expect(loopEvents(run.events)).toEqual([expect.objectContaining({ kind: 'tool_call_loop', final: false })]);
+    expect(run.status.stats?.toolCalls.total).toBe(4);
+    await maybeRecordHistory(h, run.workflowId, 'loop-recovered');
+  },
+);
 
 test('a second detection pauses the prompt; `stop` ends it in the loop-detected state', async () => {
   const ws = h.workspace({ 'a.txt': 'A' });
-  const handle = await h.start([sameRead(), sameRead(), sameRead(), sameRead(), sameRead(), sameRead()], { workspace: ws });
+  const handle = await h.start([sameRead(), sameRead(), sameRead(), sameRead(), sameRead(), sameRead()], {
+    workspace: ws,
+  });
   await waitForPhase(handle, 'loop_detected');
   await handle.signal(loopDecisionSignal, { action: 'bogus' });
   await handle.signal(loopDecisionSignal, 'stop');
@@ -54,13 +81,27 @@ test('a second detection pauses the prompt; `stop` ends it in the loop-detected 
   expect((run.error as WorkflowFailedError).cause?.message).toMatch(/kept repeating/);
   expect(run.status).toMatchObject({ status: 'failed', error: { type: 'LoopDetected' } });
   expect(loopEvents(run.events).map((e) => e.final)).toEqual([false, true]);
-  expect(run.events.some((e) => e.type === 'warning' && /loopDecision ignored/.test((e as { message: string }).message))).toBe(true);
+  expect(
+    run.events.some((e) => e.type === 'warning' && /loopDecision ignored/.test((e as { message: string }).message)),
+  ).toBe(true);
   expect(h.fake.requests).toHaveLength(6);
 });
 
 test('a person can tell a flagged prompt to go on without detection', async () => {
   const ws = h.workspace({ 'a.txt': 'A' });
-  const handle = await h.start([sameRead(), sameRead(), sameRead(), sameRead(), sameRead(), sameRead(), sameRead(), textResponse('done after all')], { workspace: ws });
+  const handle = await h.start(
+    [
+      sameRead(),
+      sameRead(),
+      sameRead(),
+      sameRead(),
+      sameRead(),
+      sameRead(),
+      sameRead(),
+      textResponse('done after all'),
+    ],
+    { workspace: ws },
+  );
   await waitForPhase(handle, 'loop_detected');
   await handle.signal(loopDecisionSignal, { action: 'disable' });
   const run = await h.finish(handle);
@@ -70,7 +111,10 @@ test('a person can tell a flagged prompt to go on without detection', async () =
 
 test('detection can be turned off for a run', async () => {
   const ws = h.workspace({ 'a.txt': 'A' });
-  const run = await h.run([sameRead(), sameRead(), sameRead(), sameRead(), sameRead(), sameRead(), textResponse('fine')], { workspace: ws, loopDetection: false });
+  const run = await h.run(
+    [sameRead(), sameRead(), sameRead(), sameRead(), sameRead(), sameRead(), textResponse('fine')],
+    { workspace: ws, loopDetection: false },
+  );
   expect(run.result?.response).toBe('fine');
   expect(loopEvents(run.events)).toEqual([]);
 });
@@ -85,7 +129,8 @@ test('chanting content is a loop too', async () => {
 });
 
 describe('the LLM loop check from the 30th model request', () => {
-  const reads = (n: number) => Array.from({ length: n }, (_, i) => functionCallResponse({ name: 'glob', args: { pattern: `*.${i}` } }));
+  const reads = (n: number) =>
+    Array.from({ length: n }, (_, i) => functionCallResponse({ name: 'glob', args: { pattern: `*.${i}` } }));
 
   test('a confident fast judge confirmed by the strong one is a loop: 2 extra generateContent calls', async () => {
     const run = await h.run([...reads(29), judge(0.95), judge(0.97), textResponse('rethinking')]);

@@ -9,7 +9,11 @@ type Part = {
   functionCall?: { id: string; name: string; args: Record<string, unknown> };
   functionResponse?: { id: string; name: string; response: { output?: string; error?: string } };
 };
-type Body = { contents: { role: string; parts: Part[] }[]; systemInstruction?: unknown; tools?: { functionDeclarations: { name: string }[] }[] };
+type Body = {
+  contents: { role: string; parts: Part[] }[];
+  systemInstruction?: unknown;
+  tools?: { functionDeclarations: { name: string }[] }[];
+};
 
 let h: Harness;
 beforeAll(async () => {
@@ -30,7 +34,17 @@ test('a text-only answer completes in one model turn', async () => {
   expect(body(0).contents).toEqual([{ role: 'user', parts: [{ text: 'say hello' }] }]);
   expect(JSON.stringify(body(0).systemInstruction)).toContain('Workspace root');
   const declared = body(0).tools![0].functionDeclarations.map((d) => d.name);
-  expect(declared).toEqual(expect.arrayContaining(['read_file', 'write_file', 'replace', 'list_directory', 'glob', 'grep_search', 'run_shell_command']));
+  expect(declared).toEqual(
+    expect.arrayContaining([
+      'read_file',
+      'write_file',
+      'replace',
+      'list_directory',
+      'glob',
+      'grep_search',
+      'run_shell_command',
+    ]),
+  );
   expect(run.events.map((e) => e.type)).toEqual(['user_prompt', 'model_info', 'content', 'finished']);
   expect(h.fake.leftovers()).toHaveLength(0);
   await maybeRecordHistory(h, run.workflowId, 'text-only');
@@ -38,7 +52,13 @@ test('a text-only answer completes in one model turn', async () => {
 
 test('a tool round trip sends exactly one function response with the tool output', async () => {
   const workspace = h.workspace({ 'notes.txt': 'alpha\nbeta\n' });
-  const run = await h.run([functionCallResponse({ name: 'read_file', args: { file_path: 'notes.txt' } }), textResponse('The file has two lines.')], { workspace });
+  const run = await h.run(
+    [
+      functionCallResponse({ name: 'read_file', args: { file_path: 'notes.txt' } }),
+      textResponse('The file has two lines.'),
+    ],
+    { workspace },
+  );
   expect(run.result?.response).toBe('The file has two lines.');
   const second = body(1).contents;
   expect(second).toHaveLength(3);
@@ -100,11 +120,19 @@ test('the turn limit ends the prompt with the turn-limit state and a whole trans
 
 test('thoughts become events and never enter the transcript', async () => {
   const chunk = {
-    candidates: [{ content: { role: 'model', parts: [{ text: '**Planning** look first', thought: true }, { text: 'Answer.' }] }, finishReason: 'STOP' }],
+    candidates: [
+      {
+        content: { role: 'model', parts: [{ text: '**Planning** look first', thought: true }, { text: 'Answer.' }] },
+        finishReason: 'STOP',
+      },
+    ],
     usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 2, thoughtsTokenCount: 3, totalTokenCount: 10 },
   };
   const run = await h.run([streamLine([chunk])]);
-  expect(run.events.find((e) => e.type === 'thought')).toMatchObject({ subject: 'Planning', description: 'look first' });
+  expect(run.events.find((e) => e.type === 'thought')).toMatchObject({
+    subject: 'Planning',
+    description: 'look first',
+  });
   const transcript = await h.store.readMessages(run.workflowId, 2);
   expect(transcript[1]).toEqual({ role: 'model', parts: [{ text: 'Answer.' }] });
   expect(run.status.stats?.usage).toMatchObject({ input: 5, output: 2, thoughts: 3, total: 10 });

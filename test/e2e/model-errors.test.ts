@@ -18,20 +18,30 @@ const chunk = (text: string, final = false) => ({
 });
 
 test('a 429 is retried by Temporal and the prompt then succeeds', async () => {
-  const run = await h.run([errorLine(429, 'RESOURCE_EXHAUSTED', 'quota exceeded, slow down'), textResponse('after the rate limit')]);
+  const run = await h.run([
+    errorLine(429, 'RESOURCE_EXHAUSTED', 'quota exceeded, slow down'),
+    textResponse('after the rate limit'),
+  ]);
   expect(run.result?.response).toBe('after the rate limit');
   expect(h.fake.requests).toHaveLength(2);
   await maybeRecordHistory(h, run.workflowId, 'rate-limit-retry');
 });
 
 test('a 503 is retried too', async () => {
-  const run = await h.run([errorLine(503, 'UNAVAILABLE', 'overloaded'), errorLine(500, 'INTERNAL', 'oops'), textResponse('fine')]);
+  const run = await h.run([
+    errorLine(503, 'UNAVAILABLE', 'overloaded'),
+    errorLine(500, 'INTERNAL', 'oops'),
+    textResponse('fine'),
+  ]);
   expect(run.result?.response).toBe('fine');
   expect(h.fake.requests).toHaveLength(3);
 });
 
 test('a 400 fails the prompt at once with a clear message', async () => {
-  const run = await h.run([errorLine(400, 'INVALID_ARGUMENT', 'Request contains an invalid argument.'), textResponse('never sent')]);
+  const run = await h.run([
+    errorLine(400, 'INVALID_ARGUMENT', 'Request contains an invalid argument.'),
+    textResponse('never sent'),
+  ]);
   expect(h.fake.requests).toHaveLength(1);
   const cause = (run.error as WorkflowFailedError).cause;
   expect(cause?.message).toContain('400');
@@ -67,10 +77,16 @@ test('an empty stream is an invalid response and is retried', async () => {
   expect(h.fake.requests).toHaveLength(2);
 });
 
-test('a turn still invalid after 4 attempts (Gemini CLI’s mid-stream retries) ends the prompt with a clear error', async () => {
-  const malformed = streamLine([{ candidates: [{ content: { role: 'model', parts: [] }, finishReason: 'MALFORMED_FUNCTION_CALL' }] }]);
-  const run = await h.run([malformed, malformed, malformed, malformed]);
-  expect(h.fake.requests).toHaveLength(4);
-  expect(run.status).toMatchObject({ status: 'failed', error: { type: 'ModelCall.InvalidStream' } });
-  expect(run.status.error?.message).toMatch(/MALFORMED_FUNCTION_CALL/);
-}, 60_000);
+test(
+  'a turn still invalid after 4 attempts (Gemini CLI’s mid-stream retries) ends the prompt with a clear ' + 'error',
+  async () => {
+    const malformed = streamLine([
+      { candidates: [{ content: { role: 'model', parts: [] }, finishReason: 'MALFORMED_FUNCTION_CALL' }] },
+    ]);
+    const run = await h.run([malformed, malformed, malformed, malformed]);
+    expect(h.fake.requests).toHaveLength(4);
+    expect(run.status).toMatchObject({ status: 'failed', error: { type: 'ModelCall.InvalidStream' } });
+    expect(run.status.error?.message).toMatch(/MALFORMED_FUNCTION_CALL/);
+  },
+  60_000,
+);

@@ -22,17 +22,32 @@ test('run --session continues one conversation across runs, and send queues the 
   const env = { DURABLE_AGENT_TASK_QUEUE: h.taskQueue, GOOGLE_GEMINI_BASE_URL: h.fake.url };
   h.fake.load([textResponse('First answer.'), textResponse('Second answer.'), textResponse('Third answer.')]);
   const session = `chat-${Date.now()}`;
-  const first = await box.run(['run', '--session', session, 'first question', '--approval-mode', 'yolo', '-w', box.workspace], { env });
+  const first = await box.run(
+    ['run', '--session', session, 'first question', '--approval-mode', 'yolo', '-w', box.workspace],
+    { env },
+  );
   expect(first.code).toBe(0);
   expect(first.stdout.trim()).toBe('First answer.');
-  const second = await box.run(['run', '--session', session, 'second question', '--approval-mode', 'yolo', '-w', box.workspace], { env });
+  const second = await box.run(
+    ['run', '--session', session, 'second question', '--approval-mode', 'yolo', '-w', box.workspace],
+    { env },
+  );
   expect(second.stdout.trim()).toBe('Second answer.');
   const sent = (h.fake.requests[1].body as Sent).contents.map((c) => `${c.role}:${c.parts[0].text}`);
   expect(sent).toEqual(['user:first question', 'model:First answer.', 'user:second question']);
   const queued = await box.run(['send', session, 'third question'], { env });
   expect(queued.stdout.trim()).toBe(`${session}-p3`);
   const handle = h.env.client.workflow.getHandle(`${session}-p3`);
-  for (let i = 0; i < 200 && !(await handle.describe().then(() => true, () => false)); i++) await new Promise((r) => setTimeout(r, 50));
+  for (
+    let i = 0;
+    i < 200 &&
+    !(await handle.describe().then(
+      () => true,
+      () => false,
+    ));
+    i++
+  )
+    await new Promise((r) => setTimeout(r, 50));
   expect(((await handle.result()) as PromptResult).response).toBe('Third answer.');
   const empty = await box.run(['send', session, '  '], { env });
   expect(empty.code).toBe(42);
@@ -44,11 +59,17 @@ test('run --session on a closed session is refused and its conversation is left 
   const env = { DURABLE_AGENT_TASK_QUEUE: h.taskQueue, GOOGLE_GEMINI_BASE_URL: h.fake.url };
   h.fake.load([textResponse('Only answer.')]);
   const session = `closed-${Date.now()}`;
-  const first = await box.run(['run', '--session', session, 'question', '--approval-mode', 'yolo', '-w', box.workspace], { env });
+  const first = await box.run(
+    ['run', '--session', session, 'question', '--approval-mode', 'yolo', '-w', box.workspace],
+    { env },
+  );
   expect(first.code).toBe(0);
   await h.env.client.workflow.getHandle(session).signal(closeSessionSignal);
   await h.env.client.workflow.getHandle(session).result();
-  const again = await box.run(['run', '--session', session, 'one more', '--approval-mode', 'yolo', '-w', box.workspace], { env });
+  const again = await box.run(
+    ['run', '--session', session, 'one more', '--approval-mode', 'yolo', '-w', box.workspace],
+    { env },
+  );
   expect(again.code).toBe(42);
   expect(again.stderr).toContain(`session ${session} is closed`);
   expect(h.fake.requests).toHaveLength(1);

@@ -8,7 +8,14 @@ import { startDevServer, type DevServer } from '../../src/server/dev-server';
 import { FileTranscriptStore } from '../../src/store/file-store';
 import { createAgentWorker } from '../../src/worker';
 import { agentPromptWorkflow } from '../../src/workflows';
-import { eventsQuery, statusQuery, toolConfirmationSignal, type PromptResult, closeSessionSignal, sendMessageUpdate } from '../../src/workflows/api';
+import {
+  eventsQuery,
+  statusQuery,
+  toolConfirmationSignal,
+  type PromptResult,
+  closeSessionSignal,
+  sendMessageUpdate,
+} from '../../src/workflows/api';
 import { agentSessionWorkflow } from '../../src/workflows/session-workflow';
 import { closeTestEnv, getTestEnv } from '../helpers/temporal-env';
 import { maybeRecordHistory } from '../helpers/agent-harness';
@@ -24,7 +31,12 @@ let dir: string;
 beforeAll(async () => {
   const env = await getTestEnv();
   dir = fs.mkdtempSync(path.join(env.tmpDir, 'can-'));
-  server = await startDevServer({ cliPath: env.cliPath, dbFile: path.join(dir, 'db'), headless: true, dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': 12 } });
+  server = await startDevServer({
+    cliPath: env.cliPath,
+    dbFile: path.join(dir, 'db'),
+    headless: true,
+    dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': 12 },
+  });
   connection = await NativeConnection.connect({ address: server.address });
   client = new Client({ connection: await Connection.connect({ address: server.address }) });
 }, 60_000);
@@ -36,7 +48,11 @@ afterAll(async () => {
 });
 
 /** Runs `fn` with a worker on its own task queue whose model is a fake answering `script`. */
-async function withWorker(taskQueue: string, script: ScriptLine[], fn: (fake: FakeGeminiServer) => Promise<void>): Promise<void> {
+async function withWorker(
+  taskQueue: string,
+  script: ScriptLine[],
+  fn: (fake: FakeGeminiServer) => Promise<void>,
+): Promise<void> {
   const env = await getTestEnv();
   const fake = await FakeGeminiServer.start({ script });
   try {
@@ -80,18 +96,35 @@ test('a session continues as new between prompts and keeps its conversation', as
     const session = await client.workflow.start(agentSessionWorkflow, {
       taskQueue: 'can-session',
       workflowId: `can-session-${Date.now()}`,
-      args: [{ defaults: { workspace: workspace(), model: 'm', approvalMode: 'yolo', maxTurns: 5, modelRetryInitialMs: 50 } }],
+      args: [
+        {
+          defaults: { workspace: workspace(), model: 'm', approvalMode: 'yolo', maxTurns: 5, modelRetryInitialMs: 50 },
+        },
+      ],
     });
     const results: PromptResult[] = [];
     for (const text of ['q1', 'q2', 'q3']) {
-      const id = await client.workflow.getHandle(session.workflowId).executeUpdate(sendMessageUpdate, { args: [{ text }] });
+      const id = await client.workflow
+        .getHandle(session.workflowId)
+        .executeUpdate(sendMessageUpdate, { args: [{ text }] });
       const handle = client.workflow.getHandle(id);
-      for (let i = 0; i < 200 && !(await handle.describe().then(() => true, () => false)); i++) await new Promise((r) => setTimeout(r, 50));
+      for (
+        let i = 0;
+        i < 200 &&
+        !(await handle.describe().then(
+          () => true,
+          () => false,
+        ));
+        i++
+      )
+        await new Promise((r) => setTimeout(r, 50));
       results.push((await handle.result()) as PromptResult);
     }
     expect(results.map((r) => r.response)).toEqual(['one', 'two', 'three']);
     expect(await runsOf(session.workflowId)).toBeGreaterThan(1);
-    const contents = (fake.requests[2].body as { contents: { parts: { text?: string }[] }[] }).contents.map((c) => c.parts[0].text);
+    const contents = (fake.requests[2].body as { contents: { parts: { text?: string }[] }[] }).contents.map(
+      (c) => c.parts[0].text,
+    );
     expect(contents).toEqual(['q1', 'one', 'q2', 'two', 'q3']);
     await client.workflow.getHandle(session.workflowId).signal(closeSessionSignal);
     await recordRuns(session.workflowId, 'session-continue-as-new', 2);
@@ -101,14 +134,26 @@ test('a session continues as new between prompts and keeps its conversation', as
 test('a long prompt continues as new between turns and keeps its conversation, events and granted rules', async () => {
   // No redirection: a redirected command always asks again, whatever rule was granted (as Gemini CLI).
   // Each command differs, or loop detection would rightly stop the prompt.
-  const shell = (n: number) => ({ name: 'run_shell_command', args: { command: `node -e "require('fs').appendFileSync('log.txt', '${n}\\n')"` } });
+  const shell = (n: number) => ({
+    name: 'run_shell_command',
+    args: { command: `node -e "require('fs').appendFileSync('log.txt', '${n}\\n')"` },
+  });
   const script = [...Array.from({ length: 7 }, (_, i) => functionCallResponse(shell(i + 1))), textResponse('all done')];
   await withWorker('can-prompt', script, async (fake) => {
     const ws = workspace();
     const handle = await client.workflow.start(agentPromptWorkflow, {
       taskQueue: 'can-prompt',
       workflowId: `can-prompt-${Date.now()}`,
-      args: [{ prompt: 'log seven times', workspace: ws, model: 'm', approvalMode: 'default', maxTurns: 20, modelRetryInitialMs: 50 }],
+      args: [
+        {
+          prompt: 'log seven times',
+          workspace: ws,
+          model: 'm',
+          approvalMode: 'default',
+          maxTurns: 20,
+          modelRetryInitialMs: 50,
+        },
+      ],
     });
     // The first call asks; "always" covers the same command in every later turn, also after continue-as-new.
     let status = await handle.query(statusQuery);
@@ -116,7 +161,10 @@ test('a long prompt continues as new between turns and keeps its conversation, e
       await new Promise((r) => setTimeout(r, 50));
       status = await handle.query(statusQuery);
     }
-    await handle.signal(toolConfirmationSignal, { callId: status.pendingApprovals[0].callId, outcome: 'proceed_always' });
+    await handle.signal(toolConfirmationSignal, {
+      callId: status.pendingApprovals[0].callId,
+      outcome: 'proceed_always',
+    });
     const result = (await handle.result()) as PromptResult;
     expect(result).toMatchObject({ terminateReason: 'completed', response: 'all done', turns: 8 });
     expect(fs.readFileSync(path.join(ws, 'log.txt'), 'utf8')).toBe('1\n2\n3\n4\n5\n6\n7\n');

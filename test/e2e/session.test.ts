@@ -1,6 +1,14 @@
 import { functionCallResponse, textResponse } from '../../src/fake-gemini';
 import { agentSessionWorkflow } from '../../src/workflows/session-workflow';
-import { statusQuery, toolConfirmationSignal, type PromptResult, closeSessionSignal, sendMessageUpdate, sessionStatusQuery, type SessionInput } from '../../src/workflows/api';
+import {
+  statusQuery,
+  toolConfirmationSignal,
+  type PromptResult,
+  closeSessionSignal,
+  sendMessageUpdate,
+  sessionStatusQuery,
+  type SessionInput,
+} from '../../src/workflows/api';
 import { closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, type Harness } from '../helpers/agent-harness';
 
@@ -16,14 +24,27 @@ afterAll(async () => {
 });
 
 function defaults(over: Partial<SessionInput['defaults']> = {}): SessionInput['defaults'] {
-  return { workspace: h.workspace({ 'a.txt': 'A' }), model: 'gemini-test-model', approvalMode: 'yolo', maxTurns: 20, modelRetryInitialMs: 50, ...over };
+  return {
+    workspace: h.workspace({ 'a.txt': 'A' }),
+    model: 'gemini-test-model',
+    approvalMode: 'yolo',
+    maxTurns: 20,
+    modelRetryInitialMs: 50,
+    ...over,
+  };
 }
 
 /** A queued message's prompt starts only when its turn comes: wait for it to exist, then for its result. */
 async function resultOf(promptId: string): Promise<PromptResult> {
   const handle = h.env.client.workflow.getHandle(promptId);
   for (let i = 0; i < 400; i++) {
-    if (await handle.describe().then(() => true, () => false)) break;
+    if (
+      await handle.describe().then(
+        () => true,
+        () => false,
+      )
+    )
+      break;
     await new Promise((r) => setTimeout(r, 50));
   }
   return (await handle.result()) as PromptResult;
@@ -31,7 +52,11 @@ async function resultOf(promptId: string): Promise<PromptResult> {
 
 async function startSession(over: Partial<SessionInput['defaults']> = {}) {
   const id = `session-${Date.now()}-${Math.random().toString(16).slice(2, 6)}`;
-  return h.env.client.workflow.start(agentSessionWorkflow, { taskQueue: h.taskQueue, workflowId: id, args: [{ defaults: defaults(over) }] });
+  return h.env.client.workflow.start(agentSessionWorkflow, {
+    taskQueue: h.taskQueue,
+    workflowId: id,
+    args: [{ defaults: defaults(over) }],
+  });
 }
 
 test('messages run in order as child prompts that continue one conversation', async () => {
@@ -90,21 +115,33 @@ test('an empty message is refused at once and the session goes on', async () => 
   await session.signal(closeSessionSignal);
 });
 
-test('a steering message reaches the running prompt after its current tool results, before the next model call', async () => {
-  h.fake.load([functionCallResponse({ name: 'run_shell_command', args: { command: 'sleep 1; echo slow' } }), textResponse('adjusted')]);
-  const session = await startSession();
-  const id = await session.executeUpdate(sendMessageUpdate, { args: [{ text: 'do the slow thing' }] });
-  const prompt = h.env.client.workflow.getHandle(id);
-  for (let i = 0; i < 200; i++) {
-    const status = await prompt.query(statusQuery).catch(() => undefined);
-    if (status?.toolCalls.some((c) => c.status === 'executing')) break;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  expect(await session.executeUpdate(sendMessageUpdate, { args: [{ text: 'use the other directory', steer: true }] })).toBe(id);
-  const result = await resultOf(id);
-  expect(result.response).toBe('adjusted');
-  const last = (h.fake.requests[1].body as { contents: { role: string; parts: { text?: string; functionResponse?: unknown }[] }[] }).contents.at(-1)!;
-  expect(last.parts[0].functionResponse).toBeDefined();
-  expect(last.parts.at(-1)!.text).toContain('use the other directory');
-  await session.signal(closeSessionSignal);
-});
+test(
+  'a steering message reaches the running prompt after its current tool results, before the next model ' + 'call',
+  async () => {
+    h.fake.load([
+      functionCallResponse({ name: 'run_shell_command', args: { command: 'sleep 1; echo slow' } }),
+      textResponse('adjusted'),
+    ]);
+    const session = await startSession();
+    const id = await session.executeUpdate(sendMessageUpdate, { args: [{ text: 'do the slow thing' }] });
+    const prompt = h.env.client.workflow.getHandle(id);
+    for (let i = 0; i < 200; i++) {
+      const status = await prompt.query(statusQuery).catch(() => undefined);
+      if (status?.toolCalls.some((c) => c.status === 'executing')) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(
+      await session.executeUpdate(sendMessageUpdate, { args: [{ text: 'use the other directory', steer: true }] }),
+    ).toBe(id);
+    const result = await resultOf(id);
+    expect(result.response).toBe('adjusted');
+    const last = (
+      h.fake.requests[1].body as {
+        contents: { role: string; parts: { text?: string; functionResponse?: unknown }[] }[];
+      }
+    ).contents.at(-1)!;
+    expect(last.parts[0].functionResponse).toBeDefined();
+    expect(last.parts.at(-1)!.text).toContain('use the other directory');
+    await session.signal(closeSessionSignal);
+  },
+);

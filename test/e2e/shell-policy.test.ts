@@ -23,7 +23,8 @@ afterAll(async () => {
 });
 
 const shell = (command: string) => ({ name: 'run_shell_command', args: { command } });
-const responseIn = (i: number) => (h.fake.requests[i].body as Sent).contents.at(-1)!.parts[0].functionResponse!.response;
+const responseIn = (i: number) =>
+  (h.fake.requests[i].body as Sent).contents.at(-1)!.parts[0].functionResponse!.response;
 
 const HIDDEN = [
   'git status <(git status)#;touch PWNED',
@@ -31,10 +32,11 @@ const HIDDEN = [
   'git status $(cat <<EOF)\ntouch PWNED\nEOF',
 ];
 
-
 test('under an allow rule for "git status", a command hidden behind it is asked for, not run', async () => {
   const ws = h.workspace();
-  const rules: PolicyRule[] = [{ toolName: 'run_shell_command', commandPrefix: 'git status', decision: 'allow', priority: 100, tier: 'user' }];
+  const rules: PolicyRule[] = [
+    { toolName: 'run_shell_command', commandPrefix: 'git status', decision: 'allow', priority: 100, tier: 'user' },
+  ];
   const script = [...['git status', ...HIDDEN].map((c) => functionCallResponse(shell(c))), textResponse('done')];
   const handle = await h.start(script, { workspace: ws, approvalMode: 'default', policyRules: rules });
   const asked = await denyEvery(handle, 'command');
@@ -47,7 +49,9 @@ test('under an allow rule for "git status", a command hidden behind it is asked 
 
 test('in yolo mode under a deny rule for "touch", the hidden command is denied, not run', async () => {
   const ws = h.workspace();
-  const rules: PolicyRule[] = [{ toolName: 'run_shell_command', commandPrefix: 'touch', decision: 'deny', priority: 100, tier: 'user' }];
+  const rules: PolicyRule[] = [
+    { toolName: 'run_shell_command', commandPrefix: 'touch', decision: 'deny', priority: 100, tier: 'user' },
+  ];
   const script = [...HIDDEN.map((c) => functionCallResponse(shell(c))), textResponse('done')];
   const run = await h.run(script, { workspace: ws, approvalMode: 'yolo', policyRules: rules });
   expect(run.result?.response).toBe('done');

@@ -29,12 +29,18 @@ const WORDS = ['Durable ', 'agents ', 'never ', 'lose ', 'a ', 'word.'];
 
 function chunk(text: string, last = false): ResponseJson {
   return {
-    candidates: [{ content: { role: 'model', parts: [{ text }] }, index: 0, ...(last ? { finishReason: 'STOP' } : {}) }],
+    candidates: [
+      { content: { role: 'model', parts: [{ text }] }, index: 0, ...(last ? { finishReason: 'STOP' } : {}) },
+    ],
     ...(last ? { usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 6, totalTokenCount: 16 } } : {}),
   };
 }
 
-const answer = (opts: { delayMs?: number; dropAfterChunks?: number } = {}) => streamLine(WORDS.map((w, i) => chunk(w, i === WORDS.length - 1)), opts);
+const answer = (opts: { delayMs?: number; dropAfterChunks?: number } = {}) =>
+  streamLine(
+    WORDS.map((w, i) => chunk(w, i === WORDS.length - 1)),
+    opts,
+  );
 
 function capture(): { io: { stdout: Writable; stderr: Writable }; out: () => string; err: () => string } {
   const chunks = { out: '', err: '' };
@@ -100,7 +106,10 @@ test('a stream cut mid-way and retried shows no text twice', async () => {
 test('stream-json deltas of a retried turn concatenate to the answer once', async () => {
   const handle = await h.start([answer({ delayMs: 80, dropAfterChunks: 2 }), answer({ delayMs: 80 })]);
   const seen = await follow(handle.workflowId, 'stream-json');
-  const lines = seen.out.trim().split('\n').map((l) => JSON.parse(l) as { type: string; role?: string; content?: string; replace?: boolean });
+  const lines = seen.out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { type: string; role?: string; content?: string; replace?: boolean });
   const deltas = lines.filter((l) => l.type === 'message' && l.role === 'assistant');
   expect(deltas.some((l) => l.replace)).toBe(false);
   expect(deltas.map((l) => l.content).join('')).toBe(WORDS.join(''));
@@ -124,19 +133,37 @@ test('an answer cut by a worker killed mid-stream is shown once after the new wo
   const home = fs.mkdtempSync(path.join(env.tmpDir, 'stream-kill-'));
   const fake = await FakeGeminiServer.start({ script: [answer({ delayMs: 400 }), answer({ delayMs: 20 })] });
   const taskQueue = env.uniqueTaskQueue('stream-kill');
-  const workerEnv = { TEMPORAL_ADDRESS: env.address, DURABLE_AGENT_TASK_QUEUE: taskQueue, GOOGLE_GEMINI_BASE_URL: fake.url, DURABLE_AGENT_HOME: home };
+  const workerEnv = {
+    TEMPORAL_ADDRESS: env.address,
+    DURABLE_AGENT_TASK_QUEUE: taskQueue,
+    GOOGLE_GEMINI_BASE_URL: fake.url,
+    DURABLE_AGENT_HOME: home,
+  };
   let worker = spawnWorker(workerEnv);
   try {
     const handle = await env.client.workflow.start('agentPromptWorkflow', {
       taskQueue,
       workflowId: `stream-kill-${Date.now()}`,
-      args: [{ prompt: 'say it', workspace: h.workspace(), model: 'gemini-test', approvalMode: 'yolo', maxTurns: 5, modelHeartbeatTimeoutMs: 2000, modelRetryInitialMs: 100 }],
+      args: [
+        {
+          prompt: 'say it',
+          workspace: h.workspace(),
+          model: 'gemini-test',
+          approvalMode: 'yolo',
+          maxTurns: 5,
+          modelHeartbeatTimeoutMs: 2000,
+          modelRetryInitialMs: 100,
+        },
+      ],
     });
     const live = new FileLiveStream(path.join(home, 'live'));
     const c = capture();
     const printer = createPrinter('text', c.io, handle.workflowId);
     const pieces: StreamPiece[] = [];
-    const following = followEvents(env.client, handle.workflowId, (e) => printer.event(e), { live: { stream: live, onPiece: (p) => (pieces.push(p), printer.piece(p)) }, pollMs: 20 });
+    const following = followEvents(env.client, handle.workflowId, (e) => printer.event(e), {
+      live: { stream: live, onPiece: (p) => (pieces.push(p), printer.piece(p)) },
+      pollMs: 20,
+    });
     for (let i = 0; i < 600 && pieces.length < 2; i++) await new Promise((r) => setTimeout(r, 50));
     worker.kill('SIGKILL');
     await exited(worker);

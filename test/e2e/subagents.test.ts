@@ -17,18 +17,28 @@ afterAll(async () => {
   await closeTestEnv();
 });
 
-const invoke = (agent_name: string, prompt = 'look around') => functionCallResponse({ name: 'invoke_agent', args: { agent_name, prompt } });
+const invoke = (agent_name: string, prompt = 'look around') =>
+  functionCallResponse({ name: 'invoke_agent', args: { agent_name, prompt } });
 const complete = (args: Record<string, unknown>) => functionCallResponse({ name: 'complete_task', args });
 const read = (file_path = 'a.txt') => functionCallResponse({ name: 'read_file', args: { file_path } });
-const agent = (over: Partial<AgentDefinition>): AgentDefinition => ({ ...generalistAgent, name: 'helper', description: 'A test helper agent.', tools: ['read_file', 'list_directory', 'write_file', 'run_shell_command'], ...over });
+const agent = (over: Partial<AgentDefinition>): AgentDefinition => ({
+  ...generalistAgent,
+  name: 'helper',
+  description: 'A test helper agent.',
+  tools: ['read_file', 'list_directory', 'write_file', 'run_shell_command'],
+  ...over,
+});
 /** What the parent model received as the invoke_agent result, in its request `i`. */
 const agentResult = (i: number) => {
-  const body = h.fake.requests[i].body as { contents: { parts: { functionResponse?: { response: { output?: string; error?: string } } }[] }[] };
+  const body = h.fake.requests[i].body as {
+    contents: { parts: { functionResponse?: { response: { output?: string; error?: string } } }[] }[];
+  };
   const response = body.contents.at(-1)!.parts[0].functionResponse!.response;
   return response.output ?? response.error ?? '';
 };
 const childOf = async (parentId: string) => {
-  for await (const wf of h.env.client.workflow.list({ query: `WorkflowType = 'subagentWorkflow'` })) if (wf.workflowId.startsWith(`${parentId}--`)) return wf;
+  for await (const wf of h.env.client.workflow.list({ query: `WorkflowType = 'subagentWorkflow'` }))
+    if (wf.workflowId.startsWith(`${parentId}--`)) return wf;
   return undefined;
 };
 
@@ -36,40 +46,54 @@ async function run(script: ScriptLine[], agents?: AgentDefinition[], extra = {})
   return h.run(script, { workspace: h.workspace({ 'a.txt': 'A' }), agents, ...extra });
 }
 
-test('invoke_agent runs the agent as a child workflow and answers with its complete_task output; usage rolls up', async () => {
-  const r = await run([invoke('generalist'), read(), complete({ result: 'a.txt says A' }), textResponse('The agent found it.')]);
-  expect(r.result?.response).toBe('The agent found it.');
-  expect(agentResult(3)).toMatch(/Termination reason: goal[\s\S]*a\.txt says A/);
-  const child = await childOf(r.workflowId);
-  expect(child?.status.name).toBe('COMPLETED');
-  // Four model calls of 15 tokens each, two of them the child's: the parent's totals include them.
-  expect(h.fake.requests).toHaveLength(4);
-  expect(r.status.stats?.usage.total).toBe(60);
-  await maybeRecordHistory(h, r.workflowId, 'subagent-goal');
-});
+test(
+  'invoke_agent runs the agent as a child workflow and answers with its complete_task output; usage rolls ' + 'up',
+  async () => {
+    const r = await run([
+      invoke('generalist'),
+      read(),
+      complete({ result: 'a.txt says A' }),
+      textResponse('The agent found it.'),
+    ]);
+    expect(r.result?.response).toBe('The agent found it.');
+    expect(agentResult(3)).toMatch(/Termination reason: goal[\s\S]*a\.txt says A/);
+    const child = await childOf(r.workflowId);
+    expect(child?.status.name).toBe('COMPLETED');
+    // Four model calls of 15 tokens each, two of them the child's: the parent's totals include them.
+    expect(h.fake.requests).toHaveLength(4);
+    expect(r.status.stats?.usage.total).toBe(60);
+    await maybeRecordHistory(h, r.workflowId, 'subagent-goal');
+  },
+);
 
-test('a sub-agent reports its turns as the prompt does (one turn engine): thoughts, calls, then the finished turn', async () => {
-  const thinking = streamLine([
-    {
-      candidates: [
-        {
-          content: {
-            role: 'model',
-            parts: [{ text: '**Checking** the file first', thought: true }, { functionCall: { name: 'complete_task', args: { result: 'A' } } }],
+test(
+  'a sub-agent reports its turns as the prompt does (one turn engine): thoughts, calls, then the finished ' + 'turn',
+  async () => {
+    const thinking = streamLine([
+      {
+        candidates: [
+          {
+            content: {
+              role: 'model',
+              parts: [
+                { text: '**Checking** the file first', thought: true },
+                { functionCall: { name: 'complete_task', args: { result: 'A' } } },
+              ],
+            },
+            finishReason: 'STOP',
           },
-          finishReason: 'STOP',
-        },
-      ],
-      usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 2, thoughtsTokenCount: 3, totalTokenCount: 10 },
-    },
-  ]);
-  const r = await run([invoke('generalist'), thinking, textResponse('ok')]);
-  const child = await childOf(r.workflowId);
-  const page = await h.env.client.workflow.getHandle(child!.workflowId).query(eventsQuery, 0);
-  const turnOne = page.events.filter((e) => 'turn' in e && e.turn === 1).map((e) => e.type);
-  expect(turnOne.slice(0, 3)).toEqual(['thought', 'tool_call_request', 'finished']);
-  expect(page.events.find((e) => e.type === 'thought')).toMatchObject({ subject: 'Checking' });
-});
+        ],
+        usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 2, thoughtsTokenCount: 3, totalTokenCount: 10 },
+      },
+    ]);
+    const r = await run([invoke('generalist'), thinking, textResponse('ok')]);
+    const child = await childOf(r.workflowId);
+    const page = await h.env.client.workflow.getHandle(child!.workflowId).query(eventsQuery, 0);
+    const turnOne = page.events.filter((e) => 'turn' in e && e.turn === 1).map((e) => e.type);
+    expect(turnOne.slice(0, 3)).toEqual(['thought', 'tool_call_request', 'finished']);
+    expect(page.events.find((e) => e.type === 'thought')).toMatchObject({ subject: 'Checking' });
+  },
+);
 
 test('an invalid complete_task is answered with what to fix, and a valid one then succeeds', async () => {
   const r = await run([invoke('generalist'), complete({}), complete({ result: 'fixed' }), textResponse('ok')]);
@@ -80,11 +104,19 @@ test('an invalid complete_task is answered with what to fix, and a valid one the
 
 test('a tool outside the agent’s list is answered "unauthorized" and not run', async () => {
   const ws = h.workspace();
-  const r = await h.run([invoke('reader'), functionCallResponse({ name: 'write_file', args: { file_path: 'x.txt', content: 'no' } }), complete({ result: 'done' }), textResponse('ok')], {
-    workspace: ws,
-    agents: [agent({ name: 'reader', tools: ['read_file'] })],
-  });
-  expect(JSON.stringify(h.fake.requests[2].body)).toContain("is not available to the reader agent");
+  const r = await h.run(
+    [
+      invoke('reader'),
+      functionCallResponse({ name: 'write_file', args: { file_path: 'x.txt', content: 'no' } }),
+      complete({ result: 'done' }),
+      textResponse('ok'),
+    ],
+    {
+      workspace: ws,
+      agents: [agent({ name: 'reader', tools: ['read_file'] })],
+    },
+  );
+  expect(JSON.stringify(h.fake.requests[2].body)).toContain('is not available to the reader agent');
   expect(fs.existsSync(path.join(ws, 'x.txt'))).toBe(false);
   expect(r.result?.response).toBe('ok');
 });
@@ -93,21 +125,34 @@ describe('terminations and the recovery turn', () => {
   const cases: [string, Partial<AgentDefinition>, ScriptLine[]][] = [
     ['max_turns', { maxTurns: 2 }, [read(), read()]],
     ['no_complete_task', {}, [textResponse('I am done, I think.')]],
-    ['timeout', { maxMinutes: 0.02 }, [functionCallResponse({ name: 'run_shell_command', args: { command: 'sleep 2' } })]],
+    [
+      'timeout',
+      { maxMinutes: 0.02 },
+      [functionCallResponse({ name: 'run_shell_command', args: { command: 'sleep 2' } })],
+    ],
   ];
   test.each(cases)('%s, then complete_task in the recovery turn: goal', async (reason, over, childTurns) => {
-    const r = await run([invoke('helper'), ...childTurns, complete({ result: 'partial findings' }), textResponse('ok')], [agent(over)]);
+    const r = await run(
+      [invoke('helper'), ...childTurns, complete({ result: 'partial findings' }), textResponse('ok')],
+      [agent(over)],
+    );
     const last = h.fake.requests.length - 1;
     expect(JSON.stringify(h.fake.requests[last - 1].body)).toContain('STOP.');
     expect(agentResult(last)).toMatch(/Termination reason: goal[\s\S]*partial findings/);
     expect(r.result?.response).toBe('ok');
     expect(reason).toBeTruthy();
   });
-  test.each(cases)('%s, and no complete_task in the recovery turn either: that reason', async (reason, over, childTurns) => {
-    const r = await run([invoke('helper'), ...childTurns, textResponse('still nothing'), textResponse('ok')], [agent(over)]);
-    expect(agentResult(h.fake.requests.length - 1)).toContain(`Termination reason: ${reason}`);
-    expect(r.result?.response).toBe('ok');
-  });
+  test.each(cases)(
+    '%s, and no complete_task in the recovery turn either: that reason',
+    async (reason, over, childTurns) => {
+      const r = await run(
+        [invoke('helper'), ...childTurns, textResponse('still nothing'), textResponse('ok')],
+        [agent(over)],
+      );
+      expect(agentResult(h.fake.requests.length - 1)).toContain(`Termination reason: ${reason}`);
+      expect(r.result?.response).toBe('ok');
+    },
+  );
   test('a recovery turn slower than its grace period ends the run', async () => {
     const slow: ScriptLine = { ...complete({ result: 'late' }), delayMs: 3000 };
     await run([invoke('helper'), textResponse('hmm'), slow, textResponse('ok')], [agent({ recoveryGraceSeconds: 1 })]);
@@ -126,13 +171,24 @@ async function waitForChildApproval(handle: WorkflowHandle): Promise<PromptStatu
 
 test('an approval inside the child shows on the parent and is answered with the parent’s id', async () => {
   const ws = h.workspace();
-  const handle = await h.start([invoke('helper'), functionCallResponse({ name: 'write_file', args: { file_path: 'w.txt', content: 'by child' } }), complete({ result: 'written' }), textResponse('ok')], {
-    workspace: ws,
-    approvalMode: 'default',
-    agents: [agent({})],
-  });
+  const handle = await h.start(
+    [
+      invoke('helper'),
+      functionCallResponse({ name: 'write_file', args: { file_path: 'w.txt', content: 'by child' } }),
+      complete({ result: 'written' }),
+      textResponse('ok'),
+    ],
+    {
+      workspace: ws,
+      approvalMode: 'default',
+      agents: [agent({})],
+    },
+  );
   const pending = await waitForChildApproval(handle);
-  expect(pending).toMatchObject({ name: 'write_file', childWorkflowId: expect.stringContaining(`${handle.workflowId}--`) });
+  expect(pending).toMatchObject({
+    name: 'write_file',
+    childWorkflowId: expect.stringContaining(`${handle.workflowId}--`),
+  });
   await handle.executeUpdate(confirmToolCallUpdate, { args: [{ callId: pending.callId, outcome: 'proceed_once' }] });
   const r = await h.finish(handle);
   expect(fs.readFileSync(path.join(ws, 'w.txt'), 'utf8')).toBe('by child');
@@ -141,10 +197,13 @@ test('an approval inside the child shows on the parent and is answered with the 
 });
 
 test('cancelling the parent cancels the child', async () => {
-  const handle = await h.start([invoke('helper'), functionCallResponse({ name: 'write_file', args: { file_path: 'never.txt', content: 'x' } })], {
-    approvalMode: 'default',
-    agents: [agent({})],
-  });
+  const handle = await h.start(
+    [invoke('helper'), functionCallResponse({ name: 'write_file', args: { file_path: 'never.txt', content: 'x' } })],
+    {
+      approvalMode: 'default',
+      agents: [agent({})],
+    },
+  );
   await waitForChildApproval(handle);
   await handle.cancel();
   const r = await h.finish(handle);
@@ -157,7 +216,13 @@ test('cancelling the parent cancels the child', async () => {
 test('proceed_always rules flow from the parent into the child', async () => {
   const handle = await h.start(
     // `always` on `echo from parent` allows `echo from ...` (the command and its first argument).
-    [functionCallResponse({ name: 'run_shell_command', args: { command: 'echo from parent' } }), invoke('helper'), functionCallResponse({ name: 'run_shell_command', args: { command: 'echo from child' } }), complete({ result: 'ran' }), textResponse('ok')],
+    [
+      functionCallResponse({ name: 'run_shell_command', args: { command: 'echo from parent' } }),
+      invoke('helper'),
+      functionCallResponse({ name: 'run_shell_command', args: { command: 'echo from child' } }),
+      complete({ result: 'ran' }),
+      textResponse('ok'),
+    ],
     { approvalMode: 'default', agents: [agent({})] },
   );
   const first = await waitForChildApproval(handle);

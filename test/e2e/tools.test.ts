@@ -31,7 +31,10 @@ test('every tool works end to end through the workflow', async () => {
       { name: 'glob', args: { pattern: '**/*.ts' } },
       { name: 'grep_search', args: { pattern: 'answer' } },
       { name: 'read_file', args: { file_path: 'src/app.ts' } },
-      { name: 'replace', args: { file_path: 'src/app.ts', old_string: '41', new_string: '42', instruction: 'fix the answer' } },
+      {
+        name: 'replace',
+        args: { file_path: 'src/app.ts', old_string: '41', new_string: '42', instruction: 'fix the answer' },
+      },
       { name: 'write_file', args: { file_path: 'docs/notes.md', content: 'hello' } },
       { name: 'run_shell_command', args: { command: 'cat src/app.ts docs/notes.md' } },
     ],
@@ -47,27 +50,30 @@ test('every tool works end to end through the workflow', async () => {
   expect(fs.readFileSync(path.join(ws, 'src/app.ts'), 'utf8')).toBe('export const answer = 42;\n');
 });
 
-test('bad arguments, unknown tools, missing files and failed matches come back as errors the model can read', async () => {
-  const ws = h.workspace({ 'a.txt': 'one two two' });
-  const { run, responses } = await oneTurn(
-    [
-      { name: 'read_file', args: {} },
-      { name: 'no_such_tool', args: { x: 1 } },
-      { name: 'read_file', args: { file_path: 'missing.txt' } },
-      { name: 'replace', args: { file_path: 'a.txt', old_string: 'three', new_string: '3' } },
-      { name: 'replace', args: { file_path: 'a.txt', old_string: 'two', new_string: '2' } },
-    ],
-    ws,
-  );
-  expect(responses[0].error).toMatch(/file_path/);
-  expect(responses[1].error).toMatch(/no_such_tool/);
-  expect(responses[2].error).toMatch(/missing\.txt/);
-  expect(responses[3].error).toMatch(/0 occurrences|not found|no occurrence/i);
-  expect(responses[4].error).toMatch(/2/);
-  expect(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8')).toBe('one two two');
-  expect(run.status.stats?.toolCalls).toEqual({ total: 5, success: 0, failed: 5 });
-  await maybeRecordHistory(h, run.workflowId, 'tool-errors');
-});
+test(
+  'bad arguments, unknown tools, missing files and failed matches come back as errors the model can ' + 'read',
+  async () => {
+    const ws = h.workspace({ 'a.txt': 'one two two' });
+    const { run, responses } = await oneTurn(
+      [
+        { name: 'read_file', args: {} },
+        { name: 'no_such_tool', args: { x: 1 } },
+        { name: 'read_file', args: { file_path: 'missing.txt' } },
+        { name: 'replace', args: { file_path: 'a.txt', old_string: 'three', new_string: '3' } },
+        { name: 'replace', args: { file_path: 'a.txt', old_string: 'two', new_string: '2' } },
+      ],
+      ws,
+    );
+    expect(responses[0].error).toMatch(/file_path/);
+    expect(responses[1].error).toMatch(/no_such_tool/);
+    expect(responses[2].error).toMatch(/missing\.txt/);
+    expect(responses[3].error).toMatch(/0 occurrences|not found|no occurrence/i);
+    expect(responses[4].error).toMatch(/2/);
+    expect(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8')).toBe('one two two');
+    expect(run.status.stats?.toolCalls).toEqual({ total: 5, success: 0, failed: 5 });
+    await maybeRecordHistory(h, run.workflowId, 'tool-errors');
+  },
+);
 
 test('paths outside the workspace are refused, symlinks included', async () => {
   const ws = h.workspace({ 'inside.txt': 'ok' });
@@ -94,7 +100,10 @@ test('paths outside the workspace are refused, symlinks included', async () => {
 
 test('a shell command that runs past its timeout is killed and reported', async () => {
   const ws = h.workspace();
-  const { responses } = await oneTurn([{ name: 'run_shell_command', args: { command: 'echo started; sleep 30; echo never' } }], ws);
+  const { responses } = await oneTurn(
+    [{ name: 'run_shell_command', args: { command: 'echo started; sleep 30; echo never' } }],
+    ws,
+  );
   expect(responses[0].error).toMatch(/time|killed/i);
   expect(responses[0].error).toContain('started');
   expect(responses[0].error).not.toContain('never');
@@ -109,7 +118,10 @@ test('a non-zero exit is a result with the exit code, not a failure', async () =
 
 test('large outputs are truncated to 40,000 characters with a note, and history stays small', async () => {
   const ws = h.workspace();
-  const { run, responses } = await oneTurn([{ name: 'run_shell_command', args: { command: "head -c 200000 /dev/zero | tr '\\0' 'x'" } }], ws);
+  const { run, responses } = await oneTurn(
+    [{ name: 'run_shell_command', args: { command: "head -c 200000 /dev/zero | tr '\\0' 'x'" } }],
+    ws,
+  );
   expect(responses[0].output!.length).toBeLessThan(41_000);
   expect(/characters were cut from the middle/.test(responses[0].output!)).toBe(true);
   const history = await h.env.client.workflow.getHandle(run.workflowId).fetchHistory();

@@ -17,7 +17,8 @@ const BIN = path.resolve(__dirname, '..', '..', 'bin', 'durable-agent.js');
 const TMUX = '/usr/bin/tmux';
 
 /** Variables of the developer's shell that would change what the binary does. */
-const SCRUBBED = /^(GEMINI_API_KEY|GOOGLE_API_KEY|GOOGLE_GEMINI_BASE_URL|TEMPORAL_.*|DURABLE_AGENT_.*|DA_TEST_.*|TMUX.*)$/;
+const SCRUBBED =
+  /^(GEMINI_API_KEY|GOOGLE_API_KEY|GOOGLE_GEMINI_BASE_URL|TEMPORAL_.*|DURABLE_AGENT_.*|DA_TEST_.*|TMUX.*)$/;
 
 function requireEnv(name: string): string {
   const value = process.env[name];
@@ -32,7 +33,13 @@ test('on a terminal, run shows the diff and a menu, and choice 1 lets the write 
   const script = path.join(dir, 'script.jsonl');
   fs.writeFileSync(
     script,
-    toJsonl([functionCallResponse({ name: 'write_file', args: { file_path: 'hello.txt', content: 'hello from a terminal\n' } }), textResponse('The file is written.')]),
+    toJsonl([
+      functionCallResponse({
+        name: 'write_file',
+        args: { file_path: 'hello.txt', content: 'hello from a terminal\n' },
+      }),
+      textResponse('The file is written.'),
+    ]),
   );
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !SCRUBBED.test(k)));
   const env = {
@@ -45,7 +52,9 @@ test('on a terminal, run shows the diff and a menu, and choice 1 lets the write 
   const socket = `da-test-${process.pid}-${randomBytes(4).toString('hex')}`;
   const tmux = (...args: string[]) => run(TMUX, ['-L', socket, '-f', '/dev/null', ...args], { env });
   const screen = async () => (await tmux('capture-pane', '-p', '-J', '-S', '-', '-t', 'agent')).stdout;
-  const command = `cd ${dir} && ${process.execPath} ${BIN} run --fake-responses ${script} -w ${workspace} "write it"; echo "[exit $?]"; sleep 600`;
+  const command =
+    `cd ${dir} && ${process.execPath} ${BIN} run --fake-responses ` +
+    `${script} -w ${workspace} "write it"; echo "[exit $?]"; sleep 600`;
   try {
     await tmux('new-session', '-d', '-s', 'agent', '-x', '200', '-y', '50', command);
     const menu = await waitForScreen(screen, /Choice \[1-4\]:/);

@@ -15,7 +15,8 @@ import { waitForScreen } from '../helpers/processes';
 
 const run = promisify(execFile);
 const TMUX = '/usr/bin/tmux';
-const SCRUBBED = /^(GEMINI_API_KEY|GOOGLE_API_KEY|GOOGLE_GEMINI_BASE_URL|TEMPORAL_.*|DURABLE_AGENT_.*|DA_TEST_.*|TMUX.*)$/;
+const SCRUBBED =
+  /^(GEMINI_API_KEY|GOOGLE_API_KEY|GOOGLE_GEMINI_BASE_URL|TEMPORAL_.*|DURABLE_AGENT_.*|DA_TEST_.*|TMUX.*)$/;
 
 let h: Harness;
 beforeAll(async () => {
@@ -30,7 +31,11 @@ test('on a terminal, chat asks an approval in place, then takes the next message
   const dir = fs.mkdtempSync(path.join(process.env[TEST_ENV_VARS.tmpDir]!, 'tty-chat-'));
   const workspace = path.join(dir, 'ws');
   fs.mkdirSync(workspace);
-  h.fake.load([functionCallResponse({ name: 'write_file', args: { file_path: 'hello.txt', content: 'hi\n' } }), textResponse('The file is written.'), textResponse('You are welcome.')]);
+  h.fake.load([
+    functionCallResponse({ name: 'write_file', args: { file_path: 'hello.txt', content: 'hi\n' } }),
+    textResponse('The file is written.'),
+    textResponse('You are welcome.'),
+  ]);
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !SCRUBBED.test(k)));
   const env = {
     ...base,
@@ -44,7 +49,8 @@ test('on a terminal, chat asks an approval in place, then takes the next message
   const socket = `da-test-${process.pid}-${randomBytes(4).toString('hex')}`;
   const tmux = (...args: string[]) => run(TMUX, ['-L', socket, '-f', '/dev/null', ...args], { env });
   const screen = async () => (await tmux('capture-pane', '-p', '-J', '-S', '-', '-t', 'agent')).stdout;
-  const type = (text: string) => tmux('send-keys', '-t', 'agent', '-l', text).then(() => tmux('send-keys', '-t', 'agent', 'Enter'));
+  const type = (text: string) =>
+    tmux('send-keys', '-t', 'agent', '-l', text).then(() => tmux('send-keys', '-t', 'agent', 'Enter'));
   const id = `tty-chat-${Date.now()}`;
   const command = `cd ${dir} && ${process.execPath} ${BIN} chat ${id} -w ${workspace}; echo "[exit $?]"; sleep 600`;
   try {
@@ -62,6 +68,9 @@ test('on a terminal, chat asks an approval in place, then takes the next message
     expect(await waitForScreen(screen, /\[exit \d+\]/)).toContain('[exit 0]');
   } finally {
     await tmux('kill-server').catch(() => undefined);
-    await h.env.client.workflow.getHandle(id).terminate('test over').catch(() => undefined);
+    await h.env.client.workflow
+      .getHandle(id)
+      .terminate('test over')
+      .catch(() => undefined);
   }
 });

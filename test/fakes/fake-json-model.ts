@@ -4,7 +4,12 @@
  * `generateContent`, a list of chunks answers `generateContentStream`, and an error is thrown by
  * the request.
  */
-import { GenerateContentResponse, type Content, type GenerateContentConfig, type GenerateContentParameters } from '@google/genai';
+import {
+  GenerateContentResponse,
+  type Content,
+  type GenerateContentConfig,
+  type GenerateContentParameters,
+} from '@google/genai';
 import type { ModelSeam } from '../../src/model/seam';
 import type { StreamChunk } from '../../src/core/assemble-turn';
 

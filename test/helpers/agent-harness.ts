@@ -96,7 +96,12 @@ export async function createHarness(name: string): Promise<Harness> {
         (result: PromptResult) => ({ result }),
         (error: Error) => ({ error }),
       );
-      return { workflowId: handle.workflowId, ...outcome, events: await harness.events(handle.workflowId), status: await promptStatus(env.client, handle.workflowId) };
+      return {
+        workflowId: handle.workflowId,
+        ...outcome,
+        events: await harness.events(handle.workflowId),
+        status: await promptStatus(env.client, handle.workflowId),
+      };
     },
     async events(workflowId) {
       return (await env.client.workflow.getHandle(workflowId).query(eventsQuery, 0)).events;
@@ -125,7 +130,12 @@ function promptInput(h: Harness, input: Partial<PromptInput>): PromptInput {
 }
 
 /** Writes a finished workflow's history under test/histories for the replay test (RECORD_HISTORIES=1). */
-export async function maybeRecordHistory(h: Pick<Harness, 'env'>, workflowId: string, name: string, runId?: string): Promise<void> {
+export async function maybeRecordHistory(
+  h: Pick<Harness, 'env'>,
+  workflowId: string,
+  name: string,
+  runId?: string,
+): Promise<void> {
   if (process.env.RECORD_HISTORIES !== '1') return;
   const history = await h.env.client.workflow.getHandle(workflowId, runId).fetchHistory();
   const { historyToJSON } = await import('@temporalio/common/lib/proto-utils');
@@ -134,6 +144,12 @@ export async function maybeRecordHistory(h: Pick<Harness, 'env'>, workflowId: st
   // Stack traces and worker identities name this machine; replay needs neither.
   const root = path.resolve(__dirname, '..', '..');
   // The workflow id becomes the file's name, under which the replay test replays it (child ids derive from it).
-  const text = historyToJSON(history).split(root).join('<root>').split(`@${os.hostname()}`).join('@test-host').split(workflowId).join(name);
+  const text = historyToJSON(history)
+    .split(root)
+    .join('<root>')
+    .split(`@${os.hostname()}`)
+    .join('@test-host')
+    .split(workflowId)
+    .join(name);
   fs.writeFileSync(path.join(dir, `${name}.json`), text);
 }

@@ -16,7 +16,10 @@ export interface Comparison {
   resumed: ResumedCall[];
 }
 
-type Part = { functionCall?: { id?: string; args?: Record<string, unknown> }; functionResponse?: { id?: string; name?: string; response?: Record<string, unknown> } };
+type Part = {
+  functionCall?: { id?: string; args?: Record<string, unknown> };
+  functionResponse?: { id?: string; name?: string; response?: Record<string, unknown> };
+};
 
 /**
  * Compares a crashed run with the uninterrupted one: the same transcript message for message, the
@@ -46,7 +49,8 @@ export function compareRuns(reference: SessionOutcome, run: SessionOutcome): Com
   const twice = log.filter((line, i) => log.indexOf(line) !== i);
   if (twice.length) failures.push(`side effects repeated: ${twice.join(', ')}`);
   const expectedLog = lines(reference.workspace['effects.log']).filter((line) => !notRun.has(line));
-  if (JSON.stringify(log) !== JSON.stringify(expectedLog)) failures.push(`effects.log ${JSON.stringify(log)}, expected ${JSON.stringify(expectedLog)}`);
+  if (JSON.stringify(log) !== JSON.stringify(expectedLog))
+    failures.push(`effects.log ${JSON.stringify(log)}, expected ${JSON.stringify(expectedLog)}`);
   for (const file of new Set([...Object.keys(reference.workspace), ...Object.keys(run.workspace)])) {
     const [want, got] = [reference.workspace[file], run.workspace[file]];
     if (file === 'effects.log' || want === got) continue;
@@ -67,13 +71,23 @@ const READ_TOOLS = new Set(['list_directory', 'read_file', 'glob', 'grep_search'
 
 function explainedBy(exempt: Set<string>, read: ReadDifference): boolean {
   if (exempt.size === 0) return false;
-  const without = (text: string) => text.split('\\n').filter((line) => ![...exempt].some((file) => line.includes(file))).join('\\n');
+  const without = (text: string) =>
+    text
+      .split('\\n')
+      .filter((line) => ![...exempt].some((file) => line.includes(file)))
+      .join('\\n');
   return without(read.expected) === without(read.actual);
 }
 
-function compareTranscripts(reference: Content[], run: Content[], failures: string[], reads: ReadDifference[]): ResumedCall[] {
+function compareTranscripts(
+  reference: Content[],
+  run: Content[],
+  failures: string[],
+  reads: ReadDifference[],
+): ResumedCall[] {
   const resumed: ResumedCall[] = [];
-  if (run.length !== reference.length) failures.push(`transcript has ${run.length} messages, expected ${reference.length}`);
+  if (run.length !== reference.length)
+    failures.push(`transcript has ${run.length} messages, expected ${reference.length}`);
   reference.forEach((expected, i) => {
     const actual = run[i];
     if (!actual || actual.role !== expected.role || (actual.parts?.length ?? 0) !== (expected.parts?.length ?? 0)) {
@@ -85,8 +99,12 @@ function compareTranscripts(reference: Content[], run: Content[], failures: stri
       if (JSON.stringify(got) === JSON.stringify(part)) return;
       const kind = resumedKind(part as Part, got);
       const failure = `transcript message ${i} part ${j}: ${JSON.stringify(got)}, expected ${JSON.stringify(part)}`;
-      if (kind) resumed.push({ callId: String(got.functionResponse!.id), name: String(got.functionResponse!.name), kind });
-      else if (READ_TOOLS.has(String(got.functionResponse?.name)) && got.functionResponse?.name === (part as Part).functionResponse?.name) {
+      if (kind)
+        resumed.push({ callId: String(got.functionResponse!.id), name: String(got.functionResponse!.name), kind });
+      else if (
+        READ_TOOLS.has(String(got.functionResponse?.name)) &&
+        got.functionResponse?.name === (part as Part).functionResponse?.name
+      ) {
         reads.push({ expected: JSON.stringify(part), actual: JSON.stringify(got), failure });
       } else failures.push(failure);
     });
@@ -98,14 +116,17 @@ function resumedKind(expected: Part, actual: Part): ResumedCall['kind'] | undefi
   const [e, a] = [expected.functionResponse, actual.functionResponse];
   if (!e || !a || e.id !== a.id || e.name !== a.name) return undefined;
   const text = JSON.stringify(a.response ?? {});
-  if (a.name === 'run_shell_command' && text.includes('Outcome unknown: the previous attempt was interrupted')) return 'outcome unknown';
-  if ((a.name === 'write_file' || a.name === 'replace') && /already holds this content|already in place/.test(text)) return 'already in place';
+  if (a.name === 'run_shell_command' && text.includes('Outcome unknown: the previous attempt was interrupted'))
+    return 'outcome unknown';
+  if ((a.name === 'write_file' || a.name === 'replace') && /already holds this content|already in place/.test(text))
+    return 'already in place';
   return undefined;
 }
 
 function callArgs(transcript: Content[], callId: string): Record<string, unknown> | undefined {
   for (const message of transcript) {
-    for (const part of (message.parts ?? []) as Part[]) if (part.functionCall?.id === callId) return part.functionCall.args;
+    for (const part of (message.parts ?? []) as Part[])
+      if (part.functionCall?.id === callId) return part.functionCall.args;
   }
   return undefined;
 }

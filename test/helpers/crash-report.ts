@@ -39,7 +39,12 @@ export async function analyseKills(client: Client, outcome: SessionOutcome): Pro
     const newPid = outcome.workerPids[k + 1];
     const started = events
       .map(({ event }) => ({ at: time(event), identity: identityOf(event) }))
-      .filter((e) => e.at > kill.killedAt && e.identity !== undefined && (newPid === undefined || e.identity.startsWith(`${newPid}@`)));
+      .filter(
+        (e) =>
+          e.at > kill.killedAt &&
+          e.identity !== undefined &&
+          (newPid === undefined || e.identity.startsWith(`${newPid}@`)),
+      );
     const first = Math.min(...started.map((e) => e.at));
     return {
       atMs: kill.killedAt - outcome.sentAt,
@@ -49,12 +54,25 @@ export async function analyseKills(client: Client, outcome: SessionOutcome): Pro
   });
 }
 
-function interruptionOf(workflowId: string, event: HistoryEvent, all: { workflowId: string; event: HistoryEvent }[]): Interruption[] {
+function interruptionOf(
+  workflowId: string,
+  event: HistoryEvent,
+  all: { workflowId: string; event: HistoryEvent }[],
+): Interruption[] {
   const at = time(event);
   const started = event.activityTaskStartedEventAttributes;
   if (started && (started.attempt ?? 1) > 1) {
-    const scheduled = all.find((e) => e.workflowId === workflowId && Number(e.event.eventId) === Number(started.scheduledEventId))?.event;
-    return [{ at, workflowId, what: describeActivity(scheduled), timeout: timeoutName(started.lastFailure?.timeoutFailureInfo?.timeoutType) }];
+    const scheduled = all.find(
+      (e) => e.workflowId === workflowId && Number(e.event.eventId) === Number(started.scheduledEventId),
+    )?.event;
+    return [
+      {
+        at,
+        workflowId,
+        what: describeActivity(scheduled),
+        timeout: timeoutName(started.lastFailure?.timeoutFailureInfo?.timeoutType),
+      },
+    ];
   }
   const timedOut = event.workflowTaskTimedOutEventAttributes;
   if (timedOut) return [{ at, workflowId, what: 'workflow task', timeout: timeoutName(timedOut.timeoutType) }];
@@ -73,7 +91,11 @@ function describeActivity(scheduled: HistoryEvent | undefined): string {
 }
 
 function identityOf(event: HistoryEvent): string | undefined {
-  return event.workflowTaskStartedEventAttributes?.identity ?? event.activityTaskStartedEventAttributes?.identity ?? undefined;
+  return (
+    event.workflowTaskStartedEventAttributes?.identity ??
+    event.activityTaskStartedEventAttributes?.identity ??
+    undefined
+  );
 }
 
 function timeoutName(type: temporal.api.enums.v1.TimeoutType | null | undefined): string | undefined {

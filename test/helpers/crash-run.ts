@@ -11,7 +11,12 @@ import { exited, spawnWorker } from './processes';
 import { closeSessionSignal, sendMessageUpdate } from '../../src/workflows/api';
 
 /** Tuned so that a dead worker's tasks move to a live one within about two seconds. */
-export const FAST_FAILOVER = { toolHeartbeatTimeoutMs: 2000, modelHeartbeatTimeoutMs: 2000, stickyTimeoutMs: 1000, workflowTaskTimeoutMs: 3000 };
+export const FAST_FAILOVER = {
+  toolHeartbeatTimeoutMs: 2000,
+  modelHeartbeatTimeoutMs: 2000,
+  stickyTimeoutMs: 1000,
+  workflowTaskTimeoutMs: 3000,
+};
 
 export type WorkerProcess = ReturnType<typeof spawnWorker>;
 
@@ -125,7 +130,12 @@ async function startSession(client: Client, sessionId: string, taskQueue: string
     toolHeartbeatTimeoutMs: FAST_FAILOVER.toolHeartbeatTimeoutMs,
     modelHeartbeatTimeoutMs: FAST_FAILOVER.modelHeartbeatTimeoutMs,
   };
-  const handle = await client.workflow.start(agentSessionWorkflow, { taskQueue, workflowId: sessionId, workflowTaskTimeout: FAST_FAILOVER.workflowTaskTimeoutMs, args: [{ defaults }] });
+  const handle = await client.workflow.start(agentSessionWorkflow, {
+    taskQueue,
+    workflowId: sessionId,
+    workflowTaskTimeout: FAST_FAILOVER.workflowTaskTimeoutMs,
+    args: [{ defaults }],
+  });
   for (const text of CRASH_MESSAGES) await handle.executeUpdate(sendMessageUpdate, { args: [{ text }] });
   await handle.signal(closeSessionSignal);
 }
@@ -150,16 +160,23 @@ async function applyCrashes(ctx: RunContext, sessionId: string, crashes: Crash[]
 }
 
 async function isOpen(ctx: RunContext, sessionId: string): Promise<boolean> {
-  const description = await ctx.client.workflow.getHandle(sessionId).describe().catch(() => undefined);
+  const description = await ctx.client.workflow
+    .getHandle(sessionId)
+    .describe()
+    .catch(() => undefined);
   return description?.status.name !== 'COMPLETED';
 }
 
 async function waitClosed(ctx: RunContext, sessionId: string, timeoutMs: number): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const description = await ctx.client.workflow.getHandle(sessionId).describe().catch(() => undefined);
+    const description = await ctx.client.workflow
+      .getHandle(sessionId)
+      .describe()
+      .catch(() => undefined);
     if (description && description.status.name !== 'RUNNING') {
-      if (description.status.name !== 'COMPLETED') throw new Error(`session ${sessionId} ended ${description.status.name}`);
+      if (description.status.name !== 'COMPLETED')
+        throw new Error(`session ${sessionId} ended ${description.status.name}`);
       return description.closeTime!.getTime();
     }
     await sleep(100);

@@ -16,7 +16,10 @@ export const CRASH_MESSAGES = ['Set up the project.', 'Now finish it.'];
 const DELAY = { delayMs: 100 };
 const call = (calls: FunctionCallSpec | FunctionCallSpec[]) => functionCallResponse(calls, DELAY);
 const write = (file_path: string, content: string) => ({ name: 'write_file', args: { file_path, content } });
-const replace = (file_path: string, old_string: string, new_string: string) => ({ name: 'replace', args: { file_path, old_string, new_string } });
+const replace = (file_path: string, old_string: string, new_string: string) => ({
+  name: 'replace',
+  args: { file_path, old_string, new_string },
+});
 const shell = (command: string) => ({ name: 'run_shell_command', args: { command } });
 const count = 'n=$(cat count.txt 2>/dev/null || echo 0); echo $((n+1)) > count.txt';
 
@@ -56,7 +59,17 @@ export const EXPECTED_WORKSPACE: Record<string, string> = {
   'b.txt': 'beta\n',
   'ab.txt': 'alpha\nbeta\n',
   'CHANGELOG.md': '## 0.1.0\n\n- y exported\n',
-  'effects.log': ['shell-1 setup', 'shell-2 build', 'shell-3 count', 'shell-4 concat', 'shell-5 test', 'shell-6 count', 'shell-7 done'].map((l) => `${l}\n`).join(''),
+  'effects.log': [
+    'shell-1 setup',
+    'shell-2 build',
+    'shell-3 count',
+    'shell-4 concat',
+    'shell-5 test',
+    'shell-6 count',
+    'shell-7 done',
+  ]
+    .map((l) => `${l}\n`)
+    .join(''),
 };
 
 /** Files each shell command writes besides `effects.log`, by its log line. */

@@ -1,8 +1,21 @@
 import type { HookCommand, HookEventName, HooksConfig } from '../../src/core/hooks/types';
 
 /** One hook definition for `event` running `commands` (strings, or full hook objects). */
-export function hooksOn(event: HookEventName, commands: (string | Omit<HookCommand, 'type'>)[], definition: { matcher?: string; sequential?: boolean } = {}): HooksConfig {
-  return { [event]: [{ ...definition, hooks: commands.map((c) => (typeof c === 'string' ? { type: 'command', command: c } : { type: 'command', ...c })) }] };
+export function hooksOn(
+  event: HookEventName,
+  commands: (string | Omit<HookCommand, 'type'>)[],
+  definition: { matcher?: string; sequential?: boolean } = {},
+): HooksConfig {
+  return {
+    [event]: [
+      {
+        ...definition,
+        hooks: commands.map((c) =>
+          typeof c === 'string' ? { type: 'command', command: c } : { type: 'command', ...c },
+        ),
+      },
+    ],
+  };
 }
 
 /** A shell command that prints `value` as JSON (single quotes inside are not supported). */

@@ -24,8 +24,17 @@ export interface RunHooksInput {
   fields: Record<string, unknown>;
   /** A tool's result by reference (AfterTool): becomes `tool_response`. */
   toolResponse?: { ref?: string; response?: Record<string, unknown> };
-  /** The model request (BeforeModel, BeforeToolSelection) or request and response (AfterModel), by transcript reference. */
-  llm?: { transcriptId: string; length: number; append: NewPart[]; model: string; toolNames?: string[]; responseAt?: number };
+  /**
+   * The model request (BeforeModel, BeforeToolSelection) or request and response (AfterModel), by transcript reference.
+   */
+  llm?: {
+    transcriptId: string;
+    length: number;
+    append: NewPart[];
+    model: string;
+    toolNames?: string[];
+    responseAt?: number;
+  };
 }
 
 /**
@@ -62,14 +71,22 @@ export function hookEnvironment(context: HookContext): Record<string, string> {
 }
 
 /** Gemini CLI's `tool_response`: `llmContent` is what the model is sent, `error` set on failure. */
-async function toolResponseOf(store: TranscriptStore, ref: NonNullable<RunHooksInput['toolResponse']>): Promise<Record<string, unknown>> {
-  const response = ref.ref ? (JSON.parse(await store.getBlob(ref.ref)) as Record<string, unknown>) : (ref.response ?? {});
+async function toolResponseOf(
+  store: TranscriptStore,
+  ref: NonNullable<RunHooksInput['toolResponse']>,
+): Promise<Record<string, unknown>> {
+  const response = ref.ref
+    ? (JSON.parse(await store.getBlob(ref.ref)) as Record<string, unknown>)
+    : (ref.response ?? {});
   const error = typeof response.error === 'string' ? response.error : undefined;
   const llmContent = error ?? (typeof response.output === 'string' ? response.output : JSON.stringify(response));
   return { llmContent, returnDisplay: llmContent, error: error ? { message: error } : null };
 }
 
-async function llmDocuments(store: TranscriptStore, llm: NonNullable<RunHooksInput['llm']>): Promise<Record<string, unknown>> {
+async function llmDocuments(
+  store: TranscriptStore,
+  llm: NonNullable<RunHooksInput['llm']>,
+): Promise<Record<string, unknown>> {
   if (llm.responseAt !== undefined) {
     const messages = await store.readMessages(llm.transcriptId, llm.responseAt + 1);
     const response = messages.pop();

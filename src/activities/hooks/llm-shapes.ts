@@ -19,25 +19,45 @@ export interface HookLlmResponse {
 }
 
 /** Generation settings a BeforeModel hook may change (the rest of the request stays ours). */
-const CONFIG_KEYS = ['temperature', 'maxOutputTokens', 'topP', 'topK', 'stopSequences', 'candidateCount', 'presencePenalty', 'frequencyPenalty', 'seed'];
+const CONFIG_KEYS = [
+  'temperature',
+  'maxOutputTokens',
+  'topP',
+  'topK',
+  'stopSequences',
+  'candidateCount',
+  'presencePenalty',
+  'frequencyPenalty',
+  'seed',
+];
 
 export function toHookRequest(model: string, contents: Content[], toolNames?: string[]): HookLlmRequest {
   const messages = contents.flatMap((c) => {
     const text = (c.parts ?? []).map((p) => p.text ?? '').join('');
     return text ? [{ role: c.role === 'model' ? ('model' as const) : ('user' as const), content: text }] : [];
   });
-  return { model, messages, config: {}, ...(toolNames ? { toolConfig: { mode: 'AUTO', allowedFunctionNames: toolNames } } : {}) };
+  return {
+    model,
+    messages,
+    config: {},
+    ...(toolNames ? { toolConfig: { mode: 'AUTO', allowedFunctionNames: toolNames } } : {}),
+  };
 }
 
 export function toHookResponse(content: Content | undefined, finishReason?: string): HookLlmResponse {
   const parts = (content?.parts ?? []).flatMap((p) => (p.text && !p.thought ? [p.text] : []));
-  return { text: parts.join(''), candidates: [{ content: { role: 'model', parts }, finishReason: finishReason ?? 'STOP', index: 0 }] };
+  return {
+    text: parts.join(''),
+    candidates: [{ content: { role: 'model', parts }, finishReason: finishReason ?? 'STOP', index: 0 }],
+  };
 }
 
 /** The text and finish reason of a hook's response (string parts, or `text` when there are no candidates). */
 export function hookResponseText(response: HookLlmResponse): { text: string; finishReason: string } {
   const candidate = response.candidates?.[0];
-  const parts = (candidate?.content?.parts ?? []).map((p) => (typeof p === 'string' ? p : typeof (p as { text?: unknown })?.text === 'string' ? (p as { text: string }).text : ''));
+  const parts = (candidate?.content?.parts ?? []).map((p) =>
+    typeof p === 'string' ? p : typeof (p as { text?: unknown })?.text === 'string' ? (p as { text: string }).text : '',
+  );
   const text = parts.length > 0 ? parts.join('') : (response.text ?? '');
   return { text, finishReason: candidate?.finishReason ?? 'STOP' };
 }
@@ -53,11 +73,20 @@ export function hookResponseChunk(response: HookLlmResponse): StreamChunk {
  * A BeforeModel hook's `llm_request` applied to our request, as Gemini CLI applies it: `model` and
  * generation settings override ours; `messages`, when given, replace the contents (text only).
  */
-export function applyHookRequest(request: GenerateContentParameters, hook: Partial<HookLlmRequest>): GenerateContentParameters {
+export function applyHookRequest(
+  request: GenerateContentParameters,
+  hook: Partial<HookLlmRequest>,
+): GenerateContentParameters {
   const config = { ...request.config };
-  for (const key of CONFIG_KEYS) if (hook.config && key in hook.config) (config as Record<string, unknown>)[key] = hook.config[key];
+  for (const key of CONFIG_KEYS)
+    if (hook.config && key in hook.config) (config as Record<string, unknown>)[key] = hook.config[key];
   const contents = Array.isArray(hook.messages)
     ? hook.messages.map((m) => ({ role: m.role === 'model' ? 'model' : 'user', parts: [{ text: String(m.content) }] }))
     : request.contents;
-  return { ...request, model: typeof hook.model === 'string' && hook.model ? hook.model : request.model, contents, config };
+  return {
+    ...request,
+    model: typeof hook.model === 'string' && hook.model ? hook.model : request.model,
+    contents,
+    config,
+  };
 }

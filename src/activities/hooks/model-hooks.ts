@@ -2,7 +2,13 @@ import type { GenerateContentParameters } from '@google/genai';
 import type { AssembledTurn } from '../../core/assemble-turn';
 import { assembleTurn } from '../../core/assemble-turn';
 import type { TranscriptStore } from '../../store/types';
-import { applyHookRequest, hookResponseChunk, hookResponseText, type HookLlmRequest, type HookLlmResponse } from './llm-shapes';
+import {
+  applyHookRequest,
+  hookResponseChunk,
+  hookResponseText,
+  type HookLlmRequest,
+  type HookLlmResponse,
+} from './llm-shapes';
 
 /**
  * A hook's rewrite of a recorded model turn outranks every attempt of the model activity that
@@ -21,17 +27,29 @@ export interface ModelHookInput {
 }
 
 /** The request with a BeforeModel override and BeforeToolSelection's mode applied. */
-export async function applyModelHooks(store: TranscriptStore, hooks: ModelHookInput | undefined, request: GenerateContentParameters): Promise<GenerateContentParameters> {
+export async function applyModelHooks(
+  store: TranscriptStore,
+  hooks: ModelHookInput | undefined,
+  request: GenerateContentParameters,
+): Promise<GenerateContentParameters> {
   let out = request;
-  if (hooks?.requestRef) out = applyHookRequest(out, JSON.parse(await store.getBlob(hooks.requestRef)) as Partial<HookLlmRequest>);
+  if (hooks?.requestRef)
+    out = applyHookRequest(out, JSON.parse(await store.getBlob(hooks.requestRef)) as Partial<HookLlmRequest>);
   if (hooks?.toolMode && hooks.toolMode !== 'AUTO') {
-    out = { ...out, config: { ...out.config, toolConfig: { functionCallingConfig: { mode: hooks.toolMode } } } } as GenerateContentParameters;
+    out = {
+      ...out,
+      config: { ...out.config, toolConfig: { functionCallingConfig: { mode: hooks.toolMode } } },
+    } as GenerateContentParameters;
   }
   return out;
 }
 
 /** BeforeModel's synthetic response as the turn, when there is one: the model is not asked. */
-export async function syntheticTurn(store: TranscriptStore, hooks: ModelHookInput | undefined, turn: number): Promise<AssembledTurn | undefined> {
+export async function syntheticTurn(
+  store: TranscriptStore,
+  hooks: ModelHookInput | undefined,
+  turn: number,
+): Promise<AssembledTurn | undefined> {
   if (!hooks?.responseRef) return undefined;
   const response = JSON.parse(await store.getBlob(hooks.responseRef)) as HookLlmResponse;
   return assembleTurn([hookResponseChunk(response)], turn);
@@ -42,8 +60,21 @@ export async function syntheticTurn(store: TranscriptStore, hooks: ModelHookInpu
  * Gemini CLI's response shape has only text), or, for a stop or block without one, a note saying
  * why the answer was withheld. Either way no function call is left without a response.
  */
-export async function rewriteModelTurn(store: TranscriptStore, transcriptId: string, index: number, response: Record<string, unknown> | undefined, reason: string | undefined): Promise<{ text: string; finishReason: string }> {
-  const replacement = response ? hookResponseText(response as HookLlmResponse) : { text: `[The response was withheld by a hook: ${reason ?? 'No reason provided'}]`, finishReason: 'STOP' };
-  await store.writeMessage(transcriptId, index, { role: 'model', parts: [{ text: replacement.text }] }, HOOK_REWRITE_ATTEMPT);
+export async function rewriteModelTurn(
+  store: TranscriptStore,
+  transcriptId: string,
+  index: number,
+  response: Record<string, unknown> | undefined,
+  reason: string | undefined,
+): Promise<{ text: string; finishReason: string }> {
+  const replacement = response
+    ? hookResponseText(response as HookLlmResponse)
+    : { text: `[The response was withheld by a hook: ${reason ?? 'No reason provided'}]`, finishReason: 'STOP' };
+  await store.writeMessage(
+    transcriptId,
+    index,
+    { role: 'model', parts: [{ text: replacement.text }] },
+    HOOK_REWRITE_ATTEMPT,
+  );
   return replacement;
 }

@@ -38,7 +38,14 @@ export interface HookProcessResult {
  * hold the agent.
  */
 export async function runHookProcess(options: HookProcessOptions): Promise<HookProcessResult> {
-  const result: HookProcessResult = { exitCode: null, signal: null, stdout: '', stderr: '', timedOut: false, truncated: false };
+  const result: HookProcessResult = {
+    exitCode: null,
+    signal: null,
+    stdout: '',
+    stderr: '',
+    timedOut: false,
+    truncated: false,
+  };
   const collect = (key: 'stdout' | 'stderr', chunk: string) => {
     const room = HOOK_OUTPUT_LIMIT - result[key].length;
     if (chunk.length > room) result.truncated = true;

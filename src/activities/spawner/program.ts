@@ -11,7 +11,8 @@
  */
 export const LAUNCHER_PROGRAM = `'use strict';
 require('node:child_process')
-  .spawn(process.execPath, ['-e', process.argv[1]], { detached: true, stdio: ['ignore', 'ignore', 2, 3], cwd: '/', env: {} })
+  .spawn(process.execPath, ['-e', process.argv[1]], { detached: true, stdio: ['ignore', 'ignore', 2, 3], cwd: '/', \
+env: {} })
   .unref();
 `;
 

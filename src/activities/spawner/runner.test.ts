@@ -18,7 +18,10 @@ const request = (command: string, extra: Partial<RunRequest> = {}): RunRequest =
 
 async function run(command: string, extra: Partial<RunRequest> = {}, signal?: AbortSignal) {
   let stdout = '';
-  const outcome = await runner.run(request(command, extra), { onOutput: (fd, data) => (stdout += fd === 1 ? data : ''), signal });
+  const outcome = await runner.run(request(command, extra), {
+    onOutput: (fd, data) => (stdout += fd === 1 ? data : ''),
+    signal,
+  });
   return { ...outcome, stdout };
 }
 
@@ -39,19 +42,26 @@ async function until(check: () => boolean, ms = 10_000): Promise<void> {
   }
 }
 
-test('a command gets exactly the environment asked for; its parent is not this process and has an empty environment', async () => {
-  const result = await run('env; echo "parent=$PPID"; echo "parent-env=$(wc -c < /proc/$PPID/environ)"', { stdin: 'ignored' });
-  expect(result).toMatchObject({ exitCode: 0, signal: null, timedOut: false, aborted: false });
-  expect(result.stdout).toContain('ONLY_THIS=yes\n');
-  expect(result.stdout).toContain('parent-env=0\n');
-  expect(result.stdout).not.toContain(`parent=${process.pid}\n`);
-});
+test(
+  'a command gets exactly the environment asked for; its parent is not this process and has an empty ' + 'environment',
+  async () => {
+    const result = await run('env; echo "parent=$PPID"; echo "parent-env=$(wc -c < /proc/$PPID/environ)"', {
+      stdin: 'ignored',
+    });
+    expect(result).toMatchObject({ exitCode: 0, signal: null, timedOut: false, aborted: false });
+    expect(result.stdout).toContain('ONLY_THIS=yes\n');
+    expect(result.stdout).toContain('parent-env=0\n');
+    expect(result.stdout).not.toContain(`parent=${process.pid}\n`);
+  },
+);
 
 test('stdin is handed over; stderr comes back separately', async () => {
   let out = '';
   let err = '';
   const argv = ['bash', '--norc', '-c', 'cat; echo oops >&2; exit 3'];
-  const outcome = await runner.run(request('', { argv, stdin: 'hello' }), { onOutput: (fd, d) => (fd === 1 ? (out += d) : (err += d)) });
+  const outcome = await runner.run(request('', { argv, stdin: 'hello' }), {
+    onOutput: (fd, d) => (fd === 1 ? (out += d) : (err += d)),
+  });
   expect(outcome.exitCode).toBe(3);
   expect(out).toBe('hello');
   expect(err).toBe('oops\n');

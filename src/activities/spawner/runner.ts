@@ -41,7 +41,10 @@ export interface ProcessRunner {
   close(): void;
 }
 
-type Reply = { id: number; ev: 'started'; pid: number } | { id: number; ev: 'out'; fd: 1 | 2; data: string } | { id: number; ev: 'done'; code: number | null; signal: NodeJS.Signals | null; timedOut: boolean; error?: string };
+type Reply =
+  | { id: number; ev: 'started'; pid: number }
+  | { id: number; ev: 'out'; fd: 1 | 2; data: string }
+  | { id: number; ev: 'done'; code: number | null; signal: NodeJS.Signals | null; timedOut: boolean; error?: string };
 
 interface Pending {
   io: RunIo;
@@ -89,12 +92,18 @@ class Spawner {
 
   constructor() {
     // The empty environment is the point: the spawner's is what commands can read of their parent.
-    this.child = spawn(process.execPath, ['-e', LAUNCHER_PROGRAM, SPAWNER_PROGRAM], { env: {}, cwd: '/', stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, ['-e', LAUNCHER_PROGRAM, SPAWNER_PROGRAM], {
+      env: {},
+      cwd: '/',
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+    });
     this.channel = this.child.stdio[3] as Socket;
     this.channel.setEncoding('utf8').on('data', (chunk: string) => this.receive(chunk));
     this.channel.on('close', () => this.onLost());
     this.channel.on('error', () => undefined);
-    this.child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (this.stderr = (this.stderr + chunk).slice(-2000)));
+    this.child.stderr
+      ?.setEncoding('utf8')
+      .on('data', (chunk: string) => (this.stderr = (this.stderr + chunk).slice(-2000)));
     this.child.on('error', (err) => ((this.stderr += err.message), this.onLost()));
     this.child.unref();
     this.idle(true);
@@ -150,17 +159,34 @@ class Spawner {
     if (!entry) return;
     if (reply.ev === 'started') entry.pid = reply.pid;
     else if (reply.ev === 'out') entry.io.onOutput(reply.fd, reply.data);
-    else entry.resolve({ exitCode: reply.code, signal: reply.signal, timedOut: reply.timedOut, aborted: entry.aborted, pid: entry.pid, error: reply.error });
+    else
+      entry.resolve({
+        exitCode: reply.code,
+        signal: reply.signal,
+        timedOut: reply.timedOut,
+        aborted: entry.aborted,
+        pid: entry.pid,
+        error: reply.error,
+      });
   }
 
   /** The spawner died (killed by a command, say): its commands are stopped from here and reported failed. */
   private onLost(): void {
     if (this.lost) return;
     this.lost = true;
-    const why = this.closed ? 'the process runner was closed' : `the process spawner exited${this.stderr.trim() ? `: ${this.stderr.trim()}` : ''}`;
+    const why = this.closed
+      ? 'the process runner was closed'
+      : `the process spawner exited${this.stderr.trim() ? `: ${this.stderr.trim()}` : ''}`;
     for (const entry of [...this.pending.values()]) {
       if (entry.pid !== undefined && !this.closed) stopGroup(entry.pid, entry.killGraceMs);
-      entry.resolve({ exitCode: null, signal: null, timedOut: false, aborted: entry.aborted, pid: entry.pid, error: why });
+      entry.resolve({
+        exitCode: null,
+        signal: null,
+        timedOut: false,
+        aborted: entry.aborted,
+        pid: entry.pid,
+        error: why,
+      });
     }
   }
 }

@@ -6,24 +6,43 @@ import { checkJsonSchema } from './json-schema-check';
 const REPORT = {
   report: {
     SummaryOfFindings: 'Retries are configured twice: the SDK retries on its own and so does the activity.',
-    ExplorationTrace: ['grep_search "retry" in src/', 'read_file src/genai.ts', 'read_file src/activities/call-model.ts'],
+    ExplorationTrace: [
+      'grep_search "retry" in src/',
+      'read_file src/genai.ts',
+      'read_file src/activities/call-model.ts',
+    ],
     RelevantLocations: [
       { FilePath: 'src/genai.ts', Reasoning: 'Builds the SDK client; sets httpOptions.', KeySymbols: ['createGenAi'] },
-      { FilePath: 'src/activities/call-model.ts', Reasoning: 'The activity whose retry policy applies.', KeySymbols: [] },
+      {
+        FilePath: 'src/activities/call-model.ts',
+        Reasoning: 'The activity whose retry policy applies.',
+        KeySymbols: [],
+      },
     ],
   },
 };
 
 describe('built-in agents', () => {
-  it.each(BUILTIN_AGENTS.map((agent) => [agent.name, agent]))('%s is a valid definition, unchanged by parsing', (_name, agent) => {
-    expect(parseAgentDefinition(agent, 'built-in')).toEqual(agent);
-  });
+  it.each(BUILTIN_AGENTS.map((agent) => [agent.name, agent]))(
+    '%s is a valid definition, unchanged by parsing',
+    (_name, agent) => {
+      expect(parseAgentDefinition(agent, 'built-in')).toEqual(agent);
+    },
+  );
 
   it('codebase_investigator has Gemini CLI’s read-only tools, input, and limits', () => {
     expect(codebaseInvestigatorAgent.tools).toEqual(['list_directory', 'read_file', 'glob', 'grep_search']);
     expect(Object.keys(codebaseInvestigatorAgent.inputSchema.properties ?? {})).toEqual(['objective']);
-    expect(codebaseInvestigatorAgent).toMatchObject({ temperature: 0.1, maxTurns: 50, maxMinutes: 10, recoveryGraceSeconds: 60 });
-    expect(resolveAgentTools(codebaseInvestigatorAgent, toolNames)).toEqual({ ok: true, tools: codebaseInvestigatorAgent.tools });
+    expect(codebaseInvestigatorAgent).toMatchObject({
+      temperature: 0.1,
+      maxTurns: 50,
+      maxMinutes: 10,
+      recoveryGraceSeconds: 60,
+    });
+    expect(resolveAgentTools(codebaseInvestigatorAgent, toolNames)).toEqual({
+      ok: true,
+      tools: codebaseInvestigatorAgent.tools,
+    });
   });
 
   it('codebase_investigator accepts a realistic report', () => {
@@ -40,20 +59,32 @@ describe('built-in agents', () => {
     const badLocation = { report: { ...REPORT.report, RelevantLocations: [{ FilePath: 'a.ts', KeySymbols: 'x' }] } };
     expect(checkJsonSchema(badLocation, codebaseInvestigatorAgent.outputSchema)).toEqual({
       ok: false,
-      errors: ['report.RelevantLocations[0].Reasoning: required', 'report.RelevantLocations[0].KeySymbols: expected array, got string'],
+      errors: [
+        'report.RelevantLocations[0].Reasoning: required',
+        'report.RelevantLocations[0].KeySymbols: expected array, got string',
+      ],
     });
-    expect(checkJsonSchema(REPORT.report, codebaseInvestigatorAgent.outputSchema)).toEqual({ ok: false, errors: ['report: required'] });
+    expect(checkJsonSchema(REPORT.report, codebaseInvestigatorAgent.outputSchema)).toEqual({
+      ok: false,
+      errors: ['report: required'],
+    });
   });
 
   it('generalist inherits every main-agent tool but invoke_agent, and returns a result string', () => {
     expect(generalistAgent.tools).toBeUndefined();
     const resolved = resolveAgentTools(generalistAgent, [...toolNames, 'invoke_agent']);
-    expect(resolved).toEqual({ ok: true, tools: toolNames.filter((name) => name !== 'invoke_agent' && name !== 'complete_task') });
+    expect(resolved).toEqual({
+      ok: true,
+      tools: toolNames.filter((name) => name !== 'invoke_agent' && name !== 'complete_task'),
+    });
     expect(generalistAgent).toMatchObject({ maxTurns: 20, maxMinutes: 10 });
     expect(generalistAgent.model).toBeUndefined();
     expect(Object.keys(generalistAgent.inputSchema.properties ?? {})).toEqual(['request']);
     expect(checkJsonSchema({ result: 'Done.' }, generalistAgent.outputSchema)).toEqual({ ok: true });
-    expect(checkJsonSchema({ result: '' }, generalistAgent.outputSchema)).toEqual({ ok: false, errors: ['result: must not be empty'] });
+    expect(checkJsonSchema({ result: '' }, generalistAgent.outputSchema)).toEqual({
+      ok: false,
+      errors: ['result: must not be empty'],
+    });
   });
 
   it('knows the built-in names', () => {

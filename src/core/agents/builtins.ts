@@ -21,7 +21,10 @@ export const CODEBASE_REPORT_SCHEMA: JsonSchema = {
       type: 'object',
       description: 'The investigation report.',
       properties: {
-        SummaryOfFindings: { type: 'string', description: 'Conclusions and insights for the agent that asked: root cause, where to change what, risks.' },
+        SummaryOfFindings: {
+          type: 'string',
+          description: 'Conclusions and insights for the agent that asked: root cause, where to change what, risks.',
+        },
         ExplorationTrace: stringList('The steps taken, in order: each search, listing or read and what it showed.'),
         RelevantLocations: {
           type: 'array',
@@ -43,7 +46,8 @@ export const CODEBASE_REPORT_SCHEMA: JsonSchema = {
   required: ['report'],
 };
 
-const INVESTIGATOR_PROMPT = `You are the codebase investigator, a sub-agent that another coding agent sends to understand part
+const INVESTIGATOR_PROMPT = `You are the codebase investigator, a sub-agent that another coding agent sends to \
+understand part
 of a software project before it changes anything. You read; you never edit, and you never run commands.
 
 Your job is to return the context the other agent needs to act correctly:
@@ -93,7 +97,8 @@ export const codebaseInvestigatorAgent: AgentDefinition = {
   recoveryGraceSeconds: 60,
 };
 
-const GENERALIST_PROMPT = `You are a general-purpose sub-agent. Another coding agent has handed you one self-contained task
+const GENERALIST_PROMPT = `You are a general-purpose sub-agent. Another coding agent has handed you one \
+self-contained task
 in a user's project, and you carry it out on your own with the tools you have.
 
 - Read before you change: follow the project's conventions, style and libraries.

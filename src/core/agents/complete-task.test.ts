@@ -10,9 +10,10 @@ describe('completeTaskDeclaration', () => {
     expect(declaration.parametersJsonSchema).toEqual(schema);
     expect(declaration.parametersJsonSchema).not.toBe(schema);
     expect(declaration.description).toMatch(/ Output fields: result\.$/);
-    expect(completeTaskDeclaration(codebaseInvestigatorAgent.outputSchema).description).toMatch(/ Output fields: report\.$/);
+    expect(completeTaskDeclaration(codebaseInvestigatorAgent.outputSchema).description).toMatch(
+      / Output fields: report\.$/,
+    );
   });
-
 });
 
 describe('checkCompleteTask', () => {
@@ -41,12 +42,16 @@ describe('checkCompleteTask', () => {
   it('refuses arguments that are not an object', () => {
     expect(checkCompleteTask(['x'], defaultOutputSchema())).toEqual({
       ok: false,
-      message: 'complete_task was not accepted: its arguments must be a JSON object, the output itself (fields: result). Call complete_task again.',
+      message:
+        'complete_task was not accepted: its arguments must be a JSON object, the output itself (fields: result). ' +
+        'Call complete_task again.',
     });
   });
 
   it('lists nested problems of a structured output', () => {
-    const args = { report: { SummaryOfFindings: 'x', ExplorationTrace: 'read a file', RelevantLocations: [{ FilePath: 'a.ts' }] } };
+    const args = {
+      report: { SummaryOfFindings: 'x', ExplorationTrace: 'read a file', RelevantLocations: [{ FilePath: 'a.ts' }] },
+    };
     const check = checkCompleteTask(args, codebaseInvestigatorAgent.outputSchema);
     expect(check).toEqual({
       ok: false,
@@ -61,7 +66,10 @@ describe('checkCompleteTask', () => {
   });
 
   it('lists at most 20 problems', () => {
-    const schema = { type: 'object' as const, properties: { xs: { type: 'array' as const, items: { type: 'string' as const } } } };
+    const schema = {
+      type: 'object' as const,
+      properties: { xs: { type: 'array' as const, items: { type: 'string' as const } } },
+    };
     const check = checkCompleteTask({ xs: Array.from({ length: 25 }, (_, i) => i) }, schema);
     expect(check.ok).toBe(false);
     const lines = check.ok ? [] : check.message.split('\n');
@@ -71,7 +79,10 @@ describe('checkCompleteTask', () => {
 
   it('checks a blob marker as its preview and keeps it in the output', () => {
     const marker = { $blob: 'blob-1', size: 5000, preview: 'A long report...' };
-    expect(checkCompleteTask({ result: marker }, defaultOutputSchema())).toEqual({ ok: true, output: { result: marker } });
+    expect(checkCompleteTask({ result: marker }, defaultOutputSchema())).toEqual({
+      ok: true,
+      output: { result: marker },
+    });
   });
 });
 

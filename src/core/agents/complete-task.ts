@@ -41,7 +41,9 @@ export function checkCompleteTask(args: unknown, outputSchema: JsonSchema): Comp
     const fields = Object.keys(outputSchema.properties ?? {}).join(', ');
     return {
       ok: false,
-      message: `complete_task was not accepted: its arguments must be a JSON object, the output itself (fields: ${fields}). Call complete_task again.`,
+      message:
+        `complete_task was not accepted: its arguments must be a JSON object, the output itself (fields: ` +
+        `${fields}). Call complete_task again.`,
     };
   }
   const check = checkJsonSchema(previewMarkers(args), outputSchema);

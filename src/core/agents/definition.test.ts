@@ -40,7 +40,10 @@ describe('parseAgentDefinition', () => {
       inputSchema: { type: 'object', properties: { objective: { type: 'string' } }, required: ['objective'] },
       outputSchema: {
         type: 'object',
-        properties: { verdict: { type: 'string', enum: ['ok', 'needs_changes'] }, notes: { type: 'array', items: { type: 'string' } } },
+        properties: {
+          verdict: { type: 'string', enum: ['ok', 'needs_changes'] },
+          notes: { type: 'array', items: { type: 'string' } },
+        },
         required: ['verdict'],
         additionalProperties: false,
       },
@@ -64,19 +67,39 @@ describe('parseAgentDefinition', () => {
 
   it.each([
     ['missing name', { description: 'd', systemPrompt: 'p' }, 'name: is required'],
-    ['bad name', { ...BASE, name: 'Security-Reviewer' }, 'name: must start with a lowercase letter and hold only lowercase letters, digits and underscores'],
+    [
+      'bad name',
+      { ...BASE, name: 'Security-Reviewer' },
+      'name: must start with a lowercase letter and hold only lowercase letters, digits and underscores',
+    ],
     ['blank description', { ...BASE, description: '  ' }, 'description: must not be empty'],
     ['empty system prompt', { ...BASE, systemPrompt: '' }, 'systemPrompt: must not be empty'],
-    ['wildcard tool', { ...BASE, tools: ['read_file', '*'] }, 'tools[1]: wildcards are not supported: list each tool by name'],
-    ['invoke_agent as a tool', { ...BASE, tools: ['invoke_agent'] }, 'tools[0]: invoke_agent cannot be given to a sub-agent (no recursion)'],
-    ['complete_task listed', { ...BASE, tools: ['complete_task'] }, 'tools[0]: complete_task is always available to a sub-agent: do not list it'],
+    [
+      'wildcard tool',
+      { ...BASE, tools: ['read_file', '*'] },
+      'tools[1]: wildcards are not supported: list each tool by name',
+    ],
+    [
+      'invoke_agent as a tool',
+      { ...BASE, tools: ['invoke_agent'] },
+      'tools[0]: invoke_agent cannot be given to a sub-agent (no recursion)',
+    ],
+    [
+      'complete_task listed',
+      { ...BASE, tools: ['complete_task'] },
+      'tools[0]: complete_task is always available to a sub-agent: do not list it',
+    ],
     ['tool twice', { ...BASE, tools: ['glob', 'glob'] }, 'tools: lists a tool twice'],
     ['tools not a list', { ...BASE, tools: 'glob' }, 'tools: must be a list of tool names'],
     ['temperature out of range', { ...BASE, temperature: 2.5 }, 'temperature: must be a number from 0 to 2'],
     ['zero turns', { ...BASE, maxTurns: 0 }, 'maxTurns: must be a whole number above 0'],
     ['fractional turns', { ...BASE, maxTurns: 1.5 }, 'maxTurns: must be a whole number above 0'],
     ['negative minutes', { ...BASE, maxMinutes: -1 }, 'maxMinutes: must be a number of minutes above 0'],
-    ['grace as text', { ...BASE, recoveryGraceSeconds: '60' }, 'recoveryGraceSeconds: must be a number of seconds above 0'],
+    [
+      'grace as text',
+      { ...BASE, recoveryGraceSeconds: '60' },
+      'recoveryGraceSeconds: must be a number of seconds above 0',
+    ],
     ['unknown field', { ...BASE, colour: 'red' }, 'colour: unknown field'],
     ['not an object', 'name: x', '(definition): must be an object'],
     ['output schema not an object', { ...BASE, outputSchema: 'result' }, 'outputSchema: must be an object'],
@@ -88,7 +111,8 @@ describe('parseAgentDefinition', () => {
     [
       'unsupported keyword',
       { ...BASE, outputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '^x' } } } },
-      'outputSchema.properties.a.pattern: unsupported JSON Schema keyword (supported: type, title, description, properties, required, additionalProperties, items, minItems, minLength, enum)',
+      'outputSchema.properties.a.pattern: unsupported JSON Schema keyword (supported: type, title, description, ' +
+        'properties, required, additionalProperties, items, minItems, minLength, enum)',
     ],
     [
       'unknown type',
@@ -117,7 +141,10 @@ describe('parseAgentDefinition', () => {
     ],
     [
       'input requiring more than the prompt',
-      { ...BASE, inputSchema: { type: 'object', properties: { prompt: { type: 'string' }, b: {} }, required: ['prompt', 'b'] } },
+      {
+        ...BASE,
+        inputSchema: { type: 'object', properties: { prompt: { type: 'string' }, b: {} }, required: ['prompt', 'b'] },
+      },
       'inputSchema: only "prompt" may be required: invoke_agent passes nothing else (b)',
     ],
   ])('refuses %s, naming the source and field', (_label, raw, expected) => {
@@ -129,7 +156,11 @@ describe('parseAgentDefinition', () => {
       parseAgentDefinition({ name: 'X', description: '' }, 'src');
       throw new Error('not refused');
     } catch (err) {
-      expect((err as AgentDefinitionError).issues.map((issue) => issue.field)).toEqual(['name', 'description', 'systemPrompt']);
+      expect((err as AgentDefinitionError).issues.map((issue) => issue.field)).toEqual([
+        'name',
+        'description',
+        'systemPrompt',
+      ]);
       expect((err as AgentDefinitionError).source).toBe('src');
     }
   });
@@ -139,7 +170,10 @@ describe('resolveAgentTools', () => {
   const available = ['read_file', 'write_file', 'glob', 'invoke_agent', 'complete_task'];
 
   it('gives an agent without a list every tool but invoke_agent and complete_task', () => {
-    expect(resolveAgentTools({ name: 'generalist' }, available)).toEqual({ ok: true, tools: ['read_file', 'write_file', 'glob'] });
+    expect(resolveAgentTools({ name: 'generalist' }, available)).toEqual({
+      ok: true,
+      tools: ['read_file', 'write_file', 'glob'],
+    });
   });
 
   it('keeps an explicit list and refuses names the main agent does not have', () => {

@@ -36,7 +36,10 @@ describe('the invoke_agent protocol', () => {
     expect(agentInputFromPrompt(codebaseInvestigatorAgent, 'Find X')).toEqual({ objective: 'Find X' });
     expect(agentInputFromPrompt(generalistAgent, 'Do Y')).toEqual({ request: 'Do Y' });
     expect(agentInputFromPrompt({ inputSchema: defaultInputSchema() }, 'Z')).toEqual({ prompt: 'Z' });
-    const two = { type: 'object' as const, properties: { prompt: { type: 'string' as const }, depth: { type: 'integer' as const } } };
+    const two = {
+      type: 'object' as const,
+      properties: { prompt: { type: 'string' as const }, depth: { type: 'integer' as const } },
+    };
     expect(agentInputFromPrompt({ inputSchema: two }, 'Z')).toEqual({ prompt: 'Z' });
   });
 
@@ -47,7 +50,11 @@ describe('the invoke_agent protocol', () => {
     expect(subagentResultText('generalist', 'max_turns', 'Agent reached max turns limit (20).')).toBe(
       "Agent 'generalist' finished.\nTermination reason: max_turns\nResult:\nAgent reached max turns limit (20).",
     );
-    expect(subagentResultText('generalist', 'error', 'model call failed')).toBe("Agent 'generalist' failed. Error: model call failed");
-    expect(subagentResultText('generalist', 'aborted', '')).toBe("Agent 'generalist' was cancelled before it finished.");
+    expect(subagentResultText('generalist', 'error', 'model call failed')).toBe(
+      "Agent 'generalist' failed. Error: model call failed",
+    );
+    expect(subagentResultText('generalist', 'aborted', '')).toBe(
+      "Agent 'generalist' was cancelled before it finished.",
+    );
   });
 });

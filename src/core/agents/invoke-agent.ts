@@ -33,7 +33,10 @@ export function unknownAgentMessage(name: string, agents: readonly Pick<AgentDef
  * The agent's input built from the one prompt string (Gemini CLI's mapping): its only input property
  * receives the prompt, otherwise `prompt` does. Definitions are checked to accept this at parse time.
  */
-export function agentInputFromPrompt(agent: Pick<AgentDefinition, 'inputSchema'>, prompt: string): Record<string, string> {
+export function agentInputFromPrompt(
+  agent: Pick<AgentDefinition, 'inputSchema'>,
+  prompt: string,
+): Record<string, string> {
   const names = Object.keys(agent.inputSchema.properties ?? {});
   return { [names.length === 1 ? names[0] : 'prompt']: prompt };
 }

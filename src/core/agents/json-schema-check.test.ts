@@ -46,7 +46,10 @@ describe('checkJsonSchema', () => {
       count: 1.5,
       score: '2',
       done: 'yes',
-      locations: [{ lines: [1, 'two'], tags: ['bug', 'feature'] }, { file_path: 7, colour: 'red' }],
+      locations: [
+        { lines: [1, 'two'], tags: ['bug', 'feature'] },
+        { file_path: 7, colour: 'red' },
+      ],
     };
     expect(checkJsonSchema(value, LOCATIONS)).toEqual({
       ok: false,
@@ -101,6 +104,9 @@ describe('checkJsonSchema', () => {
   });
 
   it('does not treat inherited names as properties', () => {
-    expect(checkJsonSchema({}, { type: 'object', required: ['toString'] })).toEqual({ ok: false, errors: ['toString: required'] });
+    expect(checkJsonSchema({}, { type: 'object', required: ['toString'] })).toEqual({
+      ok: false,
+      errors: ['toString: required'],
+    });
   });
 });

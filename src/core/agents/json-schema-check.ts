@@ -47,7 +47,9 @@ function visit(value: unknown, schema: JsonSchema, path: string, errors: string[
     errors.push(`${at}: must be one of ${schema.enum.map((option) => JSON.stringify(option)).join(', ')}`);
   }
   if (typeof value === 'string' && schema.minLength !== undefined && value.length < schema.minLength) {
-    errors.push(`${at}: ${schema.minLength === 1 ? 'must not be empty' : `must be at least ${schema.minLength} characters`}`);
+    errors.push(
+      `${at}: ${schema.minLength === 1 ? 'must not be empty' : `must be at least ${schema.minLength} characters`}`,
+    );
   }
   if (Array.isArray(value)) visitArray(value, schema, path, errors);
   else if (isObject(value)) visitObject(value, schema, path, errors);

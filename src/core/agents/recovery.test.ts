@@ -39,18 +39,25 @@ describe('termination messages', () => {
   it('uses Gemini CLI’s wording when recovery fails', () => {
     expect(terminationMessage('max_turns', LIMITS)).toBe('Agent reached max turns limit (20).');
     expect(terminationMessage('timeout', { ...LIMITS, maxMinutes: 1 })).toBe('Agent timed out after 1 minute.');
-    expect(terminationMessage('no_complete_task', LIMITS)).toBe("Agent stopped calling tools but did not call 'complete_task'.");
+    expect(terminationMessage('no_complete_task', LIMITS)).toBe(
+      "Agent stopped calling tools but did not call 'complete_task'.",
+    );
     expect(terminationMessage('aborted', LIMITS)).toBe('Agent was cancelled.');
-    expect(terminationMessage('error', LIMITS, 'model call failed (503)')).toBe('Agent failed: model call failed (503)');
+    expect(terminationMessage('error', LIMITS, 'model call failed (503)')).toBe(
+      'Agent failed: model call failed (503)',
+    );
   });
 });
 
 describe('tool refusals', () => {
   it('names the tool, the agent and what it may call', () => {
     expect(unauthorizedToolMessage('write_file', 'codebase_investigator', ['read_file', 'glob'])).toBe(
-      "Tool 'write_file' is not available to the codebase_investigator agent, so the call was not run. You can call: read_file, glob, complete_task.",
+      "Tool 'write_file' is not available to the codebase_investigator agent, so the call was not run. You can " +
+        'call: read_file, glob, complete_task.',
     );
-    expect(recoveryTurnToolMessage('glob')).toBe("Tool 'glob' was not run: in this final turn only complete_task is accepted.");
+    expect(recoveryTurnToolMessage('glob')).toBe(
+      "Tool 'glob' was not run: in this final turn only complete_task is accepted.",
+    );
   });
 });
 
@@ -58,6 +65,8 @@ describe('finishInstructions', () => {
   it('names the output fields and the limits', () => {
     const text = finishInstructions(codebaseInvestigatorAgent);
     expect(text).toContain('You have at most 50 turns and 10 minutes.');
-    expect(text).toContain('Finish by calling complete_task, alone in its turn. Its arguments are your output (report);');
+    expect(text).toContain(
+      'Finish by calling complete_task, alone in its turn. Its arguments are your output (report);',
+    );
   });
 });

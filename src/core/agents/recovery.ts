@@ -26,7 +26,8 @@ type Limits = Pick<AgentDefinition, 'maxTurns' | 'maxMinutes' | 'recoveryGraceSe
 const WHY: Record<RecoverableReason, (limits: Limits) => string> = {
   max_turns: (l) => `You have used all ${l.maxTurns} turns this task was allowed.`,
   timeout: (l) => `The time allowed for this task (${formatMinutes(l.maxMinutes)}) has run out.`,
-  no_complete_task: () => 'Your last reply called no tool, so the task has not been submitted: a reply without complete_task ends nothing.',
+  no_complete_task: () =>
+    'Your last reply called no tool, so the task has not been submitted: a reply without complete_task ends nothing.',
 };
 
 /**
@@ -36,7 +37,8 @@ const WHY: Record<RecoverableReason, (limits: Limits) => string> = {
 export function recoveryMessage(reason: RecoverableReason, limits: Limits): string {
   return [
     `STOP. ${WHY[reason](limits)}`,
-    `You have one last reply and about ${limits.recoveryGraceSeconds} seconds. In it, call complete_task and nothing else,`,
+    `You have one last reply and about ${limits.recoveryGraceSeconds} seconds. In it, call complete_task and ` +
+      `nothing else,`,
     'with the most useful output you can give from what you have found so far. Where the work is',
     'incomplete, say so in the output: what was done, what was not, and what you would check next.',
     'Call no other tool: a reply without an accepted complete_task ends the task without a result.',
@@ -44,7 +46,11 @@ export function recoveryMessage(reason: RecoverableReason, limits: Limits): stri
 }
 
 /** The result text when a run ends without an accepted complete_task (Gemini CLI's wording). */
-export function terminationMessage(reason: Exclude<SubagentTerminateReason, 'goal'>, limits: Limits, detail?: string): string {
+export function terminationMessage(
+  reason: Exclude<SubagentTerminateReason, 'goal'>,
+  limits: Limits,
+  detail?: string,
+): string {
   switch (reason) {
     case 'max_turns':
       return `Agent reached max turns limit (${limits.maxTurns}).`;
@@ -65,7 +71,10 @@ export function terminationMessage(reason: Exclude<SubagentTerminateReason, 'goa
  */
 export function unauthorizedToolMessage(toolName: string, agentName: string, allowed: readonly string[]): string {
   const names = [...allowed, 'complete_task'].join(', ');
-  return `Tool '${toolName}' is not available to the ${agentName} agent, so the call was not run. You can call: ${names}.`;
+  return (
+    `Tool '${toolName}' is not available to the ${agentName} agent, so the call was not run. You can call: ` +
+    `${names}.`
+  );
 }
 
 /** The error result for a tool call made in the recovery turn, which only complete_task may use. */

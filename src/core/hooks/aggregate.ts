@@ -6,7 +6,13 @@ export type Aggregated = Omit<HookDecision, 'ran' | 'warnings' | 'requestRef' | 
   llmResponse?: Record<string, unknown>;
 };
 
-const DECIDING_EVENTS: readonly HookEventName[] = ['BeforeTool', 'AfterTool', 'BeforeAgent', 'AfterAgent', 'SessionStart'];
+const DECIDING_EVENTS: readonly HookEventName[] = [
+  'BeforeTool',
+  'AfterTool',
+  'BeforeAgent',
+  'AfterAgent',
+  'SessionStart',
+];
 
 /**
  * Gemini CLI's aggregation of several hooks of one event (§12.4). Deciding events: any
@@ -16,7 +22,9 @@ const DECIDING_EVENTS: readonly HookEventName[] = ['BeforeTool', 'AfterTool', 'B
  * earlier fields.
  */
 export function aggregateOutputs(event: HookEventName, outputs: HookOutput[]): Aggregated {
-  const combined = DECIDING_EVENTS.includes(event) ? combine(outputs) : outputs.reduce<HookOutput>((acc, o) => ({ ...acc, ...o }), {});
+  const combined = DECIDING_EVENTS.includes(event)
+    ? combine(outputs)
+    : outputs.reduce<HookOutput>((acc, o) => ({ ...acc, ...o }), {});
   const specific = combined.hookSpecificOutput ?? {};
   const decision = combined.decision === 'approve' ? 'allow' : (combined.decision ?? 'allow');
   const stop = combined.continue === false;
@@ -44,7 +52,8 @@ export function aggregateOutputs(event: HookEventName, outputs: HookOutput[]): A
 function combine(outputs: HookOutput[]): HookOutput {
   const joined = (pick: (o: HookOutput) => string | undefined) => join(outputs.map(pick));
   const decisions = outputs.map((o) => o.decision);
-  const decision = decisions.find((d) => d === 'block' || d === 'deny') ?? decisions.find((d) => d === 'ask') ?? 'allow';
+  const decision =
+    decisions.find((d) => d === 'block' || d === 'deny') ?? decisions.find((d) => d === 'ask') ?? 'allow';
   const toolInputs = outputs.map((o) => o.hookSpecificOutput?.tool_input).filter((t) => t !== undefined);
   return {
     continue: outputs.some((o) => o.continue === false) ? false : undefined,

@@ -5,7 +5,9 @@ import type { HooksConfig } from './types';
 
 describe('readHookOutput (Gemini CLI exit codes)', () => {
   test('exit 0 with JSON is the hook output; a JSON string holding JSON is parsed twice', () => {
-    expect(readHookOutput(0, '{"decision":"deny","reason":"no"}', '')).toEqual({ output: { decision: 'deny', reason: 'no' } });
+    expect(readHookOutput(0, '{"decision":"deny","reason":"no"}', '')).toEqual({
+      output: { decision: 'deny', reason: 'no' },
+    });
     expect(readHookOutput(0, JSON.stringify('{"continue":false}'), '')).toEqual({ output: { continue: false } });
   });
   test('exit 0 with plain text is an allow with that text as system message; empty output is nothing', () => {
@@ -17,7 +19,9 @@ describe('readHookOutput (Gemini CLI exit codes)', () => {
   });
   test('any other non-zero exit is a warning and no output', () => {
     expect(readHookOutput(1, '{"decision":"deny"}', 'oops')).toEqual({ warning: 'exited with code 1: oops' });
-    expect(readHookOutput(127, '', 'bash: nope: command not found')).toEqual({ warning: 'exited with code 127: bash: nope: command not found' });
+    expect(readHookOutput(127, '', 'bash: nope: command not found')).toEqual({
+      warning: 'exited with code 127: bash: nope: command not found',
+    });
   });
   test('JSON of the wrong shape is a warning, not a decision', () => {
     const read = readHookOutput(0, '{"decision":"maybe"}', '');
@@ -33,22 +37,44 @@ describe('aggregateOutputs (§12.4)', () => {
       { decision: 'block', reason: 'b', systemMessage: 'm', hookSpecificOutput: { additionalContext: 'two' } },
       { continue: false, stopReason: 'enough' },
     ]);
-    expect(out).toMatchObject({ stop: true, blocked: true, decision: 'block', reason: 'enough', systemMessage: 'm', additionalContext: 'one\ntwo', clearContext: true });
+    expect(out).toMatchObject({
+      stop: true,
+      blocked: true,
+      decision: 'block',
+      reason: 'enough',
+      systemMessage: 'm',
+      additionalContext: 'one\ntwo',
+      clearContext: true,
+    });
   });
   test('no outputs allow', () => {
     expect(aggregateOutputs('BeforeTool', [])).toEqual({ stop: false, blocked: false, decision: 'allow' });
   });
   test('BeforeTool merges tool inputs in order', () => {
-    const out = aggregateOutputs('BeforeTool', [{ hookSpecificOutput: { tool_input: { a: 1, b: 1 } } }, { hookSpecificOutput: { tool_input: { b: 2 } } }]);
+    const out = aggregateOutputs('BeforeTool', [
+      { hookSpecificOutput: { tool_input: { a: 1, b: 1 } } },
+      { hookSpecificOutput: { tool_input: { b: 2 } } },
+    ]);
     expect(out.toolInput).toEqual({ a: 1, b: 2 });
   });
   test('BeforeToolSelection: NONE wins, then ANY; names are the sorted union', () => {
-    const cfg = (mode: 'AUTO' | 'ANY' | 'NONE', names?: string[]) => ({ hookSpecificOutput: { toolConfig: { mode, allowedFunctionNames: names } } });
-    expect(aggregateOutputs('BeforeToolSelection', [cfg('AUTO', ['b']), cfg('ANY', ['a', 'b'])]).toolConfig).toEqual({ mode: 'ANY', allowedFunctionNames: ['a', 'b'] });
-    expect(aggregateOutputs('BeforeToolSelection', [cfg('ANY', ['a']), cfg('NONE')]).toolConfig).toEqual({ mode: 'NONE', allowedFunctionNames: [] });
+    const cfg = (mode: 'AUTO' | 'ANY' | 'NONE', names?: string[]) => ({
+      hookSpecificOutput: { toolConfig: { mode, allowedFunctionNames: names } },
+    });
+    expect(aggregateOutputs('BeforeToolSelection', [cfg('AUTO', ['b']), cfg('ANY', ['a', 'b'])]).toolConfig).toEqual({
+      mode: 'ANY',
+      allowedFunctionNames: ['a', 'b'],
+    });
+    expect(aggregateOutputs('BeforeToolSelection', [cfg('ANY', ['a']), cfg('NONE')]).toolConfig).toEqual({
+      mode: 'NONE',
+      allowedFunctionNames: [],
+    });
   });
   test('model events: later outputs override earlier fields', () => {
-    const out = aggregateOutputs('AfterModel', [{ hookSpecificOutput: { llm_response: { text: 'x' } } }, { hookSpecificOutput: { llm_response: { text: 'y' } } }]);
+    const out = aggregateOutputs('AfterModel', [
+      { hookSpecificOutput: { llm_response: { text: 'x' } } },
+      { hookSpecificOutput: { llm_response: { text: 'y' } } },
+    ]);
     expect(out.llmResponse).toEqual({ text: 'y' });
   });
 });
@@ -63,7 +89,10 @@ describe('planHooks', () => {
     PreCompress: [{ matcher: 'manual', sequential: true, hooks: [{ type: 'command', command: 'c' }] }],
   };
   test('tool matchers are regular expressions (an invalid one matches exactly); identical hooks run once', () => {
-    expect(planHooks(config, 'BeforeTool', 'write_file')).toEqual({ hooks: [{ type: 'command', command: 'a' }], sequential: false });
+    expect(planHooks(config, 'BeforeTool', 'write_file')).toEqual({
+      hooks: [{ type: 'command', command: 'a' }],
+      sequential: false,
+    });
     expect(planHooks(config, 'BeforeTool', '[bad')?.hooks.map((h) => h.command)).toEqual(['b', 'a']);
   });
   test('lifecycle matchers are exact; nothing configured means no plan', () => {

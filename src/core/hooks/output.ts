@@ -17,11 +17,18 @@ const outputSchema = z.object({
     .object({
       additionalContext: z.string().optional(),
       tool_input: z.record(z.string(), z.unknown()).optional(),
-      tailToolCallRequest: z.object({ name: z.string().min(1), args: z.record(z.string(), z.unknown()).optional() }).optional(),
+      tailToolCallRequest: z
+        .object({ name: z.string().min(1), args: z.record(z.string(), z.unknown()).optional() })
+        .optional(),
       clearContext: z.boolean().optional(),
       llm_request: z.record(z.string(), z.unknown()).optional(),
       llm_response: z.record(z.string(), z.unknown()).optional(),
-      toolConfig: z.object({ mode: z.enum(['AUTO', 'ANY', 'NONE']).optional(), allowedFunctionNames: z.array(z.string()).optional() }).optional(),
+      toolConfig: z
+        .object({
+          mode: z.enum(['AUTO', 'ANY', 'NONE']).optional(),
+          allowedFunctionNames: z.array(z.string()).optional(),
+        })
+        .optional(),
     })
     .optional(),
 });
@@ -32,22 +39,30 @@ const outputSchema = z.object({
  * a `deny` with stderr as the reason. Any other exit code: a warning and no output, so a crashed
  * or missing command never blocks the agent. JSON of the wrong shape is a warning too.
  */
-export function readHookOutput(exitCode: number, stdout: string, stderr: string): { output?: HookOutput; warning?: string } {
-  if (exitCode === EXIT_BLOCKING) return { output: { decision: 'deny', reason: stderr.trim() || stdout.trim() || 'Blocked by hook.' } };
-  if (exitCode !== EXIT_SUCCESS) return { warning: `exited with code ${exitCode}${stderr.trim() ? `: ${firstLine(stderr)}` : ''}` };
+export function readHookOutput(
+  exitCode: number,
+  stdout: string,
+  stderr: string,
+): { output?: HookOutput; warning?: string } {
+  if (exitCode === EXIT_BLOCKING)
+    return { output: { decision: 'deny', reason: stderr.trim() || stdout.trim() || 'Blocked by hook.' } };
+  if (exitCode !== EXIT_SUCCESS)
+    return { warning: `exited with code ${exitCode}${stderr.trim() ? `: ${firstLine(stderr)}` : ''}` };
   const text = stdout.trim() || stderr.trim();
   if (!text) return {};
   const json = parseJson(text);
-  if (json === undefined || typeof json !== 'object' || json === null || Array.isArray(json)) return { output: { decision: 'allow', systemMessage: text } };
+  if (json === undefined || typeof json !== 'object' || json === null || Array.isArray(json))
+    return { output: { decision: 'allow', systemMessage: text } };
   const parsed = outputSchema.safeParse(json);
-  if (!parsed.success) return { warning: `printed JSON that is not a hook output (${describeIssues(parsed.error)}); ignored` };
+  if (!parsed.success)
+    return { warning: `printed JSON that is not a hook output (${describeIssues(parsed.error)}); ignored` };
   return { output: parsed.data as HookOutput };
 }
 
 function parseJson(text: string): unknown {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'string' ? parseJson(value) ?? value : value;
+    return typeof value === 'string' ? (parseJson(value) ?? value) : value;
   } catch {
     return undefined;
   }

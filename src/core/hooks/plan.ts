@@ -15,7 +15,11 @@ const TOOL_EVENTS: readonly HookEventName[] = ['BeforeTool', 'AfterTool'];
  * everything. Identical hooks (same name and command) run once. Undefined when nothing matches, so
  * the workflow schedules no activity at all.
  */
-export function planHooks(config: HooksConfig | undefined, event: HookEventName, target?: string): HookPlan | undefined {
+export function planHooks(
+  config: HooksConfig | undefined,
+  event: HookEventName,
+  target?: string,
+): HookPlan | undefined {
   const definitions = (config?.[event] ?? []).filter((d) => matches(d.matcher, event, target));
   const seen = new Set<string>();
   const hooks: HookCommand[] = [];

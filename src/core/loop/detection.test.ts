@@ -36,7 +36,10 @@ describe('tool-call loops (level 1)', () => {
     expect(firstToolDetection(cycle([read('a.ts')], 4)).at).toBeUndefined();
     const { at, seen } = firstToolDetection(cycle([read('a.ts')], 5));
     expect(at).toBe(5);
-    expect(seen.detection).toEqual({ kind: 'tool_call_loop', detail: 'Repeated tool call: read_file with arguments {"file_path":"a.ts"}' });
+    expect(seen.detection).toEqual({
+      kind: 'tool_call_loop',
+      detail: 'Repeated tool call: read_file with arguments {"file_path":"a.ts"}',
+    });
   });
 
   it.each([2, 3, 4, 5])('detects a cycle of %i calls on its 5th repetition', (k) => {
@@ -51,11 +54,17 @@ describe('tool-call loops (level 1)', () => {
     expect(firstToolDetection(Array.from({ length: 40 }, (_, i) => read(`f${i}.ts`))).at).toBeUndefined();
     const six = Array.from({ length: 6 }, (_, i) => read(`f${i}.ts`));
     expect(firstToolDetection(cycle(six, 8)).at).toBeUndefined();
-    expect(firstToolDetection(cycle([read('a.ts'), ['read_file', { file_path: 'a.ts', offset: 1 }]], 3)).at).toBe(undefined);
+    expect(firstToolDetection(cycle([read('a.ts'), ['read_file', { file_path: 'a.ts', offset: 1 }]], 3)).at).toBe(
+      undefined,
+    );
   });
 
   it('keeps the last 25 keys, so an old streak does not count and a new one does', () => {
-    const calls = [...cycle([read('a.ts')], 4), ...Array.from({ length: 30 }, (_, i) => read(`x${i}.ts`)), ...cycle([read('a.ts')], 5)];
+    const calls = [
+      ...cycle([read('a.ts')], 4),
+      ...Array.from({ length: 30 }, (_, i) => read(`x${i}.ts`)),
+      ...cycle([read('a.ts')], 5),
+    ];
     const { at, seen } = firstToolDetection(calls);
     expect(at).toBe(4 + 30 + 5);
     expect(seen.state.toolKeys).toHaveLength(TOOL_CALL_HISTORY);
@@ -126,7 +135,10 @@ describe('content chanting (level 2)', () => {
   });
 
   it('does not detect long varied text, and keeps at most 5000 characters', () => {
-    const lines = Array.from({ length: 400 }, (_, i) => `Step ${i}: the value ${i * 7919} differs from ${i * 104729} because of entry ${i % 13}.\n`);
+    const lines = Array.from(
+      { length: 400 },
+      (_, i) => `Step ${i}: the value ${i * 7919} differs from ${i * 104729} because of entry ${i % 13}.\n`,
+    );
     const seen = chant(createLoopState(), lines.join(''));
     expect(seen.detection).toBeUndefined();
     expect(seen.state.content.text.length).toBeLessThanOrEqual(CONTENT_HISTORY_LIMIT);
@@ -152,13 +164,19 @@ describe('content chanting (level 2)', () => {
 
   it('does not take items sharing a prefix for a loop (too many distinct periods)', () => {
     const prefix = 'The next file to look at in this folder is called ';
-    const text = Array.from({ length: 15 }, (_, i) => `${prefix}${String.fromCharCode(97 + i).repeat(i + 1)}. `).join('');
+    const text = Array.from({ length: 15 }, (_, i) => `${prefix}${String.fromCharCode(97 + i).repeat(i + 1)}. `).join(
+      '',
+    );
     expect(chant(createLoopState(), text).detection).toBeUndefined();
   });
 
   it('does not detect repeats that are far apart', () => {
-    const filler = (i: number) => ` Then the figures ${i * 31} and ${i * 97} were compared in detail, and the result was written down along with notes ${i}. `;
-    const text = Array.from({ length: 12 }, (_, i) => SENTENCE + filler(i) + filler(i + 100) + filler(i + 200)).join('');
+    const filler = (i: number) =>
+      ` Then the figures ${i * 31} and ${i * 97} were compared in detail, and the result was written down along ` +
+      `with notes ${i}. `;
+    const text = Array.from({ length: 12 }, (_, i) => SENTENCE + filler(i) + filler(i + 100) + filler(i + 200)).join(
+      '',
+    );
     expect(chant(createLoopState(), text).detection).toBeUndefined();
   });
 });
@@ -168,11 +186,20 @@ describe('a model turn, detections and the tracker', () => {
 
   it('observes the text, then the calls, and stops at the first detection', () => {
     const four = firstToolDetection(cycle([read('a.ts')], 4)).seen.state;
-    const seen = observeModelTurn(four, { text: 'Reading again.', functionCalls: [{ name: 'read_file', args: { file_path: 'a.ts' } }, { name: 'glob', args: {} }] });
+    const seen = observeModelTurn(four, {
+      text: 'Reading again.',
+      functionCalls: [
+        { name: 'read_file', args: { file_path: 'a.ts' } },
+        { name: 'glob', args: {} },
+      ],
+    });
     expect(seen.detection?.kind).toBe('tool_call_loop');
     expect(seen.callIndex).toBe(0);
     expect(seen.state.toolKeys).toHaveLength(5);
-    const chanting = observeModelTurn(createLoopState(), { text: SENTENCE.repeat(12), functionCalls: [{ name: 'glob', args: {} }] });
+    const chanting = observeModelTurn(createLoopState(), {
+      text: SENTENCE.repeat(12),
+      functionCalls: [{ name: 'glob', args: {} }],
+    });
     expect(chanting).toMatchObject({ detection: { kind: 'content_loop' }, state: { toolKeys: [] } });
     expect(chanting.callIndex).toBeUndefined();
   });
@@ -180,7 +207,9 @@ describe('a model turn, detections and the tracker', () => {
   it('recovers on the first detection and stops on the second', () => {
     const first = recordDetection(createLoopState(), detection);
     expect(first.action).toBe('recover');
-    expect(first.action === 'recover' && first.message).toMatch(/^System: Potential loop detected\. Details: Repeated tool call: glob with arguments \{\}\.\n/);
+    expect(first.action === 'recover' && first.message).toMatch(
+      /^System: Potential loop detected\. Details: Repeated tool call: glob with arguments \{\}\.\n/,
+    );
     expect(recordDetection(first.state, detection).action).toBe('stop');
   });
 
@@ -189,11 +218,15 @@ describe('a model turn, detections and the tracker', () => {
     const recovered = recordDetection(fifth.state, fifth.detection!).state;
     expect(observeToolCall(recovered, 'read_file', { file_path: 'a.ts' }).detection).toBeDefined();
     const chanting = chant(createLoopState(), SENTENCE.repeat(12));
-    expect(chant(recordDetection(chanting.state, chanting.detection!).state, 'Sorry, I will stop that now.').detection?.kind).toBe('content_loop');
+    expect(
+      chant(recordDetection(chanting.state, chanting.detection!).state, 'Sorry, I will stop that now.').detection?.kind,
+    ).toBe('content_loop');
   });
 
   it('falls back to a default detail', () => {
-    expect(loopRecoveryMessage('  ')).toMatch(/^System: Potential loop detected\. Details: Repetitive patterns identified\./);
+    expect(loopRecoveryMessage('  ')).toMatch(
+      /^System: Potential loop detected\. Details: Repetitive patterns identified\./,
+    );
   });
 
   it('ignores everything once disabled, and lets a person continue with a fresh window', () => {
@@ -209,8 +242,14 @@ describe('a model turn, detections and the tracker', () => {
   it('stays small and JSON-safe after many calls and much text', () => {
     let state = createLoopState();
     for (let i = 0; i < 300; i++) {
-      state = observeModelTurn(state, { text: `Turn ${i}: ${'x'.repeat(i % 97)} and more words ${i * 13}.\n`.repeat(3), functionCalls: [{ name: 'grep_search', args: { pattern: `p${i}` } }] }).state;
-      state = observeContent(state, Array.from({ length: 40 }, (_, j) => `Afterthought ${i}.${j} weighs ${i * j * 7 + j}. `).join('')).state;
+      state = observeModelTurn(state, {
+        text: `Turn ${i}: ${'x'.repeat(i % 97)} and more words ${i * 13}.\n`.repeat(3),
+        functionCalls: [{ name: 'grep_search', args: { pattern: `p${i}` } }],
+      }).state;
+      state = observeContent(
+        state,
+        Array.from({ length: 40 }, (_, j) => `Afterthought ${i}.${j} weighs ${i * j * 7 + j}. `).join(''),
+      ).state;
     }
     expect(state.detections).toBe(0);
     expect(state.toolKeys).toHaveLength(TOOL_CALL_HISTORY);

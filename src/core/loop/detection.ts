@@ -48,7 +48,13 @@ export function observeToolCall(state: LoopState, name: string, args: unknown): 
   const cycle = repeatedCycleLength(toolKeys);
   if (cycle === undefined) return { state: next };
   const inCycle = cycle > 1 ? ` (the last ${cycle} calls, repeated ${TOOL_CALL_LOOP_THRESHOLD} times)` : '';
-  return { state: next, detection: { kind: 'tool_call_loop', detail: `Repeated tool call: ${name} with arguments ${JSON.stringify(args)}${inCycle}` } };
+  return {
+    state: next,
+    detection: {
+      kind: 'tool_call_loop',
+      detail: `Repeated tool call: ${name} with arguments ${JSON.stringify(args)}${inCycle}`,
+    },
+  };
 }
 
 /**
@@ -66,7 +72,10 @@ export function observeContent(state: LoopState, text: string | readonly string[
     if (scanChunk(scan, chunk)) {
       const at = scan.next - scan.base;
       const quote = scan.text.substring(Math.max(0, at - 20), at + CONTENT_CHUNK_SIZE).trim();
-      return { state: { ...state, content: closeScan(scan) }, detection: { kind: 'content_loop', detail: `Repeating content detected: "${quote}..."` } };
+      return {
+        state: { ...state, content: closeScan(scan) },
+        detection: { kind: 'content_loop', detail: `Repeating content detected: "${quote}..."` },
+      };
     }
   }
   return { state: { ...state, content: closeScan(scan) } };
@@ -76,7 +85,10 @@ export function observeContent(state: LoopState, text: string | readonly string[
  * One model turn: its text first, then its calls in order (Gemini CLI's stream order). On a tool-call
  * loop, `callIndex` is the call that detected: Gemini CLI never passes that one on, nor any after it.
  */
-export function observeModelTurn(state: LoopState, turn: { text: string; functionCalls: readonly { name: string; args: unknown }[] }): Observation & { callIndex?: number } {
+export function observeModelTurn(
+  state: LoopState,
+  turn: { text: string; functionCalls: readonly { name: string; args: unknown }[] },
+): Observation & { callIndex?: number } {
   const seen = observeContent(state, turn.text);
   if (seen.detection) return seen;
   let current = seen.state;
@@ -144,7 +156,14 @@ function closeScan(scan: Scan): ContentTracking {
 function scanChunk(scan: Scan, chunk: string): boolean {
   const fences = (chunk.match(/```/g) ?? []).length;
   const divider = DIVIDER.test(chunk.replace(/\r?\n$/, ''));
-  if (fences > 0 || divider || TABLE.test(chunk) || LIST_ITEM.test(chunk) || HEADING.test(chunk) || BLOCKQUOTE.test(chunk)) {
+  if (
+    fences > 0 ||
+    divider ||
+    TABLE.test(chunk) ||
+    LIST_ITEM.test(chunk) ||
+    HEADING.test(chunk) ||
+    BLOCKQUOTE.test(chunk)
+  ) {
     Object.assign(scan, { text: '', base: 0, next: 0 });
     scan.seen.clear();
   }
@@ -173,7 +192,8 @@ function isChanting(scan: Scan, at: number): boolean {
   const meanDistance = (recent[recent.length - 1] - recent[0]) / (CONTENT_LOOP_THRESHOLD - 1);
   if (meanDistance > CONTENT_MAX_MEAN_DISTANCE) return false;
   const periods = new Set<string>();
-  for (let i = 0; i + 1 < recent.length; i++) periods.add(scan.text.substring(recent[i] - scan.base, recent[i + 1] - scan.base));
+  for (let i = 0; i + 1 < recent.length; i++)
+    periods.add(scan.text.substring(recent[i] - scan.base, recent[i + 1] - scan.base));
   return periods.size <= CONTENT_MAX_DISTINCT_PERIODS;
 }
 
@@ -189,7 +209,9 @@ function occurrences(scan: Scan, window: string): number[] {
   return positions;
 }
 
-export type LoopAction = { state: LoopState; action: 'recover'; message: string } | { state: LoopState; action: 'stop' };
+export type LoopAction =
+  | { state: LoopState; action: 'recover'; message: string }
+  | { state: LoopState; action: 'stop' };
 
 /**
  * What a detection leads to. The first in a prompt: send `message` as the next user message and go
@@ -197,15 +219,19 @@ export type LoopAction = { state: LoopState; action: 'recover'; message: string 
  */
 export function recordDetection(state: LoopState, detection: LoopDetection): LoopAction {
   const next = { ...state, detections: state.detections + 1 };
-  return next.detections > 1 ? { state: next, action: 'stop' } : { state: next, action: 'recover', message: loopRecoveryMessage(detection.detail) };
+  return next.detections > 1
+    ? { state: next, action: 'stop' }
+    : { state: next, action: 'recover', message: loopRecoveryMessage(detection.detail) };
 }
 
 /** The recovery user message; the first line follows Gemini CLI's, the rest is ours. */
 export function loopRecoveryMessage(detail: string): string {
   return [
     `System: Potential loop detected. Details: ${detail.trim() || DEFAULT_LOOP_DETAIL}.`,
-    'You seem to be repeating yourself without getting closer to the goal. Stop and review what you have done so far and what it produced.',
-    'Check that your next step makes real progress; if an approach keeps failing, choose a different one or say what blocks you.',
+    'You seem to be repeating yourself without getting closer to the goal. Stop and review what you have done so ' +
+      'far and what it produced.',
+    'Check that your next step makes real progress; if an approach keeps failing, choose a different one or say ' +
+      'what blocks you.',
     'Do not repeat a tool call with the same arguments, and do not repeat the same text.',
   ].join('\n');
 }

@@ -81,12 +81,19 @@ describe('when the LLM check runs', () => {
 
 describe('which models are asked, and the verdict', () => {
   it('a confident fast answer is confirmed by the stronger model: 2 calls, a loop', async () => {
-    const run = await drive(40, [answer(0.95, 'flash'), answer(0.92, 'pro', 'Reads the same file again and again.')], 'pro');
+    const run = await drive(
+      40,
+      [answer(0.95, 'flash'), answer(0.92, 'pro', 'Reads the same file again and again.')],
+      'pro',
+    );
     expect(run.calls).toEqual(['30:flash', '30:pro']);
     expect(run.at).toBe(30);
     expect(run.detection).toEqual({ kind: 'llm_loop', detail: 'Reads the same file again and again.' });
     const recovery = beforeModelRequest(run.state);
-    expect(recovery).toMatchObject({ checkDue: false, state: { llm: { requests: 31, lastCheckAt: 30, interval: 10 } } });
+    expect(recovery).toMatchObject({
+      checkDue: false,
+      state: { llm: { requests: 31, lastCheckAt: 30, interval: 10 } },
+    });
   });
 
   it('an unconfirmed fast answer is no loop, and the stronger model sets the interval', async () => {
@@ -110,10 +117,16 @@ describe('which models are asked, and the verdict', () => {
 
   it('judges single answers', () => {
     const schedule = { requests: 30, lastCheckAt: 30, interval: 10 };
-    expect(judgeFastAnswer(schedule, answer(0.89), 'pro')).toEqual({ next: 'done', schedule: { ...schedule, interval: 6 } });
+    expect(judgeFastAnswer(schedule, answer(0.89), 'pro')).toEqual({
+      next: 'done',
+      schedule: { ...schedule, interval: 6 },
+    });
     expect(judgeFastAnswer(schedule, answer(0.9), 'pro')).toEqual({ next: 'confirm', model: 'pro' });
     expect(judgeFastAnswer(schedule, noAnswer, 'pro')).toEqual({ next: 'done', schedule });
-    expect(judgeConfirmAnswer(schedule, answer(0.9, 'pro', ''))).toEqual({ schedule, detection: { kind: 'llm_loop', detail: '' } });
+    expect(judgeConfirmAnswer(schedule, answer(0.9, 'pro', ''))).toEqual({
+      schedule,
+      detection: { kind: 'llm_loop', detail: '' },
+    });
     expect(judgeConfirmAnswer(schedule, answer(0.7, 'pro'))).toEqual({ schedule: { ...schedule, interval: 8 } });
   });
 });

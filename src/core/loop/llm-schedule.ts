@@ -77,25 +77,39 @@ export function beforeModelRequest(state: LoopState): { state: LoopState; checkD
   return { state: { ...state, llm: schedule }, checkDue };
 }
 
-export type FastVerdict = { next: 'confirm'; model: string } | { next: 'done'; schedule: LlmCheckSchedule; detection?: LoopDetection };
+export type FastVerdict =
+  | { next: 'confirm'; model: string }
+  | { next: 'done'; schedule: LlmCheckSchedule; detection?: LoopDetection };
 
 /** Judges the fast model's answer: done (loop or not, interval adapted) or ask `confirmModel`. */
-export function judgeFastAnswer(schedule: LlmCheckSchedule, answer: LoopCheckResult | undefined, confirmModel: string | undefined): FastVerdict {
+export function judgeFastAnswer(
+  schedule: LlmCheckSchedule,
+  answer: LoopCheckResult | undefined,
+  confirmModel: string | undefined,
+): FastVerdict {
   if (!answer?.answered) return { next: 'done', schedule };
-  if (answer.confidence < LLM_CONFIDENCE_THRESHOLD) return { next: 'done', schedule: { ...schedule, interval: checkIntervalFor(answer.confidence) } };
+  if (answer.confidence < LLM_CONFIDENCE_THRESHOLD)
+    return { next: 'done', schedule: { ...schedule, interval: checkIntervalFor(answer.confidence) } };
   if (confirmModel !== undefined) return { next: 'confirm', model: confirmModel };
   return { next: 'done', schedule, detection: llmDetection(answer) };
 }
 
 /** Judges the stronger model's answer to a confident fast answer. */
-export function judgeConfirmAnswer(schedule: LlmCheckSchedule, answer: LoopCheckResult | undefined): { schedule: LlmCheckSchedule; detection?: LoopDetection } {
+export function judgeConfirmAnswer(
+  schedule: LlmCheckSchedule,
+  answer: LoopCheckResult | undefined,
+): { schedule: LlmCheckSchedule; detection?: LoopDetection } {
   if (!answer?.answered) return { schedule };
   if (answer.confidence >= LLM_CONFIDENCE_THRESHOLD) return { schedule, detection: llmDetection(answer) };
   return { schedule: { ...schedule, interval: checkIntervalFor(answer.confidence) } };
 }
 
 /** The whole check, once `beforeModelRequest` said it is due: one or two calls of `ask`. */
-export async function runLlmLoopCheck(state: LoopState, models: LoopCheckModels, ask: AskLoopModel): Promise<{ state: LoopState; detection?: LoopDetection }> {
+export async function runLlmLoopCheck(
+  state: LoopState,
+  models: LoopCheckModels,
+  ask: AskLoopModel,
+): Promise<{ state: LoopState; detection?: LoopDetection }> {
   const fast = judgeFastAnswer(state.llm, await ask(models.fast), models.confirm);
   if (fast.next === 'done') return { state: { ...state, llm: fast.schedule }, detection: fast.detection };
   const confirmed = judgeConfirmAnswer(state.llm, await ask(fast.model));

@@ -48,10 +48,18 @@ describe('isAgentConfigPath', () => {
 
 describe('the default policy on writes under .durable-agent/', () => {
   const decide = (name: string, file_path: string, mode: ApprovalMode) =>
-    evaluatePolicy({ rules: defaultPolicy(PLANS) }, { name, args: { file_path, content: 'x', old_string: 'a', new_string: 'b' } }, { mode, plansDir: PLANS, workspaceRoot: ROOT }).decision;
+    evaluatePolicy(
+      { rules: defaultPolicy(PLANS) },
+      { name, args: { file_path, content: 'x', old_string: 'a', new_string: 'b' } },
+      { mode, plansDir: PLANS, workspaceRoot: ROOT },
+    ).decision;
 
   it.each(['write_file', 'replace'])('%s asks in default and auto_edit, runs in yolo', (tool) => {
-    for (const file of ['.durable-agent/settings.json', `${ROOT}/.durable-agent/policies/p.toml`, './.durable-agent/agents/a.md']) {
+    for (const file of [
+      '.durable-agent/settings.json',
+      `${ROOT}/.durable-agent/policies/p.toml`,
+      './.durable-agent/agents/a.md',
+    ]) {
       expect(decide(tool, file, 'default')).toBe('ask_user');
       expect(decide(tool, file, 'auto_edit')).toBe('ask_user');
       expect(decide(tool, file, 'yolo')).toBe('allow');

@@ -55,7 +55,9 @@ describe('defaultPolicy', () => {
 
   it('names each rule as its source', () => {
     expect(check(call('read_file'), 'default').ruleSource).toBe('default policy: read-only tools');
-    expect(defaultPolicy(PLANS).every((r) => r.tier === 'default' && r.source?.startsWith('default policy: '))).toBe(true);
+    expect(defaultPolicy(PLANS).every((r) => r.tier === 'default' && r.source?.startsWith('default policy: '))).toBe(
+      true,
+    );
   });
 
   describe('plan mode', () => {
@@ -67,7 +69,9 @@ describe('defaultPolicy', () => {
       `${ROOT}/.durable-agent/plans/x.md`,
     ])('writes the plan file %s', (path) => {
       expect(check(write(path), 'plan').decision).toBe('allow');
-      expect(check(call('replace', { file_path: path, old_string: 'a', new_string: 'b' }), 'plan').decision).toBe('allow');
+      expect(check(call('replace', { file_path: path, old_string: 'a', new_string: 'b' }), 'plan').decision).toBe(
+        'allow',
+      );
     });
 
     it.each([

@@ -40,7 +40,11 @@ export function defaultPolicy(plansDir: string): PolicyRule[] {
 function generalRules(): Record<string, RuleFields> {
   return {
     'read-only tools': { toolName: READ_ONLY_TOOLS, decision: 'allow', priority: 50 },
-    'mutating tools': { toolName: [...EDIT_TOOLS, 'run_shell_command', 'web_fetch'], decision: 'ask_user', priority: 10 },
+    'mutating tools': {
+      toolName: [...EDIT_TOOLS, 'run_shell_command', 'web_fetch'],
+      decision: 'ask_user',
+      priority: 10,
+    },
     auto_edit: { toolName: [...EDIT_TOOLS, 'web_fetch'], decision: 'allow', priority: 15, modes: ['auto_edit'] },
     // The agent's own configuration (policies, hooks, agents) is read by later prompts: a write
     // there asks even in auto_edit. Plan mode already refuses it (only plan files are written).
@@ -61,7 +65,12 @@ function generalRules(): Record<string, RuleFields> {
     },
     enter_plan_mode: { toolName: 'enter_plan_mode', decision: 'ask_user', priority: 50 },
     // A sub-agent's own calls are decided by the policy inside its child workflow.
-    invoke_agent: { toolName: 'invoke_agent', decision: 'allow', priority: 50, modes: ['default', 'auto_edit', 'yolo'] },
+    invoke_agent: {
+      toolName: 'invoke_agent',
+      decision: 'allow',
+      priority: 50,
+      modes: ['default', 'auto_edit', 'yolo'],
+    },
     'exit_plan_mode outside plan mode': {
       toolName: 'exit_plan_mode',
       decision: 'deny',
@@ -85,7 +94,13 @@ function planModeRules(folder: string): Record<string, RuleFields> {
         `and only Markdown plan files under ${folder}/ may be written.`,
     },
     'plan mode web_fetch': { ...plan, toolName: 'web_fetch', decision: 'ask_user', priority: 50 },
-    'plan mode investigator': { ...plan, toolName: 'invoke_agent', argsPattern: '"agent_name":"codebase_investigator"', decision: 'allow', priority: 50 },
+    'plan mode investigator': {
+      ...plan,
+      toolName: 'invoke_agent',
+      argsPattern: '"agent_name":"codebase_investigator"',
+      decision: 'allow',
+      priority: 50,
+    },
     'plan files': { ...plan, toolName: EDIT_TOOLS, decision: 'allow', priority: 70, planFilesOnly: true },
     'plan mode edits': {
       ...plan,

@@ -18,9 +18,15 @@ const tool = (name: string, args: Record<string, unknown> = {}): PolicyCall => (
 
 describe('rule order', () => {
   it('computes tier + priority / 1000', () => {
-    expect(effectivePriority(rule({ toolName: 'x', decision: 'allow', tier: 'default', priority: 50 }))).toBeCloseTo(1.05);
-    expect(effectivePriority(rule({ toolName: 'x', decision: 'allow', tier: 'session', priority: 0 }))).toBeCloseTo(3.95);
-    expect(effectivePriority(rule({ toolName: 'x', decision: 'allow', tier: 'admin', priority: 999 }))).toBeCloseTo(5.999);
+    expect(effectivePriority(rule({ toolName: 'x', decision: 'allow', tier: 'default', priority: 50 }))).toBeCloseTo(
+      1.05,
+    );
+    expect(effectivePriority(rule({ toolName: 'x', decision: 'allow', tier: 'session', priority: 0 }))).toBeCloseTo(
+      3.95,
+    );
+    expect(effectivePriority(rule({ toolName: 'x', decision: 'allow', tier: 'admin', priority: 999 }))).toBeCloseTo(
+      5.999,
+    );
   });
 
   it('lets the higher priority win within a tier, whatever the order given', () => {
@@ -63,7 +69,9 @@ describe('rule order', () => {
     const rules = [rule({ toolName: 'web_fetch', decision: 'deny', modes: ['plan'] })];
     expect(check(rules, tool('web_fetch'), 'plan').decision).toBe('deny');
     expect(check(rules, tool('web_fetch'), 'default').decision).toBe('ask_user');
-    expect(check([rule({ toolName: 'web_fetch', decision: 'deny', modes: [] })], tool('web_fetch'), 'yolo').decision).toBe('deny');
+    expect(
+      check([rule({ toolName: 'web_fetch', decision: 'deny', modes: [] })], tool('web_fetch'), 'yolo').decision,
+    ).toBe('deny');
   });
 });
 
@@ -90,7 +98,9 @@ describe('tool names', () => {
   });
 
   it("matches Gemini CLI's legacy name search_file_content for grep_search", () => {
-    expect(check([rule({ toolName: 'search_file_content', decision: 'deny' })], tool('grep_search')).decision).toBe('deny');
+    expect(check([rule({ toolName: 'search_file_content', decision: 'deny' })], tool('grep_search')).decision).toBe(
+      'deny',
+    );
   });
 });
 
@@ -103,11 +113,15 @@ describe('argsPattern', () => {
   it('can anchor on a key, so a value elsewhere does not match', () => {
     const rules = [rule({ toolName: 'write_file', argsPattern: '\\x00"file_path":"secret/', decision: 'deny' })];
     expect(check(rules, tool('write_file', { file_path: 'secret/a', content: 'x' })).decision).toBe('deny');
-    expect(check(rules, tool('write_file', { file_path: 'ok/a', content: '"file_path":"secret/' })).decision).toBe('ask_user');
+    expect(check(rules, tool('write_file', { file_path: 'ok/a', content: '"file_path":"secret/' })).decision).toBe(
+      'ask_user',
+    );
   });
 
   it('fails closed on a pattern that does not compile: such a deny matches, such an allow does not', () => {
-    expect(check([rule({ toolName: 'x', argsPattern: '(', decision: 'deny' })], tool('x'), 'yolo').decision).toBe('deny');
+    expect(check([rule({ toolName: 'x', argsPattern: '(', decision: 'deny' })], tool('x'), 'yolo').decision).toBe(
+      'deny',
+    );
     expect(check([rule({ toolName: 'x', argsPattern: '(', decision: 'allow' })], tool('x')).decision).toBe('ask_user');
   });
 });
@@ -187,7 +201,10 @@ describe('shell commands', () => {
   });
 
   it("lets a user-tier deny win in yolo mode (yolo's allow is tier 1, priority 998)", () => {
-    const rules = [...defaultPolicy(PLANS), rule({ toolName: 'run_shell_command', commandPrefix: 'rm', decision: 'deny', priority: 0 })];
+    const rules = [
+      ...defaultPolicy(PLANS),
+      rule({ toolName: 'run_shell_command', commandPrefix: 'rm', decision: 'deny', priority: 0 }),
+    ];
     expect(check(rules, shell('rm -rf build'), 'yolo').decision).toBe('deny');
     expect(check(rules, shell('ls'), 'yolo').decision).toBe('allow');
   });
@@ -209,14 +226,23 @@ describe('shell commands', () => {
 
     it('denies in yolo mode when a narrowed rule matched it or a narrowed deny might have', () => {
       const rules = [...defaultPolicy(PLANS), ...gitAndRm];
-      expect(check(rules, shell(broken), 'yolo')).toMatchObject({ decision: 'deny', message: expect.stringMatching(/cannot be parsed/) });
+      expect(check(rules, shell(broken), 'yolo')).toMatchObject({
+        decision: 'deny',
+        message: expect.stringMatching(/cannot be parsed/),
+      });
       expect(check([...defaultPolicy(PLANS), gitAndRm[1]], shell('ls "oops'), 'yolo').decision).toBe('deny');
     });
   });
 
   describe('that hide a command from a naive reading', () => {
-    const allowStatus = [...defaultPolicy(PLANS), rule({ toolName: 'run_shell_command', commandPrefix: 'git status', decision: 'allow' })];
-    const denyRm = [...defaultPolicy(PLANS), rule({ toolName: 'run_shell_command', commandPrefix: 'rm', decision: 'deny' })];
+    const allowStatus = [
+      ...defaultPolicy(PLANS),
+      rule({ toolName: 'run_shell_command', commandPrefix: 'git status', decision: 'allow' }),
+    ];
+    const denyRm = [
+      ...defaultPolicy(PLANS),
+      rule({ toolName: 'run_shell_command', commandPrefix: 'rm', decision: 'deny' }),
+    ];
 
     it.each([
       ['git status <(git status)#;touch PWNED'],
@@ -243,7 +269,9 @@ describe('shell commands', () => {
 
   it('checks other arguments of each part, such as dir_path', () => {
     const rules = [rule({ toolName: 'run_shell_command', argsPattern: '"dir_path":"/etc', decision: 'deny' })];
-    expect(check(rules, { name: 'run_shell_command', args: { command: 'ls', dir_path: '/etc' } }).decision).toBe('deny');
+    expect(check(rules, { name: 'run_shell_command', args: { command: 'ls', dir_path: '/etc' } }).decision).toBe(
+      'deny',
+    );
   });
 });
 
@@ -255,7 +283,13 @@ describe('deny is final', () => {
   });
 
   it('cannot be overridden by a proceed_always rule, whatever the priorities', () => {
-    const deny = rule({ toolName: 'run_shell_command', commandPrefix: 'git push', decision: 'deny', tier: 'workspace', priority: 0 });
+    const deny = rule({
+      toolName: 'run_shell_command',
+      commandPrefix: 'git push',
+      decision: 'deny',
+      tier: 'workspace',
+      priority: 0,
+    });
     const always = sessionAllowRule(shell('git push'), 'default')!;
     expect(check([deny, always], shell('git push')).decision).toBe('deny');
     expect(check([deny, always], shell('git push origin main')).decision).toBe('deny');
@@ -270,7 +304,12 @@ describe('deny is final', () => {
 describe('sessionAllowRule', () => {
   it('narrows a shell command to each of its commands with its first argument', () => {
     const always = sessionAllowRule(shell('git status -s && npm test'), 'default')!;
-    expect(always).toMatchObject({ toolName: 'run_shell_command', commandPrefix: ['git status', 'npm test'], decision: 'allow', tier: 'session' });
+    expect(always).toMatchObject({
+      toolName: 'run_shell_command',
+      commandPrefix: ['git status', 'npm test'],
+      decision: 'allow',
+      tier: 'session',
+    });
     const rules = [...defaultPolicy(PLANS), always];
     expect(check(rules, shell('git status')).decision).toBe('allow');
     expect(check(rules, shell('npm test -- x | git status --short')).decision).toBe('allow');

@@ -87,7 +87,9 @@ export function sessionAllowRule(
   if (call.name === SHELL_TOOL) {
     const command = typeof call.args.command === 'string' ? call.args.command : '';
     const roots = narrowing === 'root' ? rootCommands(command) : commandPrefixes(command);
-    return roots.length > 0 ? { ...base, commandPrefix: roots, source: `${base.source} ${roots.join(', ')}` } : undefined;
+    return roots.length > 0
+      ? { ...base, commandPrefix: roots, source: `${base.source} ${roots.join(', ')}` }
+      : undefined;
   }
   if (EDIT_TOOLS.includes(call.name)) {
     const path = call.args.file_path;
@@ -105,7 +107,9 @@ export function sessionAllowRule(
  * exactly that path. Strings are JSON-escaped (a quote in a command is `\"`).
  */
 export function stableArgsJson(args: Record<string, unknown>): string {
-  const keys = Object.keys(args).filter((k) => args[k] !== undefined).sort();
+  const keys = Object.keys(args)
+    .filter((k) => args[k] !== undefined)
+    .sort();
   return `{${keys.map((k) => `\0${JSON.stringify(k)}:${stableJson(args[k])}\0`).join(',')}}`;
 }
 
@@ -113,7 +117,9 @@ function stableJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : stableJson(v))).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const object = value as Record<string, unknown>;
-    const keys = Object.keys(object).filter((k) => object[k] !== undefined).sort();
+    const keys = Object.keys(object)
+      .filter((k) => object[k] !== undefined)
+      .sort();
     return `{${keys.map((k) => `${JSON.stringify(k)}:${stableJson(object[k])}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
@@ -144,7 +150,12 @@ function evaluateShell(rules: PolicyRule[], call: PolicyCall, command: string, c
  * narrowed rule is involved: the one that matched the whole text (Gemini CLI), or a shell deny
  * rule ranked above it that might have matched one of its parts.
  */
-function unparseable(rules: PolicyRule[], whole: PolicyRule | undefined, reason: string, ctx: PolicyContext): PolicyVerdict {
+function unparseable(
+  rules: PolicyRule[],
+  whole: PolicyRule | undefined,
+  reason: string,
+  ctx: PolicyContext,
+): PolicyVerdict {
   if (ctx.mode !== 'yolo') return { decision: 'ask_user' };
   const above = whole ? rules.slice(0, rules.indexOf(whole)) : rules;
   const blocking =
@@ -152,7 +163,8 @@ function unparseable(rules: PolicyRule[], whole: PolicyRule | undefined, reason:
       ? whole
       : above.find((rule) => rule.decision === 'deny' && isNarrowed(rule) && appliesToShell(rule, ctx));
   if (!blocking) return { decision: 'allow', ...sourceOf(whole) };
-  const why = `the command cannot be parsed (${reason}), so the rule "${blocking.source ?? 'unnamed'}" cannot be checked.`;
+  const why =
+    `the command cannot be parsed (${reason}), so the rule "${blocking.source ?? 'unnamed'}" cannot be ` + `checked.`;
   return { decision: 'deny', message: `Tool "${SHELL_TOOL}" denied by policy: ${why}`, ...sourceOf(blocking) };
 }
 
@@ -176,7 +188,8 @@ function evaluatePart(rules: PolicyRule[], call: PolicyCall, part: ShellCommand,
     const rule = firstMatch(rules, { name: call.name, args: { ...call.args, command: text } }, ctx);
     let next = rule?.decision === 'deny' ? denial(rule, call.name, part.text) : verdictOf(rule, call.name, ctx);
     const redirectionAllowed = rule?.allowRedirection || ctx.mode === 'auto_edit' || ctx.mode === 'yolo';
-    if (next.decision === 'allow' && part.hasRedirection && !redirectionAllowed) next = { ...next, decision: 'ask_user' };
+    if (next.decision === 'allow' && part.hasRedirection && !redirectionAllowed)
+      next = { ...next, decision: 'ask_user' };
     if (!verdict || STRICTNESS[next.decision] > STRICTNESS[verdict.decision]) verdict = next;
   }
   return verdict ?? { decision: 'ask_user' };
@@ -220,7 +233,8 @@ function matches(rule: PolicyRule, call: PolicyCall, ctx: PolicyContext, argsJso
     const command = call.args.command;
     if (typeof command !== 'string') return false;
     const text = command.trimStart();
-    if (rule.commandPrefix !== undefined && !toList(rule.commandPrefix).some((p) => prefixMatches(p, text))) return false;
+    if (rule.commandPrefix !== undefined && !toList(rule.commandPrefix).some((p) => prefixMatches(p, text)))
+      return false;
     if (rule.commandRegex !== undefined && !regexMatches(rule, `^(?:${rule.commandRegex})`, text)) return false;
   }
   return rule.argsPattern === undefined || regexMatches(rule, rule.argsPattern, argsJson());

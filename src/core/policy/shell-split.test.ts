@@ -88,7 +88,7 @@ describe('splitShellCommand', () => {
       normalized: 'git status',
       text: 'FOO=1 BAR="a b" /usr/bin/git status',
     });
-    expect(roots("'rm' x; r\\m y; \"rm\" z")).toEqual(['rm', 'rm', 'rm']);
+    expect(roots('\'rm\' x; r\\m y; "rm" z')).toEqual(['rm', 'rm', 'rm']);
   });
 
   it('gives an assignment on its own an empty root', () => {

@@ -146,8 +146,7 @@ class Parser extends ShellScanner {
           if (atStart && (RESERVED.has(word.raw) || (reserved === 'time' && word.raw === '-p'))) {
             start = this.i;
             reserved = word.raw;
-          }
-          else if (atStart && word.raw === '}' && end === '}') return true;
+          } else if (atStart && word.raw === '}' && end === '}') return true;
           else if (atStart && word.raw === '{') {
             this.sequence('}');
             grouped = true;

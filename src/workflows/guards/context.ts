@@ -9,7 +9,8 @@ import { compressSignal, steerSignal, topUpBudgetSignal, type Cursor, steerSchem
 export function registerContextHandlers(state: PromptState): void {
   setHandler(steerSignal, (payload: unknown) => {
     const parsed = steerSchema.safeParse(payload);
-    if (!parsed.success) return emit(state, { type: 'warning', message: `steer ignored: ${describeIssues(parsed.error)}` });
+    if (!parsed.success)
+      return emit(state, { type: 'warning', message: `steer ignored: ${describeIssues(parsed.error)}` });
     state.context.steering.push(parsed.data.text);
   });
   setHandler(compressSignal, () => {
@@ -17,8 +18,10 @@ export function registerContextHandlers(state: PromptState): void {
   });
   setHandler(topUpBudgetSignal, (payload: unknown) => {
     const parsed = topUpSchema.safeParse(payload);
-    if (!parsed.success) return emit(state, { type: 'warning', message: `topUpBudget ignored: ${describeIssues(parsed.error)}` });
-    if (!state.budgetPaused) return emit(state, { type: 'warning', message: 'topUpBudget ignored: the prompt is not waiting for a budget' });
+    if (!parsed.success)
+      return emit(state, { type: 'warning', message: `topUpBudget ignored: ${describeIssues(parsed.error)}` });
+    if (!state.budgetPaused)
+      return emit(state, { type: 'warning', message: 'topUpBudget ignored: the prompt is not waiting for a budget' });
     state.budgetAnswer = typeof parsed.data === 'object' && 'tokens' in parsed.data ? parsed.data.tokens : 'stop';
   });
 }
@@ -47,7 +50,12 @@ export function deliverSteering(state: PromptState, cursor: Cursor): void {
  */
 export async function maybeCompress(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<void> {
   const force = state.context.forceCompress;
-  const action = shouldCompress({ lastPromptTokens: state.context.lastPromptTokens, model: state.progress.model, force, hasFailedBefore: state.context.compressionFailed });
+  const action = shouldCompress({
+    lastPromptTokens: state.context.lastPromptTokens,
+    model: state.progress.model,
+    force,
+    hasFailedBefore: state.context.compressionFailed,
+  });
   if (action === 'none') return;
   await preCompress(state, force ? 'manual' : 'auto');
   state.context.forceCompress = false;
@@ -67,7 +75,12 @@ export async function maybeCompress(state: PromptState, acts: PromptActivities, 
     Object.assign(cursor, { transcriptId: result.transcriptId, length: result.newLength });
     state.context.lastPromptTokens = result.newTokens;
   }
-  emit(state, { type: 'chat_compressed', status: result.status, originalTokens: result.originalTokens, newTokens: result.newTokens });
+  emit(state, {
+    type: 'chat_compressed',
+    status: result.status,
+    originalTokens: result.originalTokens,
+    newTokens: result.newTokens,
+  });
 }
 
 /**
@@ -76,7 +89,11 @@ export async function maybeCompress(state: PromptState, acts: PromptActivities, 
  */
 export async function checkBudget(state: PromptState): Promise<'go' | 'stop'> {
   while (state.context.tokenBudget !== undefined && state.progress.stats.usage.total >= state.context.tokenBudget) {
-    emit(state, { type: 'budget_exhausted', used: state.progress.stats.usage.total, budget: state.context.tokenBudget });
+    emit(state, {
+      type: 'budget_exhausted',
+      used: state.progress.stats.usage.total,
+      budget: state.context.tokenBudget,
+    });
     state.budgetPaused = true;
     state.budgetAnswer = undefined;
     await condition(() => state.budgetAnswer !== undefined);

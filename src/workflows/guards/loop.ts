@@ -1,7 +1,14 @@
 import { condition, setHandler } from '@temporalio/workflow';
 import { describeIssues } from '../../core/confirmation';
 import { runLlmLoopCheck, beforeModelRequest, type LoopCheckResult } from '../../core/loop/llm-schedule';
-import { continueAfterLoop, createLoopState, disableLoopDetection, observeModelTurn, recordDetection, type LoopDetection } from '../../core/loop/detection';
+import {
+  continueAfterLoop,
+  createLoopState,
+  disableLoopDetection,
+  observeModelTurn,
+  recordDetection,
+  type LoopDetection,
+} from '../../core/loop/detection';
 import type { FunctionCall } from '../../core/types';
 import { emit, type PromptState } from '../state/prompt-state';
 import { type LoopDecision, loopDecisionSignal, loopDecisionSchema } from '../api';
@@ -22,7 +29,10 @@ export function registerLoopHandlers(state: PromptState): void {
 }
 
 /** Level 3, before a model request: the LLM check when its schedule says it is due. */
-export async function checkBeforeRequest(state: PromptState, ask: (model: string) => Promise<LoopCheckResult>): Promise<LoopDetection | undefined> {
+export async function checkBeforeRequest(
+  state: PromptState,
+  ask: (model: string) => Promise<LoopCheckResult>,
+): Promise<LoopDetection | undefined> {
   const pre = beforeModelRequest(state.loop);
   state.loop = pre.state;
   if (!pre.checkDue) return undefined;
@@ -33,7 +43,10 @@ export async function checkBeforeRequest(state: PromptState, ask: (model: string
 }
 
 /** Levels 1 and 2, after a model turn: repeated tool calls and chanting content. */
-export function observeTurn(state: PromptState, turn: { text: string; functionCalls: FunctionCall[] }): LoopDetection | undefined {
+export function observeTurn(
+  state: PromptState,
+  turn: { text: string; functionCalls: FunctionCall[] },
+): LoopDetection | undefined {
   const observation = observeModelTurn(state.loop, turn);
   state.loop = observation.state;
   return observation.detection;
@@ -44,10 +57,18 @@ export function observeTurn(state: PromptState, turn: { text: string; functionCa
  * model; the second pauses the prompt until a person says to go on, to go on without detection,
  * or to stop (or the decision timeout passes, which stops it).
  */
-export async function onDetection(state: PromptState, detection: LoopDetection): Promise<{ recover: string } | { resume: true } | { stop: true }> {
+export async function onDetection(
+  state: PromptState,
+  detection: LoopDetection,
+): Promise<{ recover: string } | { resume: true } | { stop: true }> {
   const action = recordDetection(state.loop, detection);
   state.loop = action.state;
-  emit(state, { type: 'loop_detected', kind: detection.kind, detail: detection.detail, final: action.action === 'stop' });
+  emit(state, {
+    type: 'loop_detected',
+    kind: detection.kind,
+    detail: detection.detail,
+    final: action.action === 'stop',
+  });
   // The looping turn is dropped from the conversation, so its text must not count against the next one.
   state.loop = { ...state.loop, content: createLoopState().content };
   if (action.action === 'recover') return { recover: action.message };
@@ -59,6 +80,9 @@ export async function onDetection(state: PromptState, detection: LoopDetection):
   const decision: LoopDecision = state.loopDecision ?? 'stop';
   if (decision === 'stop') return { stop: true };
   state.loop = decision === 'disable' ? disableLoopDetection(state.loop) : continueAfterLoop(state.loop);
-  emit(state, { type: 'warning', message: decision === 'disable' ? 'loop detection turned off for this prompt' : 'going on after a loop warning' });
+  emit(state, {
+    type: 'warning',
+    message: decision === 'disable' ? 'loop detection turned off for this prompt' : 'going on after a loop warning',
+  });
   return { resume: true };
 }

@@ -2,7 +2,13 @@ import { log, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import type { RunHooksInput } from '../../activities/hooks/run-hooks';
 import { planHooks, type HookPlan } from '../../core/hooks/plan';
-import { DEFAULT_HOOK_TIMEOUT_MS, HOOK_KILL_GRACE_MS, type HookDecision, type HookEventName, type HooksConfig } from '../../core/hooks/types';
+import {
+  DEFAULT_HOOK_TIMEOUT_MS,
+  HOOK_KILL_GRACE_MS,
+  type HookDecision,
+  type HookEventName,
+  type HooksConfig,
+} from '../../core/hooks/types';
 import { emit, type PromptState } from '../state/prompt-state';
 
 /** What a hook event needs besides its plan: the event's fields and references. */
@@ -26,7 +32,12 @@ export async function runHookEvent(
   if (!plan) return {};
   const { workspace, heartbeatTimeoutMs, ...rest } = request;
   const info = workflowInfo();
-  const context = { sessionId: info.parent?.workflowId ?? info.workflowId, promptId: info.workflowId, workspace, transcriptId: rest.llm?.transcriptId };
+  const context = {
+    sessionId: info.parent?.workflowId ?? info.workflowId,
+    promptId: info.workflowId,
+    workspace,
+    transcriptId: rest.llm?.transcriptId,
+  };
   const act = proxyActivities<Activities>({
     startToCloseTimeout: budgetMs(plan),
     heartbeatTimeout: heartbeatTimeoutMs ?? 30_000,
@@ -41,12 +52,29 @@ export async function runHookEvent(
 }
 
 /** Runs a prompt's hook event and records what happened as events. */
-export async function firePromptHook(state: PromptState, event: HookEventName, target: string | undefined, request: HookRequest): Promise<HookDecision | undefined> {
-  const { decision, failure } = await runHookEvent(state.input.hooks, event, target, { ...request, workspace: state.input.workspace, heartbeatTimeoutMs: state.input.toolHeartbeatTimeoutMs });
+export async function firePromptHook(
+  state: PromptState,
+  event: HookEventName,
+  target: string | undefined,
+  request: HookRequest,
+): Promise<HookDecision | undefined> {
+  const { decision, failure } = await runHookEvent(state.input.hooks, event, target, {
+    ...request,
+    workspace: state.input.workspace,
+    heartbeatTimeoutMs: state.input.toolHeartbeatTimeoutMs,
+  });
   if (failure) emit(state, { type: 'warning', message: failure });
   if (!decision) return undefined;
   for (const warning of decision.warnings) emit(state, { type: 'warning', message: warning });
-  emit(state, { type: 'hook', event, hooks: decision.ran, decision: decision.decision, stop: decision.stop, reason: decision.reason, systemMessage: decision.systemMessage });
+  emit(state, {
+    type: 'hook',
+    event,
+    hooks: decision.ran,
+    decision: decision.decision,
+    stop: decision.stop,
+    reason: decision.reason,
+    systemMessage: decision.systemMessage,
+  });
   return decision;
 }
 
@@ -54,10 +82,17 @@ export async function firePromptHook(state: PromptState, event: HookEventName, t
  * SessionStart (source `startup`) or SessionEnd (reason `exit`) of a session workflow, which has
  * no event log: failures and warnings go to the workflow log. Returns SessionStart's context.
  */
-export async function fireSessionHook(input: { hooks?: HooksConfig; workspace: string; toolHeartbeatTimeoutMs?: number }, event: 'SessionStart' | 'SessionEnd'): Promise<string | undefined> {
+export async function fireSessionHook(
+  input: { hooks?: HooksConfig; workspace: string; toolHeartbeatTimeoutMs?: number },
+  event: 'SessionStart' | 'SessionEnd',
+): Promise<string | undefined> {
   const fields = event === 'SessionStart' ? { source: 'startup' } : { reason: 'exit' };
   const target = event === 'SessionStart' ? 'startup' : 'exit';
-  const { decision, failure } = await runHookEvent(input.hooks, event, target, { fields, workspace: input.workspace, heartbeatTimeoutMs: input.toolHeartbeatTimeoutMs });
+  const { decision, failure } = await runHookEvent(input.hooks, event, target, {
+    fields,
+    workspace: input.workspace,
+    heartbeatTimeoutMs: input.toolHeartbeatTimeoutMs,
+  });
   for (const warning of [...(failure ? [failure] : []), ...(decision?.warnings ?? [])]) log.warn(warning);
   return decision?.additionalContext;
 }

@@ -15,8 +15,14 @@ type Refusal = { kind: ToolErrorKind; message: string };
  * `tool_input` into the arguments, which are parsed and put to the policy again (`recheck`), so a
  * hook cannot turn a call into one the policy denies.
  */
-export async function beforeTool(state: PromptState, record: CallRecord, recheck: (record: CallRecord) => Promise<Refusal | undefined>): Promise<Refusal | undefined> {
-  const decision = await firePromptHook(state, 'BeforeTool', record.name, { fields: { tool_name: record.name, tool_input: record.args } });
+export async function beforeTool(
+  state: PromptState,
+  record: CallRecord,
+  recheck: (record: CallRecord) => Promise<Refusal | undefined>,
+): Promise<Refusal | undefined> {
+  const decision = await firePromptHook(state, 'BeforeTool', record.name, {
+    fields: { tool_name: record.name, tool_input: record.args },
+  });
   if (!decision) return undefined;
   if (decision.stop) {
     state.hooks.stop = effectiveReason(decision.reason);
@@ -26,7 +32,11 @@ export async function beforeTool(state: PromptState, record: CallRecord, recheck
   if (!decision.toolInput) return undefined;
   const args = { ...record.args, ...decision.toolInput };
   const parsed = parseToolArgs(record.name, args);
-  if (!parsed.ok) return { kind: parsed.error.kind, message: `A BeforeTool hook rewrote the arguments into invalid ones: ${parsed.error.message}` };
+  if (!parsed.ok)
+    return {
+      kind: parsed.error.kind,
+      message: `A BeforeTool hook rewrote the arguments into invalid ones: ${parsed.error.message}`,
+    };
   record.args = args;
   return recheck(record);
 }
@@ -35,7 +45,11 @@ export async function beforeTool(state: PromptState, record: CallRecord, recheck
  * AfterTool, once the call has its outcome: the hooks may add context to the response or replace
  * it (block, stop), and may ask for a tail call whose result answers this call instead.
  */
-export async function afterTool(state: PromptState, record: CallRecord, outcome: ToolOutcome): Promise<{ outcome: ToolOutcome; tail?: { name: string; args: Record<string, unknown> } }> {
+export async function afterTool(
+  state: PromptState,
+  record: CallRecord,
+  outcome: ToolOutcome,
+): Promise<{ outcome: ToolOutcome; tail?: { name: string; args: Record<string, unknown> } }> {
   const decision = await firePromptHook(state, 'AfterTool', record.name, {
     fields: { tool_name: record.name, tool_input: record.args },
     toolResponse: { ref: outcome.responseRef, response: outcome.response },
@@ -45,8 +59,17 @@ export async function afterTool(state: PromptState, record: CallRecord, outcome:
   let next = outcome;
   if (decision.toolResponseRef) {
     const replaced = decision.stop || decision.blocked;
-    const preview = replaced ? toolHookMessage(decision.stop ? 'stop' : 'block-after', decision.reason) : outcome.preview;
-    next = { ...outcome, ok: outcome.ok && !replaced, responseRef: decision.toolResponseRef, response: undefined, preview, errorKind: replaced ? 'policy_violation' : outcome.errorKind };
+    const preview = replaced
+      ? toolHookMessage(decision.stop ? 'stop' : 'block-after', decision.reason)
+      : outcome.preview;
+    next = {
+      ...outcome,
+      ok: outcome.ok && !replaced,
+      responseRef: decision.toolResponseRef,
+      response: undefined,
+      preview,
+      errorKind: replaced ? 'policy_violation' : outcome.errorKind,
+    };
   }
   return { outcome: next, tail: decision.stop || decision.blocked ? undefined : decision.tailToolCall };
 }
@@ -57,7 +80,12 @@ export async function notifyApproval(state: PromptState, record: CallRecord): Pr
     fields: {
       notification_type: 'ToolPermission',
       message: `Tool ${record.name} requires approval (call ${record.callId} of ${workflowInfo().workflowId})`,
-      details: { workflow_id: workflowInfo().workflowId, call_id: record.callId, tool_name: record.name, tool_input: record.args },
+      details: {
+        workflow_id: workflowInfo().workflowId,
+        call_id: record.callId,
+        tool_name: record.name,
+        tool_input: record.args,
+      },
     },
   });
 }

@@ -16,7 +16,11 @@ import type { Ending } from './ending';
  */
 
 /** SessionStart of a standalone run, then BeforeAgent. Returns the result when a hook ends the prompt. */
-export async function beginPrompt(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<Ending | undefined> {
+export async function beginPrompt(
+  state: PromptState,
+  acts: PromptActivities,
+  cursor: Cursor,
+): Promise<Ending | undefined> {
   if (state.hooks.began) return undefined;
   if (state.input.hookContext) cursor.append = [hookContextPart(state.input.hookContext), ...cursor.append];
   if (state.hooks.standalone) {
@@ -47,10 +51,18 @@ async function beforeAgent(state: PromptState, acts: PromptActivities, cursor: C
  * The prompt would end: AfterAgent may stop it (optionally clearing the context) or block, which
  * continues it with the reason as a new user message (BeforeAgent fires again for it).
  */
-export async function finishOrContinue(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<Ending | undefined> {
+export async function finishOrContinue(
+  state: PromptState,
+  acts: PromptActivities,
+  cursor: Cursor,
+): Promise<Ending | undefined> {
   if (state.hooks.stop !== undefined) return stopped(state, 'agent_execution_stopped', { reason: state.hooks.stop });
   const decision = await firePromptHook(state, 'AfterAgent', undefined, {
-    fields: { prompt: state.hooks.prompt, prompt_response: state.progress.response || '[no response text]', stop_hook_active: state.hooks.stopHookActive },
+    fields: {
+      prompt: state.hooks.prompt,
+      prompt_response: state.progress.response || '[no response text]',
+      stop_hook_active: state.hooks.stopHookActive,
+    },
   });
   if (!decision || (!decision.stop && !decision.blocked)) return { kind: 'result', reason: 'completed' };
   if (decision.clearContext) clearContext(state, cursor);
@@ -63,7 +75,11 @@ export async function finishOrContinue(state: PromptState, acts: PromptActivitie
 }
 
 /** A hook stopped the prompt during a model turn or its tools: record what is pending and stop. */
-export async function stopIfHookSaid(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<Ending | undefined> {
+export async function stopIfHookSaid(
+  state: PromptState,
+  acts: PromptActivities,
+  cursor: Cursor,
+): Promise<Ending | undefined> {
   if (state.hooks.stop === undefined) return undefined;
   await recordPending(acts, cursor);
   return stopped(state, 'agent_execution_stopped', { reason: state.hooks.stop });
@@ -90,27 +106,54 @@ export async function beforeModel(
 ): Promise<{ end?: Ending; hooks?: ModelHookInput; toolNames: string[]; allows: (name: string) => boolean }> {
   const plain = { toolNames, allows: () => true };
   if (!hasHooks(state, 'BeforeModel') && !hasHooks(state, 'BeforeToolSelection')) return plain;
-  const llm = { transcriptId: cursor.transcriptId, length: cursor.length, append: cursor.append, model: state.progress.model, toolNames };
+  const llm = {
+    transcriptId: cursor.transcriptId,
+    length: cursor.length,
+    append: cursor.append,
+    model: state.progress.model,
+    toolNames,
+  };
   const before = await firePromptHook(state, 'BeforeModel', undefined, { fields: {}, llm });
   if (before?.stop || (before?.blocked && !before.responseRef)) {
     await recordPending(acts, cursor);
-    return { ...plain, end: stopped(state, before.stop ? 'agent_execution_stopped' : 'agent_execution_blocked', before) };
+    return {
+      ...plain,
+      end: stopped(state, before.stop ? 'agent_execution_stopped' : 'agent_execution_blocked', before),
+    };
   }
   const selection = await firePromptHook(state, 'BeforeToolSelection', undefined, { fields: {}, llm });
   const config = selection?.toolConfig;
-  const allowed = config && (config.mode === 'NONE' ? [] : config.allowedFunctionNames.length > 0 ? config.allowedFunctionNames : undefined);
+  const allowed =
+    config &&
+    (config.mode === 'NONE' ? [] : config.allowedFunctionNames.length > 0 ? config.allowedFunctionNames : undefined);
   const allows = (name: string) => !allowed || allowed.includes(name);
-  const hooks: ModelHookInput = { requestRef: before?.requestRef, responseRef: before?.responseRef, toolMode: config?.mode };
+  const hooks: ModelHookInput = {
+    requestRef: before?.requestRef,
+    responseRef: before?.responseRef,
+    toolMode: config?.mode,
+  };
   return { hooks, toolNames: toolNames.filter(allows), allows };
 }
 
 /** AfterModel: the hooks may replace the answer (then text only) or stop the prompt after it. */
 export async function afterModel(state: PromptState, cursor: Cursor, turn: ModelTurn): Promise<void> {
   if (turn.overflow || !hasHooks(state, 'AfterModel')) return;
-  const llm = { transcriptId: cursor.transcriptId, length: turn.transcriptLength - 1, append: [], model: turn.model, responseAt: turn.transcriptLength - 1 };
+  const llm = {
+    transcriptId: cursor.transcriptId,
+    length: turn.transcriptLength - 1,
+    append: [],
+    model: turn.model,
+    responseAt: turn.transcriptLength - 1,
+  };
   const decision = await firePromptHook(state, 'AfterModel', undefined, { fields: {}, llm });
   if (!decision) return;
-  if (decision.modelResponse) Object.assign(turn, { text: decision.modelResponse.text, finishReason: decision.modelResponse.finishReason, functionCalls: [], thoughts: [] });
+  if (decision.modelResponse)
+    Object.assign(turn, {
+      text: decision.modelResponse.text,
+      finishReason: decision.modelResponse.finishReason,
+      functionCalls: [],
+      thoughts: [],
+    });
   if (decision.stop) state.hooks.stop = effectiveReason(decision.reason);
 }
 
@@ -122,7 +165,11 @@ function clearContext(state: PromptState, cursor: Cursor): void {
   emit(state, { type: 'warning', message: 'a hook cleared the conversation context' });
 }
 
-function stopped(state: PromptState, type: 'agent_execution_stopped' | 'agent_execution_blocked', decision: Pick<HookDecision, 'reason'> & { systemMessage?: string }): Ending {
+function stopped(
+  state: PromptState,
+  type: 'agent_execution_stopped' | 'agent_execution_blocked',
+  decision: Pick<HookDecision, 'reason'> & { systemMessage?: string },
+): Ending {
   emit(state, { type, reason: effectiveReason(decision.reason), systemMessage: decision.systemMessage });
   return { kind: 'result', reason: 'stopped' };
 }
@@ -130,6 +177,10 @@ function stopped(state: PromptState, type: 'agent_execution_stopped' | 'agent_ex
 /** Writes the pending user message (function responses first of all) so every call keeps its one response. */
 export async function recordPending(acts: PromptActivities, cursor: Cursor): Promise<void> {
   if (cursor.append.length === 0) return;
-  cursor.length = await acts.recordMessage({ transcriptId: cursor.transcriptId, index: cursor.length, append: cursor.append });
+  cursor.length = await acts.recordMessage({
+    transcriptId: cursor.transcriptId,
+    index: cursor.length,
+    append: cursor.append,
+  });
   cursor.append = [];
 }

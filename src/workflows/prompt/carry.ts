@@ -15,7 +15,8 @@ export const CARRIED_CALLS = 50;
 export const MAX_RUN_EVENTS = 2000;
 
 /**
- * Continues the prompt as new when Temporal suggests it, or its run reached `MAX_RUN_EVENTS`. Called only between steps, where no tool
+ * Continues the prompt as new when Temporal suggests it, or its run reached `MAX_RUN_EVENTS`. Called only between
+ * steps, where no tool
  * call is open and none awaits approval, so nothing in flight is lost; a pending approval simply
  * delays the switch to the next boundary. Running signal and update handlers finish first.
  */

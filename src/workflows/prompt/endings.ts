@@ -15,7 +15,11 @@ export async function settle(state: PromptState, ending: Ending): Promise<Prompt
     const result = finishPrompt(state, ending.reason);
     return ending.sessionEnd === false ? result : endPrompt(state, result);
   }
-  const failure = failPrompt(state, ApplicationFailure.create({ type: ending.type, message: ending.message, nonRetryable: true }), ending.reason);
+  const failure = failPrompt(
+    state,
+    ApplicationFailure.create({ type: ending.type, message: ending.message, nonRetryable: true }),
+    ending.reason,
+  );
   await endPromptOnFailure(state, failure);
   throw failure;
 }
@@ -23,25 +27,47 @@ export async function settle(state: PromptState, ending: Ending): Promise<Prompt
 function finishPrompt(state: PromptState, reason: 'completed' | 'stopped'): PromptResult {
   state.finished = true;
   state.terminateReason = reason;
-  return { terminateReason: reason, response: state.progress.response, turns: state.progress.turns, stats: state.progress.stats, ...continuation(state) };
+  return {
+    terminateReason: reason,
+    response: state.progress.response,
+    turns: state.progress.turns,
+    stats: state.progress.stats,
+    ...continuation(state),
+  };
 }
 
 /** What a session needs to go on after this prompt: the transcript's end and the granted rules. */
 function continuation(state: PromptState): Pick<PromptResult, 'transcript' | 'sessionRules'> {
   const cursor = state.cursor;
-  return { transcript: cursor ? { id: cursor.transcriptId, length: cursor.length } : undefined, sessionRules: state.progress.sessionRules };
+  return {
+    transcript: cursor ? { id: cursor.transcriptId, length: cursor.length } : undefined,
+    sessionRules: state.progress.sessionRules,
+  };
 }
 
 /** A limit ends the prompt with a failure of `type`, after the pending message is written. */
-export async function endWithRecord(acts: PromptActivities, cursor: Cursor, reason: TerminateReason, type: string, message: string): Promise<Ending> {
+export async function endWithRecord(
+  acts: PromptActivities,
+  cursor: Cursor,
+  reason: TerminateReason,
+  type: string,
+  message: string,
+): Promise<Ending> {
   await recordPending(acts, cursor);
   return { kind: 'failure', reason, type, message };
 }
 
-export async function recordCancellation(state: PromptState, acts: PromptActivities, cursor: Cursor, openCalls: FunctionCall[]): Promise<void> {
+export async function recordCancellation(
+  state: PromptState,
+  acts: PromptActivities,
+  cursor: Cursor,
+  openCalls: FunctionCall[],
+): Promise<void> {
   const append = openCalls.length > 0 ? settleCalls(state, openCalls, 'The prompt was cancelled.') : cursor.append;
   if (append.some((p) => p.kind === 'functionResponse')) {
-    await acts.recordMessage({ transcriptId: cursor.transcriptId, index: cursor.length, append }).catch((err) => log.warn('could not record cancelled calls', { err: String(err) }));
+    await acts
+      .recordMessage({ transcriptId: cursor.transcriptId, index: cursor.length, append })
+      .catch((err) => log.warn('could not record cancelled calls', { err: String(err) }));
   }
   emit(state, { type: 'cancelled' });
   state.finished = true;
@@ -61,6 +87,19 @@ export function failPrompt(state: PromptState, err: unknown, reason: TerminateRe
   state.terminateReason = reason;
   state.error = { type, message };
   emit(state, { type: 'error', errorType: type, message });
-  const details = [{ turns: state.progress.turns, stats: state.progress.stats, response: state.progress.response, ...continuation(state) }];
-  return ApplicationFailure.create({ type, message, nonRetryable: true, details, cause: cause instanceof Error ? cause : undefined });
+  const details = [
+    {
+      turns: state.progress.turns,
+      stats: state.progress.stats,
+      response: state.progress.response,
+      ...continuation(state),
+    },
+  ];
+  return ApplicationFailure.create({
+    type,
+    message,
+    nonRetryable: true,
+    details,
+    cause: cause instanceof Error ? cause : undefined,
+  });
 }

@@ -47,7 +47,12 @@ export type TurnOutcome<Verdict> =
  * reference, the cursor moved past the answer, reviewed, its calls given their ids and reported.
  * The commands go out in this order in every loop, which recorded histories depend on.
  */
-export async function takeTurn<V>(state: PromptState, acts: PromptActivities, cursor: Cursor, spec: TurnSpec<V>): Promise<TakenTurn<V>> {
+export async function takeTurn<V>(
+  state: PromptState,
+  acts: PromptActivities,
+  cursor: Cursor,
+  spec: TurnSpec<V>,
+): Promise<TakenTurn<V>> {
   state.progress.turns += 1;
   const sent: Cursor = { ...cursor, append: [...cursor.append] };
   const ask = (model: string) => callFramed(state, requestFor(state, cursor, spec.frame, model), acts.callModel);
@@ -69,7 +74,13 @@ export async function takeTurn<V>(state: PromptState, acts: PromptActivities, cu
 }
 
 /** A turn and then its calls, each answered once; the open calls are tracked for a cancellation. */
-export async function runTurn<V>(state: PromptState, acts: PromptActivities, cursor: Cursor, open: OpenCalls, spec: TurnSpec<V>): Promise<TurnOutcome<V>> {
+export async function runTurn<V>(
+  state: PromptState,
+  acts: PromptActivities,
+  cursor: Cursor,
+  open: OpenCalls,
+  spec: TurnSpec<V>,
+): Promise<TurnOutcome<V>> {
   const taken = await takeTurn(state, acts, cursor, spec);
   if (taken.kind !== 'taken') return taken;
   const calls = taken.turn.functionCalls;

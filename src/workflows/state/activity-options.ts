@@ -11,7 +11,12 @@ import { withLocalReads } from './local-tools';
  * worker's call moves on quickly; utility answers (routing, next speaker) fall back to a default.
  */
 export function activitiesFor(input: PromptSettings) {
-  const modelRetry = { initialInterval: input.modelRetryInitialMs, backoffCoefficient: 2, maximumInterval: 30_000, nonRetryableErrorTypes: NON_RETRYABLE_MODEL_ERRORS };
+  const modelRetry = {
+    initialInterval: input.modelRetryInitialMs,
+    backoffCoefficient: 2,
+    maximumInterval: 30_000,
+    nonRetryableErrorTypes: NON_RETRYABLE_MODEL_ERRORS,
+  };
   const model = proxyActivities<Activities>({
     startToCloseTimeout: '10 minutes',
     heartbeatTimeout: input.modelHeartbeatTimeoutMs,
@@ -22,7 +27,10 @@ export function activitiesFor(input: PromptSettings) {
     heartbeatTimeout: input.toolHeartbeatTimeoutMs,
     retry: { initialInterval: '1 second', maximumAttempts: 5 },
   });
-  const loopCheck = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: { ...modelRetry, maximumAttempts: LLM_LOOP_CHECK_MAX_ATTEMPTS } });
+  const loopCheck = proxyActivities<Activities>({
+    startToCloseTimeout: '2 minutes',
+    retry: { ...modelRetry, maximumAttempts: LLM_LOOP_CHECK_MAX_ATTEMPTS },
+  });
   const utility = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: { maximumAttempts: 1 } });
   return {
     callModel: model.callModel,

@@ -13,7 +13,9 @@ export const LOCAL_READ_TOOLS: ReadonlySet<string> = new Set(['read_file', 'list
  * large tree) or fails is run again as an ordinary activity. Behind `patched`, so histories recorded
  * before replay with the ordinary activity they scheduled.
  */
-export function withLocalReads(runTool: (input: RunToolInput) => Promise<ToolOutcome>): (input: RunToolInput) => Promise<ToolOutcome> {
+export function withLocalReads(
+  runTool: (input: RunToolInput) => Promise<ToolOutcome>,
+): (input: RunToolInput) => Promise<ToolOutcome> {
   const local = proxyLocalActivities<Activities>({ startToCloseTimeout: '5 seconds', retry: { maximumAttempts: 1 } });
   return async (input) => {
     if (!LOCAL_READ_TOOLS.has(input.name) || !patched('local-read-tools')) return runTool(input);
@@ -21,7 +23,11 @@ export function withLocalReads(runTool: (input: RunToolInput) => Promise<ToolOut
       return await local.runTool(input);
     } catch (err) {
       if (isCancellation(err)) throw err;
-      log.warn('local tool call failed; running it as an activity', { callId: input.callId, name: input.name, error: err instanceof Error ? err.message : String(err) });
+      log.warn('local tool call failed; running it as an activity', {
+        callId: input.callId,
+        name: input.name,
+        error: err instanceof Error ? err.message : String(err),
+      });
       return runTool(input);
     }
   };

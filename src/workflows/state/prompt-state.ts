@@ -7,7 +7,15 @@ import { STATUS_ATTRIBUTE, type AgentStatusValue } from '../../core/search-attri
 import { addUsage, EMPTY_USAGE, type ApprovalMode, type TerminateReason, type TokenUsage } from '../../core/types';
 import type { FrameMemo } from './request-frame';
 import { settingsOf, type PromptSettings } from './settings';
-import type { CallRecord, ChildApprovalNotice, ContextCarry, EventsPage, PromptInput, PromptProgress, PromptStatus } from '../api';
+import type {
+  CallRecord,
+  ChildApprovalNotice,
+  ContextCarry,
+  EventsPage,
+  PromptInput,
+  PromptProgress,
+  PromptStatus,
+} from '../api';
 
 const EVENTS_PAGE_SIZE = 500;
 
@@ -78,24 +86,42 @@ export function createPromptState(input: PromptInput): PromptState {
       stats: { usage: { ...EMPTY_USAGE }, models: {}, toolCalls: { total: 0, success: 0, failed: 0 } },
       publishedStatus: 'running',
     },
-    context: { steering: [], lastPromptTokens: 0, forceCompress: false, compressionFailed: false, compressions: 0, tokenBudget: input.maxTokens },
+    context: {
+      steering: [],
+      lastPromptTokens: 0,
+      forceCompress: false,
+      compressionFailed: false,
+      compressions: 0,
+      tokenBudget: input.maxTokens,
+    },
     loop: createLoopState(input.loopDetection === false),
     log: { base: 0, events: [] },
     book: { calls: new Map(), childApprovals: new Map() },
     finished: false,
-    hooks: input.hookState ?? { standalone: !input.transcript && !input.parent, began: false, prompt: input.prompt, stopHookActive: false, clears: 0 },
+    hooks: input.hookState ?? {
+      standalone: !input.transcript && !input.parent,
+      began: false,
+      prompt: input.prompt,
+      stopHookActive: false,
+      clears: 0,
+    },
   };
 }
 
 /** Appends an event; `time` is workflow time, so replay rebuilds the same log. */
 export function emit(state: PromptState, body: AgentEventBody): void {
-  state.log.events.push({ ...body, seq: state.log.base + state.log.events.length, time: new Date().toISOString() } as AgentEvent);
+  state.log.events.push({
+    ...body,
+    seq: state.log.base + state.log.events.length,
+    time: new Date().toISOString(),
+  } as AgentEvent);
 }
 
 /** Mirrors "a call awaits approval" into the status search attribute, when the cluster has it. */
 export function publishStatus(state: PromptState): void {
   if (!state.input.searchAttributes) return;
-  const waiting = state.book.childApprovals.size > 0 || [...state.book.calls.values()].some((c) => c.status === 'awaiting_approval');
+  const waiting =
+    state.book.childApprovals.size > 0 || [...state.book.calls.values()].some((c) => c.status === 'awaiting_approval');
   const value: AgentStatusValue = waiting ? 'awaiting_approval' : 'running';
   if (state.progress.publishedStatus === value) return;
   state.progress.publishedStatus = value;
@@ -140,7 +166,12 @@ export function statusOf(state: PromptState): PromptStatus {
     approvalMode: state.progress.mode,
     pendingApprovals: [
       ...pending.map(({ callId, name, args }) => ({ callId, name, args })),
-      ...[...state.book.childApprovals.values()].map(({ callId, name, args, childWorkflowId }) => ({ callId, name, args, childWorkflowId })),
+      ...[...state.book.childApprovals.values()].map(({ callId, name, args, childWorkflowId }) => ({
+        callId,
+        name,
+        args,
+        childWorkflowId,
+      })),
     ],
     toolCalls: calls.map(({ callId, name, args, status }) => ({ callId, name, args, status })),
     response: state.finished ? state.progress.response : undefined,

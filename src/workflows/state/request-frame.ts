@@ -12,7 +12,10 @@ export interface FrameMemo {
  * inline otherwise (first request, a frame changed by hooks or the mode, a new run after
  * continue-as-new). Activity inputs are not compared on replay, so either form replays.
  */
-export function framedRequest(memo: FrameMemo | undefined, request: CallModelInput): { request: FramedCallModelInput; json: string } {
+export function framedRequest(
+  memo: FrameMemo | undefined,
+  request: CallModelInput,
+): { request: FramedCallModelInput; json: string } {
   const { workspace, toolNames, systemPrompt, extraDeclarations, ...rest } = request;
   const frame: RequestFrame = { workspace, toolNames, systemPrompt, extraDeclarations };
   const json = JSON.stringify(frame);
@@ -20,7 +23,11 @@ export function framedRequest(memo: FrameMemo | undefined, request: CallModelInp
 }
 
 /** Sends one model request through `call`, remembering the frame reference its answer carries. */
-export async function callFramed<T extends { frameRef?: string }>(holder: { frame?: FrameMemo }, request: CallModelInput, call: (input: FramedCallModelInput) => Promise<T>): Promise<T> {
+export async function callFramed<T extends { frameRef?: string }>(
+  holder: { frame?: FrameMemo },
+  request: CallModelInput,
+  call: (input: FramedCallModelInput) => Promise<T>,
+): Promise<T> {
   const { request: framed, json } = framedRequest(holder.frame, request);
   const turn = await call(framed);
   if (turn.frameRef) holder.frame = { json, ref: turn.frameRef };

@@ -2,7 +2,12 @@ import { executeChild, isCancellation, workflowInfo } from '@temporalio/workflow
 import type { AgentDefinition } from '../../core/agents/definition';
 import { addUsage, EMPTY_USAGE } from '../../core/types';
 import { completeTaskOutputText } from '../../core/agents/complete-task';
-import { findAgent, invokeAgentDescription, subagentResultText, unknownAgentMessage } from '../../core/agents/invoke-agent';
+import {
+  findAgent,
+  invokeAgentDescription,
+  subagentResultText,
+  unknownAgentMessage,
+} from '../../core/agents/invoke-agent';
 import { invokeAgentTool } from '../../tools/invoke-agent';
 import { toFunctionDeclaration, type FunctionDeclaration } from '../../tools';
 import type { PromptState } from '../state/prompt-state';
@@ -36,7 +41,10 @@ export async function invokeAgent(state: PromptState, record: CallRecord): Promi
       args: [childInput(state, agent, record)],
     });
     addChildUsage(state, result);
-    const text = result.terminateReason === 'goal' && result.output ? completeTaskOutputText(result.output) : (result.error?.message ?? result.terminateReason);
+    const text =
+      result.terminateReason === 'goal' && result.output
+        ? completeTaskOutputText(result.output)
+        : (result.error?.message ?? result.terminateReason);
     return { ok: result.terminateReason === 'goal', text: subagentResultText(name, result.terminateReason, text) };
   } catch (err) {
     if (isCancellation(err)) throw err;

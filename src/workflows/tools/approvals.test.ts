@@ -58,15 +58,22 @@ describe('checkConfirmation', () => {
     expect(reasonOf(stateWith([]), { callId: 'nope', outcome: 'cancel' })).toMatch(/awaiting approval: none$/);
   });
 
-  it.each<ToolCallStatus>(['scheduled', 'executing', 'success', 'error', 'cancelled'])('refuses a call that is %s', (status) => {
-    const state = stateWith([{ ...awaiting('c1'), status }]);
-    expect(reasonOf(state, { callId: 'c1', outcome: 'proceed_once' })).toBe(`call c1 is not awaiting approval (it is ${status})`);
-  });
+  it.each<ToolCallStatus>(['scheduled', 'executing', 'success', 'error', 'cancelled'])(
+    'refuses a call that is %s',
+    (status) => {
+      const state = stateWith([{ ...awaiting('c1'), status }]);
+      expect(reasonOf(state, { callId: 'c1', outcome: 'proceed_once' })).toBe(
+        `call c1 is not awaiting approval (it is ${status})`,
+      );
+    },
+  );
 
   it('refuses a second decision for the same call', () => {
     const decision: ToolConfirmation = { callId: 'c1', outcome: 'cancel' };
     const state = stateWith([{ ...awaiting('c1'), decision }]);
-    expect(reasonOf(state, { callId: 'c1', outcome: 'proceed_once' })).toMatch(/call c1 was already decided \(cancel\)/);
+    expect(reasonOf(state, { callId: 'c1', outcome: 'proceed_once' })).toMatch(
+      /call c1 was already decided \(cancel\)/,
+    );
   });
 
   it('refuses anything once the prompt has finished', () => {
@@ -76,11 +83,17 @@ describe('checkConfirmation', () => {
   });
 
   it('refuses modify without args', () => {
-    expect(reasonOf(stateWith([awaiting('c1')]), { callId: 'c1', outcome: 'modify' })).toBe('outcome modify needs args for call c1');
+    expect(reasonOf(stateWith([awaiting('c1')]), { callId: 'c1', outcome: 'modify' })).toBe(
+      'outcome modify needs args for call c1',
+    );
   });
 
   it('refuses modify with args the tool would reject', () => {
-    const reason = reasonOf(stateWith([awaiting('c1')]), { callId: 'c1', outcome: 'modify', args: { file_path: 42, content: 'x' } });
+    const reason = reasonOf(stateWith([awaiting('c1')]), {
+      callId: 'c1',
+      outcome: 'modify',
+      args: { file_path: 42, content: 'x' },
+    });
     expect(reason).toMatch(/^modified arguments for write_file are invalid: /);
     expect(reason).toContain('file_path');
   });

@@ -2,7 +2,14 @@ import { getExternalWorkflowHandle, log, setHandler } from '@temporalio/workflow
 import { approvalModeSchema, describeIssues, toolConfirmationSchema } from '../../core/confirmation';
 import type { ApprovalMode } from '../../core/types';
 import { parseToolArgs } from '../../tools';
-import { childApprovalSignal, confirmToolCallUpdate, setApprovalModeSignal, toolConfirmationSignal, type ChildApprovalNotice, type ToolConfirmation } from '../api';
+import {
+  childApprovalSignal,
+  confirmToolCallUpdate,
+  setApprovalModeSignal,
+  toolConfirmationSignal,
+  type ChildApprovalNotice,
+  type ToolConfirmation,
+} from '../api';
 import { emit, publishStatus, setMode, type PromptState } from '../state/prompt-state';
 
 /**
@@ -10,23 +17,32 @@ import { emit, publishStatus, setMode, type PromptState } from '../state/prompt-
  * undefined. Shared by the signal (which logs and records the reason as an event) and the update's
  * synchronous validator (which rejects with it), so bad input never wedges the workflow (invariant 5).
  */
-export function checkConfirmation(state: PromptState, payload: unknown): { ok: true; value: ToolConfirmation } | { ok: false; reason: string } {
+export function checkConfirmation(
+  state: PromptState,
+  payload: unknown,
+): { ok: true; value: ToolConfirmation } | { ok: false; reason: string } {
   const parsed = toolConfirmationSchema.safeParse(payload);
   if (!parsed.success) return { ok: false, reason: `malformed toolConfirmation: ${describeIssues(parsed.error)}` };
   const value = parsed.data as ToolConfirmation;
-  if (state.finished) return { ok: false, reason: `the prompt has finished; call ${value.callId} can no longer be decided` };
+  if (state.finished)
+    return { ok: false, reason: `the prompt has finished; call ${value.callId} can no longer be decided` };
   if (!state.book.calls.has(value.callId) && state.book.childApprovals.has(value.callId)) return { ok: true, value };
   const call = state.book.calls.get(value.callId);
   if (!call) {
-    const pending = [...state.book.calls.values()].filter((c) => c.status === 'awaiting_approval' && !c.decision).map((c) => c.callId);
+    const pending = [...state.book.calls.values()]
+      .filter((c) => c.status === 'awaiting_approval' && !c.decision)
+      .map((c) => c.callId);
     return { ok: false, reason: `unknown callId ${value.callId}; awaiting approval: ${pending.join(', ') || 'none'}` };
   }
-  if (call.decision) return { ok: false, reason: `call ${value.callId} was already decided (${call.decision.outcome})` };
-  if (call.status !== 'awaiting_approval') return { ok: false, reason: `call ${value.callId} is not awaiting approval (it is ${call.status})` };
+  if (call.decision)
+    return { ok: false, reason: `call ${value.callId} was already decided (${call.decision.outcome})` };
+  if (call.status !== 'awaiting_approval')
+    return { ok: false, reason: `call ${value.callId} is not awaiting approval (it is ${call.status})` };
   if (value.outcome === 'modify') {
     if (!value.args) return { ok: false, reason: `outcome modify needs args for call ${value.callId}` };
     const check = parseToolArgs(call.name, value.args);
-    if (!check.ok) return { ok: false, reason: `modified arguments for ${call.name} are invalid: ${check.error.message}` };
+    if (!check.ok)
+      return { ok: false, reason: `modified arguments for ${call.name} are invalid: ${check.error.message}` };
   }
   return { ok: true, value };
 }

@@ -24,13 +24,25 @@ export const FULL_ARGS_PATCH = 'policy-full-args';
  * the arguments that will run: the defaults, the policy files and this prompt's session rules,
  * first match wins (core/policy).
  */
-export async function judge(state: PromptState, record: CallRecord, allowRuleFor?: ApprovalMode): Promise<JudgeCallResult> {
+export async function judge(
+  state: PromptState,
+  record: CallRecord,
+  allowRuleFor?: ApprovalMode,
+): Promise<JudgeCallResult> {
   const rules = [...defaultPolicy(PLANS_DIR), ...state.settings.policyRules, ...state.progress.sessionRules];
   const context = { mode: state.progress.mode, plansDir: PLANS_DIR, workspaceRoot: state.input.workspace };
   const narrowing = allowRuleFor ? shellNarrowing(record.name) : undefined;
   if (hasBlobMarkers(record.args) && patched(FULL_ARGS_PATCH)) {
     const outputSchema = outputSchemaFor(state, record);
-    return judgeFullArgs({ name: record.name, args: record.args, rules, context, allowRuleFor, narrowing, outputSchema });
+    return judgeFullArgs({
+      name: record.name,
+      args: record.args,
+      rules,
+      context,
+      allowRuleFor,
+      narrowing,
+      outputSchema,
+    });
   }
   const call = { name: record.name, args: previewMarkers(record.args) as Record<string, unknown> };
   const allowRule = allowRuleFor ? sessionAllowRule(call, allowRuleFor, narrowing) : undefined;
@@ -92,7 +104,8 @@ async function judgeFullArgs(input: JudgeCallInput): Promise<JudgeCallResult> {
   } catch (err) {
     if (isCancellation(err)) throw err;
     log.warn('could not judge a call on its full arguments', { name: input.name, error: String(err) });
-    const message = 'The full arguments of this call could not be read from the transcript store, so the call was not run.';
+    const message =
+      'The full arguments of this call could not be read from the transcript store, so the call was not run.';
     return { invalid: { kind: 'execution_failed', message }, verdict: { decision: 'deny', message } };
   }
 }

@@ -24,12 +24,17 @@ const MAX_TAIL_CALLS = 3;
  * call alone and in order. Returns exactly one function response per call, in call order
  * (invariant 2). A `cancel` answer cancels that call and every call queued after it.
  */
-export async function runToolCalls(state: PromptState, calls: FunctionCall[], runTool: RunToolActivity): Promise<NewPart[]> {
+export async function runToolCalls(
+  state: PromptState,
+  calls: FunctionCall[],
+  runTool: RunToolActivity,
+): Promise<NewPart[]> {
   const outcomes = new Map<string, ToolOutcome>();
   let cancelled = false;
   for (const wave of planWaves(calls, parallelSafe)) {
     if (cancelled) {
-      for (const call of wave) outcomes.set(call.id, finishInline(state, track(state, call), 'cancelled', CANCELLED_BY_USER));
+      for (const call of wave)
+        outcomes.set(call.id, finishInline(state, track(state, call), 'cancelled', CANCELLED_BY_USER));
       continue;
     }
     const results = await Promise.all(wave.map((call) => processCall(state, call, runTool)));
@@ -65,7 +70,8 @@ async function processCall(state: PromptState, call: FunctionCall, runTool: RunT
   }
   const hooked = await beforeTool(state, record, (r) => policyRefuses(state, r));
   if (hooked) return finishInline(state, record, hooked.kind, hooked.message);
-  if (parsed.tool.runsIn === 'workflow') return finishWorkflowTool(state, record, await runWorkflowTool(state, record), runTool);
+  if (parsed.tool.runsIn === 'workflow')
+    return finishWorkflowTool(state, record, await runWorkflowTool(state, record), runTool);
   record.status = 'executing';
   const outcome = await runTool({
     callId: record.callId,
@@ -78,22 +84,37 @@ async function processCall(state: PromptState, call: FunctionCall, runTool: RunT
 }
 
 /** AfterTool; a tail call it asks for runs as a call of its own, whose result answers this one. */
-async function afterHooks(state: PromptState, record: CallRecord, outcome: ToolOutcome, runTool: RunToolActivity): Promise<ToolOutcome> {
+async function afterHooks(
+  state: PromptState,
+  record: CallRecord,
+  outcome: ToolOutcome,
+  runTool: RunToolActivity,
+): Promise<ToolOutcome> {
   const after = await afterTool(state, record, outcome);
   if (!after.tail || record.callId.split(TAIL_SUFFIX).length > MAX_TAIL_CALLS) return after.outcome;
-  const tail = await processCall(state, { id: `${record.callId}${TAIL_SUFFIX}`, name: after.tail.name, args: after.tail.args }, runTool);
+  const tail = await processCall(
+    state,
+    { id: `${record.callId}${TAIL_SUFFIX}`, name: after.tail.name, args: after.tail.args },
+    runTool,
+  );
   return { ...tail, callId: record.callId, name: record.name };
 }
 
 /** Waits (durably, for as long as it takes) for a person's decision; returns why the call won't run. */
-async function awaitApproval(state: PromptState, record: CallRecord): Promise<{ kind: ToolErrorKind; message: string } | undefined> {
+async function awaitApproval(
+  state: PromptState,
+  record: CallRecord,
+): Promise<{ kind: ToolErrorKind; message: string } | undefined> {
   record.status = 'awaiting_approval';
   publishStatus(state);
   emit(state, { type: 'tool_call_awaiting_approval', callId: record.callId, name: record.name, args: record.args });
   await notifyApproval(state, record);
   await tellParent(state, record, true);
   const timeout = state.input.approvalTimeoutMs;
-  const decided = timeout === undefined ? (await condition(() => record.decision !== undefined), true) : await condition(() => record.decision !== undefined, timeout);
+  const decided =
+    timeout === undefined
+      ? (await condition(() => record.decision !== undefined), true)
+      : await condition(() => record.decision !== undefined, timeout);
   record.status = 'scheduled';
   publishStatus(state);
   await tellParent(state, record, false);
@@ -101,14 +122,26 @@ async function awaitApproval(state: PromptState, record: CallRecord): Promise<{ 
     return { kind: 'policy_violation', message: `No approval arrived within ${timeout} ms, so the call was not run.` };
   }
   const { outcome, args, reason } = record.decision;
-  if (outcome === 'cancel') return { kind: 'cancelled', message: `User denied execution.${reason ? ` Reason: ${reason}` : ''}` };
+  if (outcome === 'cancel')
+    return { kind: 'cancelled', message: `User denied execution.${reason ? ` Reason: ${reason}` : ''}` };
   if (outcome === 'modify' && args) record.args = args;
   return undefined;
 }
 
-async function finishWorkflowTool(state: PromptState, record: CallRecord, result: WorkflowToolResult, runTool: RunToolActivity): Promise<ToolOutcome> {
+async function finishWorkflowTool(
+  state: PromptState,
+  record: CallRecord,
+  result: WorkflowToolResult,
+  runTool: RunToolActivity,
+): Promise<ToolOutcome> {
   if (!result.ok) return finishInline(state, record, 'execution_failed', result.text);
-  const outcome: ToolOutcome = { callId: record.callId, name: record.name, ok: true, response: { output: result.text }, preview: result.text.slice(0, 300) };
+  const outcome: ToolOutcome = {
+    callId: record.callId,
+    name: record.name,
+    ok: true,
+    response: { output: result.text },
+    preview: result.text.slice(0, 300),
+  };
   return finish(state, record, await afterHooks(state, record, outcome, runTool));
 }
 
@@ -123,7 +156,13 @@ function authorize(state: PromptState, name: string): string | undefined {
 async function tellParent(state: PromptState, record: CallRecord, pending: boolean): Promise<void> {
   const parent = state.input.parent;
   if (!parent) return;
-  const notice = { childWorkflowId: workflowInfo().workflowId, callId: record.callId, name: record.name, args: record.args, pending };
+  const notice = {
+    childWorkflowId: workflowInfo().workflowId,
+    callId: record.callId,
+    name: record.name,
+    args: record.args,
+    pending,
+  };
   await getExternalWorkflowHandle(parent.workflowId)
     .signal(childApprovalSignal, notice)
     .catch((err) => log.warn('could not tell the parent about an approval', { err: String(err) }));
@@ -139,7 +178,14 @@ function track(state: PromptState, call: FunctionCall): CallRecord {
 
 function finishInline(state: PromptState, record: CallRecord, kind: ToolErrorKind, message: string): ToolOutcome {
   const text = kind === 'cancelled' ? `[Operation Cancelled] Reason: ${message}` : message;
-  const outcome: ToolOutcome = { callId: record.callId, name: record.name, ok: false, response: { error: text }, preview: text, errorKind: kind };
+  const outcome: ToolOutcome = {
+    callId: record.callId,
+    name: record.name,
+    ok: false,
+    response: { error: text },
+    preview: text,
+    errorKind: kind,
+  };
   return finish(state, record, outcome);
 }
 
@@ -148,7 +194,14 @@ function finish(state: PromptState, record: CallRecord, outcome: ToolOutcome): T
   record.status = outcome.ok ? 'success' : outcome.errorKind === 'cancelled' ? 'cancelled' : 'error';
   state.progress.stats.toolCalls.total += 1;
   state.progress.stats.toolCalls[outcome.ok ? 'success' : 'failed'] += 1;
-  emit(state, { type: 'tool_call_response', callId: record.callId, name: record.name, ok: outcome.ok, preview: outcome.preview, errorKind: outcome.errorKind });
+  emit(state, {
+    type: 'tool_call_response',
+    callId: record.callId,
+    name: record.name,
+    ok: outcome.ok,
+    preview: outcome.preview,
+    errorKind: outcome.errorKind,
+  });
   return outcome;
 }
 
@@ -159,5 +212,11 @@ function parallelSafe(call: FunctionCall): boolean {
 
 /** The function response answers the call as the model made it: its id, even where the prompt renamed it. */
 function toNewPart(outcome: ToolOutcome, call: FunctionCall): NewPart {
-  return { kind: 'functionResponse', callId: modelIdOf(call), name: outcome.name, response: outcome.response, responseRef: outcome.responseRef };
+  return {
+    kind: 'functionResponse',
+    callId: modelIdOf(call),
+    name: outcome.name,
+    response: outcome.response,
+    responseRef: outcome.responseRef,
+  };
 }

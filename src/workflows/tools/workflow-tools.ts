@@ -38,15 +38,23 @@ function enterPlanMode(state: PromptState): string {
   state.progress.modeBeforePlan = state.progress.mode;
   setMode(state, 'plan');
   return (
-    `Plan mode is on. Only read-only tools run now, and write_file/replace may only write Markdown files under ${PLANS_DIR}/. ` +
+    `Plan mode is on. Only read-only tools run now, and write_file/replace may only write Markdown files under ` +
+    `${PLANS_DIR}/. ` +
     'Investigate, write the plan there, then call exit_plan_mode with its file name.'
   );
 }
 
 function exitPlanMode(state: PromptState, record: CallRecord): string {
-  const next: ApprovalMode = record.decision?.mode ?? (state.progress.modeBeforePlan && state.progress.modeBeforePlan !== 'plan' ? state.progress.modeBeforePlan : 'default');
+  const next: ApprovalMode =
+    record.decision?.mode ??
+    (state.progress.modeBeforePlan && state.progress.modeBeforePlan !== 'plan'
+      ? state.progress.modeBeforePlan
+      : 'default');
   setMode(state, next);
-  return `The plan in ${String(record.args.plan_filename)} was approved. The approval mode is now ${next}: carry out the plan.`;
+  return (
+    `The plan in ${String(record.args.plan_filename)} was approved. The approval mode is now ` +
+    `${next}: carry out the plan.`
+  );
 }
 
 /** Only a sub-agent has an output schema; an accepted output ends its run with `goal`. */
