@@ -37,7 +37,10 @@ export interface CallModelInput {
   callIdPrefix?: string;
   /** A sub-agent's own system prompt (the environment section is still added). */
   systemPrompt?: string;
-  /** Declarations the workflow builds itself (`invoke_agent` listing agents, `complete_task` from an output schema); they replace registry ones of the same name. */
+  /**
+   * Declarations the workflow builds itself (`invoke_agent` listing agents, `complete_task` from an output schema);
+   * they replace registry ones of the same name.
+   */
   extraDeclarations?: FunctionDeclaration[];
   /** What BeforeModel / BeforeToolSelection hooks decided for this request (see hooks/model-hooks). */
   hooks?: ModelHookInput;
@@ -63,7 +66,11 @@ export interface ModelDeps {
 export async function callModel(deps: ModelDeps, framed: FramedCallModelInput): Promise<ModelTurn> {
   const ctx = Context.current();
   const { input, stored: frameRef } = await resolveFrame<CallModelInput>(deps.store, framed);
-  const fit = await estimateRequestFits(deps.store, { model: input.model, lastPromptTokens: input.lastPromptTokens ?? 0, append: input.append });
+  const fit = await estimateRequestFits(deps.store, {
+    model: input.model,
+    lastPromptTokens: input.lastPromptTokens ?? 0,
+    append: input.append,
+  });
   if (!fit.fits) return overflowTurn(input, fit);
   const contents = await deps.store.readMessages(input.transcriptId, input.baseLength);
   let length = input.baseLength;
@@ -75,9 +82,21 @@ export async function callModel(deps: ModelDeps, framed: FramedCallModelInput): 
   }
   // Old bulky tool outputs are masked in the request only; the transcript keeps them whole.
   const { contents: request } = await maskOldToolOutputs(contents, (text) => deps.store.putBlob(text));
-  const turn = (await syntheticTurn(deps.store, input.hooks, input.turn)) ?? (await streamTurn(deps, input, request, input.append.some((p) => p.kind === 'functionResponse')));
+  const turn =
+    (await syntheticTurn(deps.store, input.hooks, input.turn)) ??
+    (await streamTurn(
+      deps,
+      input,
+      request,
+      input.append.some((p) => p.kind === 'functionResponse'),
+    ));
   if (input.callIdPrefix) prefixMadeUpIds(turn, input.callIdPrefix);
-  await deps.store.writeMessage(input.transcriptId, length, { role: 'model', parts: turn.historyParts as Part[] }, ctx.info.attempt);
+  await deps.store.writeMessage(
+    input.transcriptId,
+    length,
+    { role: 'model', parts: turn.historyParts as Part[] },
+    ctx.info.attempt,
+  );
   return {
     ...(await inlineText(turn.text, deps.store)),
     thoughts: turn.thoughts,
@@ -95,24 +114,52 @@ export async function callModel(deps: ModelDeps, framed: FramedCallModelInput): 
  * is tried again inside this activity (at most 4 attempts), and only the successful attempt's text
  * is kept. Errors of the request itself are thrown, classified, for Temporal to retry.
  */
-async function streamTurn(deps: ModelDeps, input: CallModelInput, contents: Content[], afterToolResults: boolean): Promise<AssembledTurn> {
+async function streamTurn(
+  deps: ModelDeps,
+  input: CallModelInput,
+  contents: Content[],
+  afterToolResults: boolean,
+): Promise<AssembledTurn> {
   return withHeartbeat(deps.heartbeatIntervalMs ?? 5000, async (ctx) => {
-    const systemInstruction = buildSystemPrompt({ workspace: input.workspace, platform: process.platform, date: new Date().toDateString(), toolNames: input.toolNames, preamble: input.systemPrompt });
-    const request = {
-      model: input.model,
-      contents,
-      config: { systemInstruction, tools: [{ functionDeclarations: declarations(input.toolNames, input.extraDeclarations ?? []) }], abortSignal: ctx.cancellationSignal },
+    const request = modelRequest(input, contents, ctx.cancellationSignal);
+    const workflowId = ctx.info.workflowExecution?.workflowId;
+    const attemptId = `${ctx.info.activityId}.${ctx.info.attempt}`;
+    const live = livePublisher(workflowId ? deps.live : undefined, workflowId ?? '', input.turn, attemptId, (m) =>
+      ctx.log.warn(m),
+    );
+    const streamDeps = {
+      models: deps.models,
+      sleep: (ms: number) => ctx.sleep(ms),
+      heartbeat: () => ctx.heartbeat(),
+      onChunk: live.onChunk,
     };
-    const info = ctx.info;
-    const workflowId = info.workflowExecution?.workflowId;
-    const live = livePublisher(workflowId ? deps.live : undefined, workflowId ?? '', input.turn, `${info.activityId}.${info.attempt}`, (m) => ctx.log.warn(m));
-    const streamDeps = { models: deps.models, sleep: (ms: number) => ctx.sleep(ms), heartbeat: () => ctx.heartbeat(), onChunk: live.onChunk };
     try {
-      return await streamValidTurn(streamDeps, await applyModelHooks(deps.store, input.hooks, request), input.turn, afterToolResults);
+      const hooked = await applyModelHooks(deps.store, input.hooks, request);
+      return await streamValidTurn(streamDeps, hooked, input.turn, afterToolResults);
     } finally {
       await live.flush();
     }
   });
+}
+
+/** The SDK request: the conversation, our system prompt and the declarations of the turn's tools. */
+function modelRequest(input: CallModelInput, contents: Content[], abortSignal: AbortSignal) {
+  const systemInstruction = buildSystemPrompt({
+    workspace: input.workspace,
+    platform: process.platform,
+    date: new Date().toDateString(),
+    toolNames: input.toolNames,
+    preamble: input.systemPrompt,
+  });
+  return {
+    model: input.model,
+    contents,
+    config: {
+      systemInstruction,
+      tools: [{ functionDeclarations: declarations(input.toolNames, input.extraDeclarations ?? []) }],
+      abortSignal,
+    },
+  };
 }
 
 function declarations(toolNames: string[], extra: FunctionDeclaration[]): FunctionDeclaration[] {
@@ -144,7 +191,8 @@ function refuseForgedMarkers(call: FunctionCall): FunctionCall {
   if (where === undefined) return call;
   const field = where === '' ? 'the arguments' : `parameter "${where}"`;
   const invalid =
-    `Invalid arguments for ${call.name}: ${field} is an object with a "$blob" key, which is reserved for the agent's own ` +
+    `Invalid arguments for ${call.name}: ${field} is an object with a "$blob" key, which is reserved for the ` +
+    `agent's own ` +
     'references to stored text. The call was not run. Send the value itself (a string), however long.';
   return { ...call, args: defuseMarkerShaped(call.args) as Record<string, unknown>, invalid };
 }
@@ -153,5 +201,13 @@ function refuseForgedMarkers(call: FunctionCall): FunctionCall {
 function overflowTurn(input: CallModelInput, fit: ContextFit): ModelTurn {
   const empty = { input: 0, output: 0, cached: 0, thoughts: 0, total: 0 };
   const overflow = { estimatedRequestTokens: fit.estimatedRequestTokens, remainingTokens: fit.remainingTokens };
-  return { text: '', thoughts: [], functionCalls: [], usage: empty, model: input.model, transcriptLength: input.baseLength, overflow };
+  return {
+    text: '',
+    thoughts: [],
+    functionCalls: [],
+    usage: empty,
+    model: input.model,
+    transcriptLength: input.baseLength,
+    overflow,
+  };
 }

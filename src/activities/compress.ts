@@ -9,7 +9,12 @@ import {
   type CompressionStatus,
   type ContextFit,
 } from '../core/compression';
-import { FUNCTION_RESPONSE_TOKEN_BUDGET, estimateTokens, tokenLimit, truncateToolOutputThreshold } from '../core/tokens';
+import {
+  FUNCTION_RESPONSE_TOKEN_BUDGET,
+  estimateTokens,
+  tokenLimit,
+  truncateToolOutputThreshold,
+} from '../core/tokens';
 import type { NewPart } from '../core/types';
 import type { TranscriptStore } from '../store/types';
 import { toParts } from './user-parts';
@@ -68,11 +73,15 @@ one snapshot in this form:
 
 <state_snapshot>
   <overall_goal>The user's objective, in one or two sentences.</overall_goal>
-  <constraints>Rules and preferences the user or the project set, and approvals or denials given, one bullet each.</constraints>
-  <key_knowledge>Facts that matter later: build and test commands, APIs and versions, errors and their causes, approaches that failed and must not be retried.</key_knowledge>
-  <file_system_state>Files and directories created, changed, deleted or inspected: the path and what is true of it now.</file_system_state>
+  <constraints>Rules and preferences the user or the project set, and approvals or denials given, one bullet \
+each.</constraints>
+  <key_knowledge>Facts that matter later: build and test commands, APIs and versions, errors and their causes, \
+approaches that failed and must not be retried.</key_knowledge>
+  <file_system_state>Files and directories created, changed, deleted or inspected: the path and what is true of it \
+now.</file_system_state>
   <recent_actions>The last significant tool calls and their outcomes, oldest first.</recent_actions>
-  <current_plan>Numbered steps marked [DONE], [IN PROGRESS] or [TODO], then the next step. If a plan file was approved, its path, the status of each of its steps and the user's feedback on it.</current_plan>
+  <current_plan>Numbered steps marked [DONE], [IN PROGRESS] or [TODO], then the next step. If a plan file was \
+approved, its path, the status of each of its steps and the user's feedback on it.</current_plan>
 </state_snapshot>
 
 Quote paths, identifiers, commands, numbers and error messages exactly. Be brief everywhere else.`;
@@ -96,10 +105,50 @@ const PROBE_PROMPT =
  * history smaller is rejected and nothing is written. After an earlier failure (unforced), only the
  * truncation is applied and the model is not called. Temporal owns retries: none happen here.
  */
-export async function compressTranscript(deps: CompressDeps, input: CompressTranscriptInput): Promise<CompressTranscriptResult> {
+export async function compressTranscript(
+  deps: CompressDeps,
+  input: CompressTranscriptInput,
+): Promise<CompressTranscriptResult> {
   const history = await deps.store.readMessages(input.transcriptId, input.length);
   const originalTokens = input.lastPromptTokens > 0 ? input.lastPromptTokens : estimateTokens(history);
-  const unchanged = (status: CompressionStatus, newTokens = originalTokens, truncatedOutputs = 0): CompressTranscriptResult => ({
+  const results = resultsOf(deps, input, originalTokens);
+  const action = shouldCompress(input);
+  if (history.length === 0) return { ...results.unchanged(COMPRESSION_STATUS.noop), originalTokens: 0, newTokens: 0 };
+  if (action === 'none') return results.unchanged(COMPRESSION_STATUS.noop);
+
+  const { contents: truncated, truncated: outputs } = await truncateOldFunctionResponses(
+    history,
+    FUNCTION_RESPONSE_TOKEN_BUDGET,
+    {
+      keep: (text) => deps.store.putBlob(text),
+      maxChars: truncateToolOutputThreshold(input.model, input.lastPromptTokens),
+    },
+  );
+  if (action === 'truncate') {
+    const newTokens = estimateTokens(truncated);
+    if (outputs === 0 || newTokens >= originalTokens) return results.unchanged(COMPRESSION_STATUS.noop);
+    return results.replaced(COMPRESSION_STATUS.contentTruncated, truncated, newTokens, outputs);
+  }
+
+  const split = findCompressSplitPoint(truncated);
+  if (split === 0) return results.unchanged(COMPRESSION_STATUS.noop);
+  const older = history.slice(0, split);
+  const forSummary = estimateTokens(older) < tokenLimit(input.model) ? older : truncated.slice(0, split);
+  const snapshot = await summarise(deps, input.model, forSummary);
+  if (snapshot === '') return results.unchanged(COMPRESSION_STATUS.emptySummary, originalTokens, outputs);
+  const next: Content[] = [
+    { role: 'user', parts: [{ text: snapshot }] },
+    { role: 'model', parts: [{ text: SNAPSHOT_ACKNOWLEDGEMENT }] },
+    ...truncated.slice(split),
+  ];
+  const newTokens = estimateTokens(next);
+  if (newTokens > originalTokens) return results.unchanged(COMPRESSION_STATUS.inflated, newTokens, outputs);
+  return results.replaced(COMPRESSION_STATUS.compressed, next, newTokens, outputs);
+}
+
+/** The two shapes of an answer: the transcript left as it was, or a new one written first. */
+function resultsOf(deps: CompressDeps, input: CompressTranscriptInput, originalTokens: number) {
+  const unchanged = (status: CompressionStatus, newTokens = originalTokens, truncatedOutputs = 0) => ({
     status,
     originalTokens,
     newTokens,
@@ -107,44 +156,25 @@ export async function compressTranscript(deps: CompressDeps, input: CompressTran
     newLength: input.length,
     truncatedOutputs,
   });
-  const action = shouldCompress(input);
-  if (history.length === 0) return { ...unchanged(COMPRESSION_STATUS.noop), originalTokens: 0, newTokens: 0 };
-  if (action === 'none') return unchanged(COMPRESSION_STATUS.noop);
-
-  const { contents: truncated, truncated: truncatedOutputs } = await truncateOldFunctionResponses(history, FUNCTION_RESPONSE_TOKEN_BUDGET, {
-    keep: (text) => deps.store.putBlob(text),
-    maxChars: truncateToolOutputThreshold(input.model, input.lastPromptTokens),
-  });
-  const replaced = async (status: CompressionStatus, contents: Content[], newTokens: number): Promise<CompressTranscriptResult> => {
+  const replaced = async (
+    status: CompressionStatus,
+    contents: Content[],
+    newTokens: number,
+    truncatedOutputs: number,
+  ): Promise<CompressTranscriptResult> => {
     await writeTranscript(deps.store, input.newTranscriptId, contents);
-    return { status, originalTokens, newTokens, transcriptId: input.newTranscriptId, newLength: contents.length, truncatedOutputs };
+    const transcriptId = input.newTranscriptId;
+    return { status, originalTokens, newTokens, transcriptId, newLength: contents.length, truncatedOutputs };
   };
-  if (action === 'truncate') {
-    const newTokens = estimateTokens(truncated);
-    if (truncatedOutputs === 0 || newTokens >= originalTokens) return unchanged(COMPRESSION_STATUS.noop);
-    return replaced(COMPRESSION_STATUS.contentTruncated, truncated, newTokens);
-  }
-
-  const split = findCompressSplitPoint(truncated);
-  if (split === 0) return unchanged(COMPRESSION_STATUS.noop);
-  const older = history.slice(0, split);
-  const forSummary = estimateTokens(older) < tokenLimit(input.model) ? older : truncated.slice(0, split);
-  const snapshot = await summarise(deps, input.model, forSummary);
-  if (snapshot === '') return unchanged(COMPRESSION_STATUS.emptySummary, originalTokens, truncatedOutputs);
-  const next: Content[] = [
-    { role: 'user', parts: [{ text: snapshot }] },
-    { role: 'model', parts: [{ text: SNAPSHOT_ACKNOWLEDGEMENT }] },
-    ...truncated.slice(split),
-  ];
-  const newTokens = estimateTokens(next);
-  if (newTokens > originalTokens) return unchanged(COMPRESSION_STATUS.inflated, newTokens, truncatedOutputs);
-  return replaced(COMPRESSION_STATUS.compressed, next, newTokens);
+  return { unchanged, replaced };
 }
 
 /** The two model calls: a first snapshot, then a verification pass whose snapshot wins if it has one. */
 async function summarise(deps: CompressDeps, model: string, older: Content[]): Promise<string> {
   return withHeartbeat(deps.heartbeatIntervalMs ?? 5000, async () => {
-    const hasSnapshot = older.some((content) => (content.parts ?? []).some((part) => part.text?.includes('<state_snapshot>')));
+    const hasSnapshot = older.some((content) =>
+      (content.parts ?? []).some((part) => part.text?.includes('<state_snapshot>')),
+    );
     const instruction = `${hasSnapshot ? MERGE_SNAPSHOT : NEW_SNAPSHOT}\n\n${THINK_FIRST}`;
     const draft = await generate(deps, model, [...older, { role: 'user', parts: [{ text: instruction }] }]);
     const verified = await generate(deps, model, [

@@ -45,12 +45,15 @@ export interface RecordMessageInput {
  * store, tests pass the same with the SDK pointed at the fake Gemini server.
  */
 export function createActivities(deps: ActivityDeps) {
-  const commandEnv = deps.commandEnv ?? withoutSecrets(process.env);
-  const runner = deps.runner ?? defaultProcessRunner();
-  const exec = createExec(commandEnv, runner);
+  return { ...modelActivities(deps), ...transcriptAndToolActivities(deps) };
+}
+
+/** The activities that call a model: the turn itself, and the utility calls metered by model. */
+function modelActivities(deps: ActivityDeps) {
   return {
     async callModel(input: FramedCallModelInput) {
-      const heartbeatIntervalMs = deps.modelHeartbeatIntervalMs ?? heartbeatIntervalFor(Context.current().info.heartbeatTimeoutMs);
+      const heartbeatIntervalMs =
+        deps.modelHeartbeatIntervalMs ?? heartbeatIntervalFor(Context.current().info.heartbeatTimeoutMs);
       return callModel({ models: deps.models, store: deps.store, live: deps.live, heartbeatIntervalMs }, input);
     },
     async checkForLoop(input: LoopCheckInput) {
@@ -63,29 +66,45 @@ export function createActivities(deps: ActivityDeps) {
       return metered(deps, (models) => checkNextSpeaker({ models, store: deps.store }, input));
     },
     async compressTranscript(input: CompressTranscriptInput) {
-      return metered(deps, (models) => compressTranscript({ models, store: deps.store, heartbeatIntervalMs: deps.modelHeartbeatIntervalMs }, input));
+      return metered(deps, (models) =>
+        compressTranscript({ models, store: deps.store, heartbeatIntervalMs: deps.modelHeartbeatIntervalMs }, input),
+      );
     },
+  };
+}
+
+/** The activities that run tools and hooks, judge calls and write the transcript without a model. */
+function transcriptAndToolActivities(deps: ActivityDeps) {
+  const commandEnv = deps.commandEnv ?? withoutSecrets(process.env);
+  const runner = deps.runner ?? defaultProcessRunner();
+  const exec = createExec(commandEnv, runner);
+  const heartbeatIntervalMs = deps.toolHeartbeatIntervalMs;
+  return {
     async runTool(input: RunToolInput) {
-      return runTool({ store: deps.store, journal: deps.journal, heartbeatIntervalMs: deps.toolHeartbeatIntervalMs, grepTimeoutMs: deps.grepTimeoutMs, exec }, input);
+      const toolDeps = { store: deps.store, journal: deps.journal, grepTimeoutMs: deps.grepTimeoutMs, exec };
+      return runTool({ ...toolDeps, heartbeatIntervalMs }, input);
     },
     /** The workflow's checks of a call with blob markers, on its full arguments (a local activity). */
     async judgeCall(input: JudgeCallInput) {
       return judgeCall(deps.store, input);
     },
     async runHooks(input: RunHooksInput) {
-      return runHooks({ store: deps.store, env: commandEnv, runner, heartbeatIntervalMs: deps.toolHeartbeatIntervalMs }, input);
+      return runHooks({ store: deps.store, env: commandEnv, runner, heartbeatIntervalMs }, input);
     },
     /** Records a user message without a model call: the last function responses of a stopped prompt. */
     async recordMessage(input: RecordMessageInput): Promise<number> {
-      const parts = await toParts(input.append, deps.store);
-      await deps.store.writeMessage(input.transcriptId, input.index, { role: 'user', parts }, Context.current().info.attempt);
+      const message = { role: 'user', parts: await toParts(input.append, deps.store) };
+      await deps.store.writeMessage(input.transcriptId, input.index, message, Context.current().info.attempt);
       return input.index + 1;
     },
   };
 }
 
 /** A utility call's result with the tokens its model calls used, per model (for the prompt's stats). */
-async function metered<R extends object>(deps: ActivityDeps, run: (models: JsonModelSeam) => Promise<R>): Promise<R & { usage: ModelUsage }> {
+async function metered<R extends object>(
+  deps: ActivityDeps,
+  run: (models: JsonModelSeam) => Promise<R>,
+): Promise<R & { usage: ModelUsage }> {
   const meter = meterModels(deps.models);
   const result = await run(meter.models);
   return { ...result, usage: meter.usage() };

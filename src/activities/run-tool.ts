@@ -6,7 +6,14 @@ import { findTool, parseToolArgs } from '../tools';
 import type { ToolJournal } from '../store/journal';
 import { fingerprintTarget, resumeInterrupted } from './interrupted';
 import { truncateOutput } from '../tools/truncate';
-import { ToolError, isReadOnly, type ToolDeps, type ToolResult } from '../tools/types';
+import {
+  ToolError,
+  isReadOnly,
+  type ActivityTool,
+  type ToolDeps,
+  type ToolErrorKind,
+  type ToolResult,
+} from '../tools/types';
 import { createToolDeps } from './tool-deps';
 import { withHeartbeat } from './heartbeat';
 
@@ -47,9 +54,18 @@ export async function runTool(deps: ToolActivityDeps, input: RunToolInput): Prom
   if (entry?.state === 'completed') return entry.outcome;
   // With a journal, no entry proves that no earlier attempt got as far as running the tool.
   const interrupted = mutating && (entry?.state === 'started' || (!deps.journal && ctx.info.attempt > 1));
-  const before = entry?.state === 'started' ? entry.before : mutating ? await fingerprintTarget(input.name, input.args, input.workspace) : undefined;
+  const before =
+    entry?.state === 'started'
+      ? entry.before
+      : mutating
+        ? await fingerprintTarget(input.name, input.args, input.workspace)
+        : undefined;
   if (mutating) await deps.journal?.put(key, { state: 'started', attempt: ctx.info.attempt, before });
-  const outcome = await toOutcome(deps, input, await executeTool(deps, input, ctx, interrupted ? { before } : undefined));
+  const outcome = await toOutcome(
+    deps,
+    input,
+    await executeTool(deps, input, ctx, interrupted ? { before } : undefined),
+  );
   if (mutating) await deps.journal?.put(key, { state: 'completed', outcome });
   return outcome;
 }
@@ -67,7 +83,12 @@ async function toOutcome(deps: ToolActivityDeps, input: RunToolInput, result: To
   };
 }
 
-async function executeTool(deps: ToolActivityDeps, input: RunToolInput, ctx: Context, interrupted?: { before?: string }): Promise<ToolResult> {
+async function executeTool(
+  deps: ToolActivityDeps,
+  input: RunToolInput,
+  ctx: Context,
+  interrupted?: { before?: string },
+): Promise<ToolResult> {
   let args: Record<string, unknown>;
   try {
     args = await resolveBlobMarkers(input.args, deps.store);
@@ -80,25 +101,49 @@ async function executeTool(deps: ToolActivityDeps, input: RunToolInput, ctx: Con
   const tool = parsed.tool;
   // The workflow routes its own tools away from this activity; a call that still arrives is refused.
   if (tool.runsIn === 'workflow') {
-    return { ok: false, error: { kind: 'execution_failed', message: `${input.name} is carried out by the workflow itself.` } };
+    return {
+      ok: false,
+      error: { kind: 'execution_failed', message: `${input.name} is carried out by the workflow itself.` },
+    };
   }
-  const resumed = interrupted ? await resumeInterrupted(input.name, parsed.args as Record<string, unknown>, input.workspace, interrupted.before) : undefined;
+  const resumed = interrupted
+    ? await resumeInterrupted(input.name, parsed.args as Record<string, unknown>, input.workspace, interrupted.before)
+    : undefined;
   if (resumed) return resumed;
-  return withHeartbeat(deps.heartbeatIntervalMs ?? 1000, async () => {
-    try {
-      const toolDeps = await createToolDeps({ root: input.workspace, signal: ctx.cancellationSignal, shellTimeoutMs: input.shellTimeoutMs, grepTimeoutMs: deps.grepTimeoutMs, readBlob: (ref) => deps.store.getBlob(ref), exec: deps.exec });
-      return await tool.execute(parsed.args, toolDeps);
-    } catch (err) {
-      if (err instanceof ToolError) return { ok: false, error: { kind: err.kind, message: err.message } };
-      if (ctx.cancellationSignal.aborted) return { ok: false, error: { kind: 'cancelled', message: 'The tool call was cancelled.' } };
-      if (isReadOnly(tool)) throw err;
-      return { ok: false, error: { kind: 'execution_failed', message: `${input.name} failed: ${(err as Error).message}` } };
-    }
-  });
+  return withHeartbeat(deps.heartbeatIntervalMs ?? 1000, () => runParsed(deps, input, ctx, tool, parsed.args));
+}
+
+/** Runs a call whose arguments passed its schema: a tool's own failure is an answer for the model. */
+async function runParsed(
+  deps: ToolActivityDeps,
+  input: RunToolInput,
+  ctx: Context,
+  tool: ActivityTool,
+  args: unknown,
+): Promise<ToolResult> {
+  const failed = (kind: ToolErrorKind, message: string): ToolResult => ({ ok: false, error: { kind, message } });
+  try {
+    const toolDeps = await createToolDeps({
+      root: input.workspace,
+      signal: ctx.cancellationSignal,
+      shellTimeoutMs: input.shellTimeoutMs,
+      grepTimeoutMs: deps.grepTimeoutMs,
+      readBlob: (ref) => deps.store.getBlob(ref),
+      exec: deps.exec,
+    });
+    return await tool.execute(args, toolDeps);
+  } catch (err) {
+    if (err instanceof ToolError) return failed(err.kind, err.message);
+    if (ctx.cancellationSignal.aborted) return failed('cancelled', 'The tool call was cancelled.');
+    if (isReadOnly(tool)) throw err;
+    return failed('execution_failed', `${input.name} failed: ${(err as Error).message}`);
+  }
 }
 
 /** A marker whose text the store does not hold: an error the model can act on, with no store path in it. */
 export function missingBlobResult(err: BlobMissingError): ToolResult {
-  const message = `A long argument of this call (stored as ${err.ref}) is no longer in the transcript store, so the call was not run. Send it again.`;
+  const message =
+    `A long argument of this call (stored as ${err.ref}) is no longer in the transcript store, so ` +
+    `the call was not run. Send it again.`;
   return { ok: false, error: { kind: 'invalid_tool_params', message } };
 }

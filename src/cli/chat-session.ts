@@ -1,4 +1,13 @@
-import { closeSession, describeExecution, promptStatus, sendToSession, sessionStatus, WorkflowNotFoundError, type Client } from '../client';
+import {
+  closeSession,
+  describeExecution,
+  promptStatus,
+  sendToSession,
+  sessionStatus,
+  WorkflowNotFoundError,
+  type Client,
+} from '../client';
+import type { AgentEvent } from '../core/events';
 import type { TranscriptStore } from '../store/types';
 import { approvalHint } from './approval-hint';
 import { InputError } from './exit-codes';
@@ -35,7 +44,11 @@ const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/;
 
 /** Refuses an id a session should not have (checked before anything is started). */
 export function checkSessionId(id: string): void {
-  if (!SESSION_ID.test(id)) throw new InputError(`bad session id ${JSON.stringify(id)}: use up to 200 letters, digits, '.', '_', ':' or '-', starting with a letter or digit`);
+  if (!SESSION_ID.test(id))
+    throw new InputError(
+      `bad session id ${JSON.stringify(id)}: use up to 200 letters, digits, '.', '_', ':' or '-', starting with a ` +
+        `letter or digit`,
+    );
 }
 
 /** Whether `id` names a session to resume (true) or one to create (false); refuses anything else. */
@@ -46,8 +59,12 @@ export async function existingSession(client: Client, id: string): Promise<boole
     throw err;
   });
   if (!description) return false;
-  if (description.type !== 'agentSessionWorkflow') throw new InputError(`${id} is a prompt, not a session: choose another id`);
-  if (description.status !== 'RUNNING') throw new InputError(`session ${id} is ${description.status.toLowerCase()}: its conversation is over, start another with a new id`);
+  if (description.type !== 'agentSessionWorkflow')
+    throw new InputError(`${id} is a prompt, not a session: choose another id`);
+  if (description.status !== 'RUNNING')
+    throw new InputError(
+      `session ${id} is ${description.status.toLowerCase()}: its conversation is over, start another with a new id`,
+    );
   return true;
 }
 
@@ -61,7 +78,11 @@ export async function printRecap(s: ChatSession): Promise<string[]> {
   const lines = [`Resuming session ${s.id}: ${status.prompts} prompt(s) so far.`];
   if (status.prompts > 0) {
     const last = await promptStatus(s.client, `${s.id}-p${status.prompts}`).catch(() => undefined);
-    if (last) lines.push(`Last prompt ${last.workflowId} (${last.status})${last.response ? ', its answer:' : '.'}`, ...(last.response ? [indent(shorten(last.response.trim(), 600))] : []));
+    if (last)
+      lines.push(
+        `Last prompt ${last.workflowId} (${last.status})${last.response ? ', its answer:' : '.'}`,
+        ...(last.response ? [indent(shorten(last.response.trim(), 600))] : []),
+      );
   }
   if (status.closed) lines.push('The session is closing: its queued messages run, then it ends.');
   const follow = [...(status.current ? [status.current] : []), ...status.queued.map((q) => q.promptId)];
@@ -84,7 +105,10 @@ export async function printSessionStatus(s: ChatSession): Promise<void> {
   if (!status) return void s.io.stderr.write(`session ${s.id}: no worker answered\n`);
   const running = status.current ? await promptStatus(s.client, status.current).catch(() => undefined) : undefined;
   const parts = [`session ${s.id}: ${status.prompts} prompt(s) done`, status.closed ? 'closing' : 'open'];
-  if (running) parts.push(`running ${running.workflowId} (${running.status}${running.turns !== undefined ? `, ${running.turns} turn(s)` : ''})`);
+  if (running) {
+    const turns = running.turns !== undefined ? `, ${running.turns} turn(s)` : '';
+    parts.push(`running ${running.workflowId} (${running.status}${turns})`);
+  }
   if (status.queued.length > 0) parts.push(`queued ${status.queued.map((q) => q.promptId).join(', ')}`);
   s.io.stderr.write(`${parts.join('; ')}\n`);
 }
@@ -97,33 +121,43 @@ export async function closeChatSession(s: ChatSession): Promise<void> {
  * Prints one prompt's events and outcome as `run` does, asking approvals in place on a terminal
  * (the chat's input is suspended meanwhile). Returns early, printing no outcome, when `signal` aborts.
  */
-export async function followChatPrompt(s: ChatSession, promptId: string, signal: AbortSignal, input: InputControl): Promise<void> {
+export async function followChatPrompt(
+  s: ChatSession,
+  promptId: string,
+  signal: AbortSignal,
+  input: InputControl,
+): Promise<void> {
   const { io } = s;
   const printer = createPrinter('text', io, promptId, s.model);
-  const approvals = s.interactive ? createApprovalHandler({ client: s.client, workflowId: promptId, workspace: s.workspace, store: s.store, input: process.stdin, output: io.stderr }) : undefined;
+  const approvals = s.interactive
+    ? createApprovalHandler({
+        client: s.client,
+        workflowId: promptId,
+        workspace: s.workspace,
+        store: s.store,
+        input: process.stdin,
+        output: io.stderr,
+      })
+    : undefined;
   const waiting = new Set<string>();
+  const onEvent = (event: AgentEvent) => {
+    if (event.type === 'tool_call_awaiting_approval') {
+      if (!approvals) return void io.stderr.write(approvalHint(promptId, event.callId, event.name, event.args));
+      if (waiting.size === 0) input.suspend();
+      waiting.add(event.callId);
+    }
+    approvals?.onEvent(event);
+    if (event.type === 'tool_call_response' && waiting.delete(event.callId) && waiting.size === 0) input.resume();
+  };
   try {
-    await followPrompt(
-      s.config,
-      s.client,
-      promptId,
-      printer,
-      (event) => {
-        if (event.type === 'tool_call_awaiting_approval') {
-          if (!approvals) return void io.stderr.write(approvalHint(promptId, event.callId, event.name, event.args));
-          if (waiting.size === 0) input.suspend();
-          waiting.add(event.callId);
-        }
-        approvals?.onEvent(event);
-        if (event.type === 'tool_call_response' && waiting.delete(event.callId) && waiting.size === 0) input.resume();
-      },
-      signal,
-    );
+    await followPrompt(s.config, s.client, promptId, printer, onEvent, signal);
     await approvals?.close();
     if (signal.aborted) return;
     const report = await promptStatus(s.client, promptId);
     printer.finish(report);
-    if (report.status !== 'completed' && report.status !== 'cancelled') io.stderr.write(`[${promptId} ${report.status}${report.error ? `: ${report.error.type}: ${report.error.message}` : ''}]\n`);
+    if (report.status === 'completed' || report.status === 'cancelled') return;
+    const error = report.error ? `: ${report.error.type}: ${report.error.message}` : '';
+    io.stderr.write(`[${promptId} ${report.status}${error}]\n`);
   } finally {
     await approvals?.close();
     if (waiting.size > 0) input.resume();

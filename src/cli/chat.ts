@@ -1,18 +1,18 @@
-import { Option, type Command } from 'commander';
-import { DEFAULT_MAX_TURNS, hasAgentSearchAttributes } from '../client';
+import type { Command } from 'commander';
+import { hasAgentSearchAttributes } from '../client';
 import type { Config } from '../config';
-import { APPROVAL_MODES, type ApprovalMode } from '../core/types';
+import type { ApprovalMode } from '../core/types';
 import { createGenAI } from '../model/client';
 import type { Logger } from '../logger';
 import { openArgsStore } from './full-args';
-import { positiveInt, positiveNumber } from './arguments';
+import { positiveInt } from './arguments';
+import { addPromptOptions } from './prompt-options';
 import { ChatRepl } from './chat-repl';
 import { checkSessionId, existingSession, printRecap, type ChatSession } from './chat-session';
 import { EXIT } from './exit-codes';
 import type { Io } from './output';
 import { promptSettings } from './prompt-input';
-import { DEFAULT_MODEL } from './run';
-import { openRuntime, type FakeResponses } from './runtime';
+import { openRuntime, type AgentRuntime, type FakeResponses } from './runtime';
 import { loadWorkspaceConfig } from '../config/workspace';
 
 export interface ChatOptions {
@@ -31,26 +31,28 @@ export interface ChatOptions {
 
 type Setup = () => { config: Config; logger: Logger };
 
-export function addChat(program: Command, setup: Setup, io: Io, fakeOption: (o: object) => FakeResponses | undefined): void {
-  program
+export function addChat(
+  program: Command,
+  setup: Setup,
+  io: Io,
+  fakeOption: (o: object) => FakeResponses | undefined,
+): void {
+  const command = program
     .command('chat')
     .description('talk to a session, one message per line (created on first use, resumed later)')
-    .argument('<sessionId>')
-    .option('-w, --workspace <dir>', 'workspace the tools are confined to', process.cwd())
-    .addOption(new Option('--approval-mode <mode>', 'which tool calls need approval').choices([...APPROVAL_MODES]).default('default'))
-    .option('-m, --model <model>', 'Gemini model', DEFAULT_MODEL)
-    .option('--max-turns <n>', 'model turns allowed for each prompt', positiveInt, DEFAULT_MAX_TURNS)
-    .option('--shell-timeout <seconds>', 'timeout of each shell command', positiveNumber)
-    .option('--approval-timeout <seconds>', 'deny a call not approved within this time (default: wait forever)', positiveNumber)
-    .option('--fake-responses <file>', 'answer model calls from a script (strict order)')
-    .option('--fake-responses-non-strict <file>', 'answer model calls from a script (first line with the method)')
-    .option('--policy <file...>', 'extra policy files (TOML), at the user tier')
+    .argument('<sessionId>');
+  addPromptOptions(command, 'each prompt')
     .option('--no-loop-detection', 'turn loop detection off')
     .option('--max-tokens <n>', 'token budget of each prompt', positiveInt)
-    .option('--trust-workspace', 'read the workspace\'s own .durable-agent/ configuration without trusting the folder for good')
     .action(async (id: string, o) => {
       const { config, logger } = setup();
-      const options: ChatOptions = { ...o, fakeResponses: fakeOption(o), shellTimeoutSeconds: o.shellTimeout, approvalTimeoutSeconds: o.approvalTimeout, policyFiles: o.policy };
+      const options: ChatOptions = {
+        ...o,
+        fakeResponses: fakeOption(o),
+        shellTimeoutSeconds: o.shellTimeout,
+        approvalTimeoutSeconds: o.approvalTimeout,
+        policyFiles: o.policy,
+      };
       process.exitCode = await chatCommand(config, id, options, io, logger);
     });
 }
@@ -60,23 +62,41 @@ export function addChat(program: Command, setup: Setup, io: Io, fakeOption: (o: 
  * with a recap. The session, not this process, holds the conversation: leaving (or a crash) loses
  * nothing, and the settings given here apply only when this chat creates the session.
  */
-export async function chatCommand(config: Config, id: string, options: ChatOptions, io: Io, logger: Logger): Promise<number> {
+export async function chatCommand(
+  config: Config,
+  id: string,
+  options: ChatOptions,
+  io: Io,
+  logger: Logger,
+): Promise<number> {
   checkSessionId(id);
   const settings = promptSettings({ ...options, detach: false, nextSpeakerCheck: false });
   if (!options.fakeResponses) createGenAI(config);
   // Scripted responses are served on the shared queue: a session stays on the queue it started on,
   // and a chat resumed later must find a worker there.
-  const runtime = await openRuntime(config, { fakeResponses: options.fakeResponses, worker: 'auto', privateQueueForFake: false, logger });
+  const runtime = await openRuntime(config, {
+    fakeResponses: options.fakeResponses,
+    worker: 'auto',
+    privateQueueForFake: false,
+    logger,
+  });
   const argsStore = openArgsStore(config);
   try {
     const exists = await existingSession(runtime.client, id);
     const tty = process.stdin.isTTY === true && process.stdout.isTTY === true;
-    const session: ChatSession = { client: runtime.client, id, taskQueue: runtime.taskQueue, workspace: settings.workspace, model: options.model, io, interactive: tty, store: argsStore.store, config };
-    if (!exists) {
-      const loaded = await loadWorkspaceConfig(config, settings.workspace, { policyFiles: options.policyFiles, trustFlag: options.trustWorkspace }, io);
-      session.defaults = { ...settings, ...loaded, searchAttributes: await hasAgentSearchAttributes(runtime.client) };
-      io.stderr.write(`New session ${id}. Type a message, or /help.\n`);
-    }
+    const session: ChatSession = {
+      client: runtime.client,
+      id,
+      taskQueue: runtime.taskQueue,
+      workspace: settings.workspace,
+      model: options.model,
+      io,
+      interactive: tty,
+      store: argsStore.store,
+      config,
+    };
+    if (!exists) session.defaults = await newSessionDefaults(config, runtime.client, settings, options, io);
+    if (!exists) io.stderr.write(`New session ${id}. Type a message, or /help.\n`);
     const pending = exists ? await printRecap(session) : [];
     const end = await new ChatRepl(session, tty).run(pending);
     return end === 'interrupted' ? EXIT.cancelled : EXIT.ok;
@@ -84,4 +104,21 @@ export async function chatCommand(config: Config, id: string, options: ChatOptio
     await argsStore.close();
     await runtime.stop();
   }
+}
+
+/** What a new session starts with: this chat's settings and the workspace's trusted configuration. */
+async function newSessionDefaults(
+  config: Config,
+  client: AgentRuntime['client'],
+  settings: ReturnType<typeof promptSettings>,
+  options: ChatOptions,
+  io: Io,
+): Promise<NonNullable<ChatSession['defaults']>> {
+  const loaded = await loadWorkspaceConfig(
+    config,
+    settings.workspace,
+    { policyFiles: options.policyFiles, trustFlag: options.trustWorkspace },
+    io,
+  );
+  return { ...settings, ...loaded, searchAttributes: await hasAgentSearchAttributes(client) };
 }

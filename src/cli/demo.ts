@@ -6,7 +6,8 @@ import type { Logger } from '../logger';
 import type { Io } from './output';
 import { DEFAULT_MODEL, runCommand } from './run';
 
-export const DEMO_PROMPT = 'The test in this project fails (node test.js). Find out why, fix it, and check that it passes.';
+export const DEMO_PROMPT =
+  'The test in this project fails (node test.js). Find out why, fix it, and check that it passes.';
 
 /**
  * The quick start's main job: a real prompt on the embedded server in a fresh copy of a small
@@ -18,7 +19,8 @@ export async function demoCommand(config: Config, io: Io, logger: Logger): Promi
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'durable-agent-demo-'));
   fs.cpSync(path.join(demoDir, 'workspace'), workspace, { recursive: true });
   const scripted = !config.geminiApiKey;
-  io.stderr.write(`demo workspace: ${workspace}\n${scripted ? 'GEMINI_API_KEY is not set: the model is played by demo/fix-the-test.jsonl.\n' : ''}`);
+  io.stderr.write(`demo workspace: ${workspace}\n`);
+  if (scripted) io.stderr.write('GEMINI_API_KEY is not set: the model is played by demo/fix-the-test.jsonl.\n');
   io.stderr.write(`prompt: ${DEMO_PROMPT}\n`);
   return runCommand(
     config,

@@ -84,11 +84,17 @@ function statusLine(e: AgentEvent, sessionId: string): string | undefined {
     case 'tool_call_response':
       return `${e.ok ? '✓' : '✗'} ${e.name}: ${shorten(e.preview.split('\n')[0] ?? '', 120)}`;
     case 'loop_detected':
-      return e.final ? `[LOOP] ${e.detail}: the prompt is paused; answer with \`durable-agent loop ${sessionId} continue|disable|stop\`` : `[LOOP] ${e.detail}: asking the model to change course`;
+      return e.final
+        ? `[LOOP] ${e.detail}: the prompt is paused; answer with \`durable-agent loop ` +
+            `${sessionId} continue|disable|stop\``
+        : `[LOOP] ${e.detail}: asking the model to change course`;
     case 'chat_compressed':
       return `[compression] ${e.status}: ${e.originalTokens} → ${e.newTokens} tokens`;
     case 'budget_exhausted':
-      return `[BUDGET] ${e.used} of ${e.budget} tokens used: paused; answer with \`durable-agent budget ${sessionId} --add N\` or \`--stop\``;
+      return (
+        `[BUDGET] ${e.used} of ${e.budget} tokens used: paused; answer with \`durable-agent budget ` +
+        `${sessionId} --add N\` or \`--stop\``
+      );
     case 'approval_mode':
       return `[approval mode: ${e.mode}]`;
     case 'warning':
@@ -99,7 +105,10 @@ function statusLine(e: AgentEvent, sessionId: string): string | undefined {
       return e.systemMessage ? `[hook ${e.event}] ${e.systemMessage}` : undefined;
     case 'agent_execution_stopped':
     case 'agent_execution_blocked':
-      return `[${e.type === 'agent_execution_stopped' ? 'stopped' : 'blocked'} by a hook] ${e.systemMessage ?? e.reason}`;
+      return (
+        `[${e.type === 'agent_execution_stopped' ? 'stopped' : 'blocked'} by a hook] ` +
+        `${e.systemMessage ?? e.reason}`
+      );
     default:
       return undefined;
   }
@@ -110,18 +119,22 @@ function jsonPrinter({ stdout }: Io, sessionId: string): Printer {
     event() {},
     piece() {},
     finish(report) {
-      const out = { session_id: sessionId, response: report.response ?? '', stats: report.stats ?? null, ...(report.error ? { error: report.error } : {}) };
+      const out = {
+        session_id: sessionId,
+        response: report.response ?? '',
+        stats: report.stats ?? null,
+        ...(report.error ? { error: report.error } : {}),
+      };
       stdout.write(`${JSON.stringify(out, null, 2)}\n`);
     },
   };
 }
 
 function streamJsonPrinter({ stdout }: Io, sessionId: string, model?: string): Printer {
-  const line = (obj: Record<string, unknown>, time?: string) => stdout.write(`${JSON.stringify({ timestamp: time ?? new Date().toISOString(), ...obj })}\n`);
+  const line = (obj: Record<string, unknown>, time?: string) =>
+    stdout.write(`${JSON.stringify({ timestamp: time ?? new Date().toISOString(), ...obj })}\n`);
   const live = new LiveTextTracker();
-  // Deltas concatenate to the turn's text; `replace` says a retry's text starts over.
-  const show = (out: LiveOutput, time?: string) =>
-    line({ ...(out.kind === 'text' ? { type: 'message', role: 'assistant' } : { type: 'thought' }), content: out.text, delta: true, ...(out.restart ? { replace: true } : {}) }, time);
+  const show = (out: LiveOutput, time?: string) => line(deltaLine(out), time);
   return {
     piece: (p) => live.piece(p).forEach((out) => show(out)),
     event(e) {
@@ -137,12 +150,7 @@ function streamJsonPrinter({ stdout }: Io, sessionId: string, model?: string): P
         case 'tool_call_request':
           return void line({ type: 'tool_use', tool_name: e.name, tool_id: e.callId, parameters: e.args }, e.time);
         case 'tool_call_response':
-          return void line(
-            e.ok
-              ? { type: 'tool_result', tool_id: e.callId, status: 'success', output: e.preview }
-              : { type: 'tool_result', tool_id: e.callId, status: 'error', error: { type: e.errorKind, message: e.preview } },
-            e.time,
-          );
+          return void line(toolResultLine(e), e.time);
         case 'warning':
           return void line({ type: 'error', severity: 'warning', message: e.message }, e.time);
         case 'error':
@@ -150,9 +158,30 @@ function streamJsonPrinter({ stdout }: Io, sessionId: string, model?: string): P
       }
     },
     finish(report) {
-      line({ type: 'result', status: report.status === 'completed' ? 'success' : 'error', ...(report.error ? { error: report.error } : {}), stats: report.stats ?? null });
+      line({
+        type: 'result',
+        status: report.status === 'completed' ? 'success' : 'error',
+        ...(report.error ? { error: report.error } : {}),
+        stats: report.stats ?? null,
+      });
     },
   };
+}
+
+/** Deltas concatenate to the turn's text; `replace` says a retry's text starts over. */
+function deltaLine(out: LiveOutput): Record<string, unknown> {
+  return {
+    ...(out.kind === 'text' ? { type: 'message', role: 'assistant' } : { type: 'thought' }),
+    content: out.text,
+    delta: true,
+    ...(out.restart ? { replace: true } : {}),
+  };
+}
+
+function toolResultLine(e: Extract<AgentEvent, { type: 'tool_call_response' }>): Record<string, unknown> {
+  const result = { type: 'tool_result', tool_id: e.callId };
+  if (e.ok) return { ...result, status: 'success', output: e.preview };
+  return { ...result, status: 'error', error: { type: e.errorKind, message: e.preview } };
 }
 
 function shorten(text: string, max: number): string {

@@ -10,6 +10,8 @@ import {
   type PromptInput,
 } from '../client';
 import type { Config } from '../config';
+import type { AgentEvent } from '../core/events';
+import type { TranscriptStore } from '../store/types';
 import { geminiApiKey } from '../model/api-key';
 import { loadWorkspaceConfig } from '../config/workspace';
 import type { Logger } from '../logger';
@@ -29,13 +31,26 @@ export const DEFAULT_MODEL = 'gemini-2.5-pro';
 /** `durable-agent run`: starts a prompt workflow and follows it to its end (or detaches). */
 export async function runCommand(config: Config, options: RunOptions, io: Io, logger: Logger): Promise<number> {
   const input = promptInput(options);
-  Object.assign(input, await loadWorkspaceConfig(config, input.workspace, { policyFiles: options.policyFiles, trustFlag: options.trustWorkspace }, io));
+  Object.assign(
+    input,
+    await loadWorkspaceConfig(
+      config,
+      input.workspace,
+      { policyFiles: options.policyFiles, trustFlag: options.trustWorkspace },
+      io,
+    ),
+  );
   if (!options.fakeResponses) geminiApiKey(config);
   const workflowId = newPromptId();
   if (options.detach) return runDetached(config, options, input, workflowId, io, logger);
   const stops = watchStopSignals();
   try {
-    const runtime = await openRuntime(config, { fakeResponses: options.fakeResponses, worker: 'auto', privateQueueForFake: true, logger });
+    const runtime = await openRuntime(config, {
+      fakeResponses: options.fakeResponses,
+      worker: 'auto',
+      privateQueueForFake: true,
+      logger,
+    });
     try {
       if (stops.received()) {
         io.stderr.write(`${stops.received()}: stopped before the prompt started\n`);
@@ -51,23 +66,23 @@ export async function runCommand(config: Config, options: RunOptions, io: Io, lo
 }
 
 /** Starts the prompt here and follows it; on SIGTERM/SIGHUP leaves it running (see run-signals). */
-async function runAttached(config: Config, options: RunOptions, input: PromptInput, ctx: { runtime: AgentRuntime; stops: StopWatch; io: Io }, id: string): Promise<number> {
+async function runAttached(
+  config: Config,
+  options: RunOptions,
+  input: PromptInput,
+  ctx: { runtime: AgentRuntime; stops: StopWatch; io: Io },
+  id: string,
+): Promise<number> {
   const { runtime, stops, io } = ctx;
-  const workflowId = await launch(runtime.client, input, options.session, { taskQueue: runtime.taskQueue, workflowId: id });
+  const where = { taskQueue: runtime.taskQueue, workflowId: id };
+  const workflowId = await launch(runtime.client, input, options.session, where);
   stops.onInterrupt(() => void cancelPrompt(runtime.client, workflowId).catch(() => undefined));
   if (options.output === 'text') io.stderr.write(`prompt ${workflowId} started\n`);
   const printer = createPrinter(options.output, io, workflowId, options.model);
-  // On a terminal, calls awaiting approval are asked about in place; otherwise `run` says how to answer them.
-  const interactive = process.stdin.isTTY && process.stdout.isTTY && options.output === 'text';
   const argsStore = openArgsStore(config);
-  const approvals = interactive
-    ? createApprovalHandler({ client: runtime.client, workflowId, workspace: input.workspace, store: argsStore.store, input: process.stdin, output: io.stderr })
-    : undefined;
+  const { approvals, onEvent } = approvalsFor(options, runtime, workflowId, input.workspace, argsStore.store, io);
   try {
-    await followPrompt(config, runtime.client, workflowId, printer, (event) => {
-      if (approvals) approvals.onEvent(event);
-      else if (event.type === 'tool_call_awaiting_approval') io.stderr.write(approvalHint(workflowId, event.callId, event.name, event.args));
-    }, stops.detach);
+    await followPrompt(config, runtime.client, workflowId, printer, onEvent, stops.detach);
     await approvals?.close();
     const signal = stops.received();
     if (signal && signal !== 'SIGINT') {
@@ -83,12 +98,49 @@ async function runAttached(config: Config, options: RunOptions, input: PromptInp
   }
 }
 
+/** On a terminal, calls awaiting approval are asked about in place; otherwise `run` says how to answer them. */
+function approvalsFor(
+  options: RunOptions,
+  runtime: AgentRuntime,
+  workflowId: string,
+  workspace: string,
+  store: TranscriptStore,
+  io: Io,
+) {
+  const interactive = process.stdin.isTTY && process.stdout.isTTY && options.output === 'text';
+  const approvals = interactive
+    ? createApprovalHandler({
+        client: runtime.client,
+        workflowId,
+        workspace,
+        store,
+        input: process.stdin,
+        output: io.stderr,
+      })
+    : undefined;
+  const onEvent = (event: AgentEvent) => {
+    if (approvals) approvals.onEvent(event);
+    else if (event.type === 'tool_call_awaiting_approval')
+      io.stderr.write(approvalHint(workflowId, event.callId, event.name, event.args));
+  };
+  return { approvals, onEvent };
+}
+
 /** Starts the prompt and prints its id alone on stdout; a background server is started if needed. */
-async function runDetached(config: Config, options: RunOptions, input: PromptInput, workflowId: string, io: Io, logger: Logger): Promise<number> {
+async function runDetached(
+  config: Config,
+  options: RunOptions,
+  input: PromptInput,
+  workflowId: string,
+  io: Io,
+  logger: Logger,
+): Promise<number> {
   await startBackgroundServer(config, options.fakeResponses, logger);
   const runtime = await openRuntime(config, { worker: 'never', embed: false, logger });
   try {
-    io.stdout.write(`${await launch(runtime.client, input, options.session, { taskQueue: config.taskQueue, workflowId })}\n`);
+    io.stdout.write(
+      `${await launch(runtime.client, input, options.session, { taskQueue: config.taskQueue, workflowId })}\n`,
+    );
     return EXIT.ok;
   } finally {
     await runtime.stop();
@@ -99,13 +151,22 @@ async function runDetached(config: Config, options: RunOptions, input: PromptInp
  * Starts the prompt, or adds it to a session (which runs it as a child prompt when its turn comes);
  * returns the prompt's workflow id.
  */
-async function launch(client: Client, input: PromptInput, session: string | undefined, options: { taskQueue: string; workflowId: string }): Promise<string> {
+async function launch(
+  client: Client,
+  input: PromptInput,
+  session: string | undefined,
+  options: { taskQueue: string; workflowId: string },
+): Promise<string> {
   if (!session) return (await startPrompt(client, input, options)).workflowId;
   const { prompt, ...defaults } = input;
   try {
-    return await sendToSession(client, session, prompt, { taskQueue: options.taskQueue, defaults: { ...defaults, searchAttributes: await hasAgentSearchAttributes(client) } });
+    return await sendToSession(client, session, prompt, {
+      taskQueue: options.taskQueue,
+      defaults: { ...defaults, searchAttributes: await hasAgentSearchAttributes(client) },
+    });
   } catch (err) {
-    if (err instanceof WorkflowExecutionAlreadyStartedError) throw new InputError(`session ${session} is closed: its conversation is over, start another with a new id`);
+    if (err instanceof WorkflowExecutionAlreadyStartedError)
+      throw new InputError(`session ${session} is closed: its conversation is over, start another with a new id`);
     throw err;
   }
 }

@@ -2,7 +2,14 @@ import { Argument, type Command } from 'commander';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { withClient } from './connect';
-import { checkPayloadSize, requestCompression, sendToSession, topUpBudget, type BudgetAnswer, type Client } from '../client';
+import {
+  checkPayloadSize,
+  requestCompression,
+  sendToSession,
+  topUpBudget,
+  type BudgetAnswer,
+  type Client,
+} from '../client';
 import { InputError } from './exit-codes';
 import { LARGE_TEXT_HINT } from './prompt-input';
 import { loopDecisionCommand } from './inspect';
@@ -14,25 +21,13 @@ type Setup = () => { config: Config; logger: Logger };
 
 /** Commands that steer a running prompt: a flagged loop, compression, a spent token budget. */
 export function addSteering(program: Command, setup: Setup, io: Io): void {
-  program
-    .command('send')
-    .argument('<sessionId>')
-    .argument('<message>')
-    .option('--steer', 'deliver it to the running prompt, with its next model request, instead of queueing it')
-    .description('add a message to a session; it runs as the session’s next prompt (prints its id)')
-    .action(async (sessionId: string, message: string, o: { steer?: boolean }) => {
-      if (!message.trim()) throw new InputError('the message is empty');
-      checkPayloadSize('the message', message, LARGE_TEXT_HINT);
-      const ctx = setup();
-      process.exitCode = await withClient(ctx, async (client) => {
-        io.stdout.write(`${await sendToSession(client, sessionId, message, { taskQueue: ctx.config.taskQueue, steer: o.steer })}\n`);
-        return 0;
-      });
-    });
+  addSend(program, setup, io);
   program
     .command('loop')
     .argument('<id>')
-    .addArgument(new Argument('<action>', 'go on, go on without loop detection, or stop').choices(['continue', 'disable', 'stop']))
+    .addArgument(
+      new Argument('<action>', 'go on, go on without loop detection, or stop').choices(['continue', 'disable', 'stop']),
+    )
     .description('answer a prompt paused on a detected loop')
     .action(async (id: string, action: string) => {
       const decision = action as LoopDecision;
@@ -55,6 +50,26 @@ export function addSteering(program: Command, setup: Setup, io: Io): void {
       if (!o.add === !o.stop) throw new InputError('give exactly one of --add TOKENS and --stop');
       const payload: BudgetAnswer = o.add ? { tokens: o.add } : 'stop';
       process.exitCode = await sendSignal(setup(), id, 'budget answer sent', io, (c) => topUpBudget(c, id, payload));
+    });
+}
+
+/** `send`: a message for the session's queue, or with `--steer` for its running prompt. */
+function addSend(program: Command, setup: Setup, io: Io): void {
+  program
+    .command('send')
+    .argument('<sessionId>')
+    .argument('<message>')
+    .option('--steer', 'deliver it to the running prompt, with its next model request, instead of queueing it')
+    .description('add a message to a session; it runs as the session’s next prompt (prints its id)')
+    .action(async (sessionId: string, message: string, o: { steer?: boolean }) => {
+      if (!message.trim()) throw new InputError('the message is empty');
+      checkPayloadSize('the message', message, LARGE_TEXT_HINT);
+      const ctx = setup();
+      const options = { taskQueue: ctx.config.taskQueue, steer: o.steer };
+      process.exitCode = await withClient(ctx, async (client) => {
+        io.stdout.write(`${await sendToSession(client, sessionId, message, options)}\n`);
+        return 0;
+      });
     });
 }
 

@@ -1,9 +1,28 @@
-import { allHandlersFinished, ApplicationFailure, CancellationScope, CancelledFailure, ChildWorkflowFailure, condition, continueAsNew, executeChild, getExternalWorkflowHandle, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  CancellationScope,
+  CancelledFailure,
+  ChildWorkflowFailure,
+  condition,
+  continueAsNew,
+  executeChild,
+  getExternalWorkflowHandle,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { PolicyRule } from '../core/policy/types';
 import type { agentPromptWorkflow } from './prompt-workflow';
 import { fireSessionHook } from './hooks/runner';
 import type { PromptResult } from './api';
-import { type QueuedMessage, type SessionInput, closeSessionSignal, sendMessageUpdate, sessionStatusQuery, steerSignal } from './api';
+import {
+  type QueuedMessage,
+  type SessionInput,
+  closeSessionSignal,
+  sendMessageUpdate,
+  sessionStatusQuery,
+  steerSignal,
+} from './api';
 
 /**
  * One conversation: each message runs as a child `agentPromptWorkflow` that continues the shared
@@ -12,31 +31,14 @@ import { type QueuedMessage, type SessionInput, closeSessionSignal, sendMessageU
  */
 export async function agentSessionWorkflow(input: SessionInput): Promise<void> {
   const id = workflowInfo().workflowId;
-  const state = {
+  const state: SessionState = {
     transcript: input.transcript ?? { id: `session/${id}`, length: 0 },
     sessionRules: input.sessionRules ?? [],
     queue: [...(input.queue ?? [])],
     count: input.promptCount ?? 0,
-    current: undefined as string | undefined,
     closed: false,
-    hookContext: undefined as string | undefined,
   };
-  setHandler(
-    sendMessageUpdate,
-    async ({ text, steer }) => {
-      // Steering goes to the running prompt, at its next safe boundary; otherwise the message queues.
-      if (steer && state.current) {
-        await getExternalWorkflowHandle(state.current).signal(steerSignal, { text });
-        return state.current;
-      }
-      const promptId = `${id}-p${state.count + state.queue.length + (state.current ? 1 : 0) + 1}`;
-      state.queue.push({ promptId, text });
-      return promptId;
-    },
-    { validator: (message) => validateMessage(message, state.closed) },
-  );
-  setHandler(closeSessionSignal, () => void (state.closed = true));
-  setHandler(sessionStatusQuery, () => ({ current: state.current, queued: state.queue, prompts: state.count, transcriptLength: state.transcript.length, closed: state.closed }));
+  registerSessionHandlers(id, state);
   // A new session (not one continued as new) fires SessionStart; its context goes to the first prompt.
   if (input.promptCount === undefined) state.hookContext = await fireSessionHook(input.defaults, 'SessionStart');
   for (;;) {
@@ -52,18 +54,74 @@ export async function agentSessionWorkflow(input: SessionInput): Promise<void> {
     state.sessionRules = result.sessionRules ?? state.sessionRules;
     if (workflowInfo().continueAsNewSuggested) {
       await condition(allHandlersFinished);
-      await continueAsNew<typeof agentSessionWorkflow>({ ...input, transcript: state.transcript, sessionRules: state.sessionRules, queue: state.queue, promptCount: state.count });
+      await continueAsNew<typeof agentSessionWorkflow>({
+        ...input,
+        transcript: state.transcript,
+        sessionRules: state.sessionRules,
+        queue: state.queue,
+        promptCount: state.count,
+      });
     }
   }
 }
 
-async function runPrompt(input: SessionInput, state: { transcript: { id: string; length: number }; sessionRules: PolicyRule[]; hookContext?: string }, message: QueuedMessage): Promise<Partial<PromptResult>> {
+/** What the session keeps between prompts; all but `current`, `closed` and the hook context is carried. */
+interface SessionState {
+  transcript: { id: string; length: number };
+  sessionRules: PolicyRule[];
+  queue: QueuedMessage[];
+  count: number;
+  /** The running prompt's id. */
+  current?: string;
+  closed: boolean;
+  /** SessionStart's context, for the first prompt only. */
+  hookContext?: string;
+}
+
+function registerSessionHandlers(id: string, state: SessionState): void {
+  setHandler(
+    sendMessageUpdate,
+    async ({ text, steer }) => {
+      // Steering goes to the running prompt, at its next safe boundary; otherwise the message queues.
+      if (steer && state.current) {
+        await getExternalWorkflowHandle(state.current).signal(steerSignal, { text });
+        return state.current;
+      }
+      const promptId = `${id}-p${state.count + state.queue.length + (state.current ? 1 : 0) + 1}`;
+      state.queue.push({ promptId, text });
+      return promptId;
+    },
+    { validator: (message) => validateMessage(message, state.closed) },
+  );
+  setHandler(closeSessionSignal, () => void (state.closed = true));
+  setHandler(sessionStatusQuery, () => ({
+    current: state.current,
+    queued: state.queue,
+    prompts: state.count,
+    transcriptLength: state.transcript.length,
+    closed: state.closed,
+  }));
+}
+
+async function runPrompt(
+  input: SessionInput,
+  state: SessionState,
+  message: QueuedMessage,
+): Promise<Partial<PromptResult>> {
   try {
     return await executeChild<typeof agentPromptWorkflow>('agentPromptWorkflow', {
       workflowId: message.promptId,
       // A child does not inherit it: a session started with a short one (fast failover) passes it on.
       workflowTaskTimeout: workflowInfo().taskTimeoutMs,
-      args: [{ ...input.defaults, prompt: message.text, transcript: state.transcript, sessionRules: state.sessionRules, hookContext: state.hookContext }],
+      args: [
+        {
+          ...input.defaults,
+          prompt: message.text,
+          transcript: state.transcript,
+          sessionRules: state.sessionRules,
+          hookContext: state.hookContext,
+        },
+      ],
     });
   } catch (err) {
     // A failed prompt (turn limit, model error) still moved the conversation: go on from where it stopped.
@@ -79,5 +137,6 @@ async function runPrompt(input: SessionInput, state: { transcript: { id: string;
 
 function validateMessage(message: { text: string } | undefined, closed: boolean): void {
   if (closed) throw new Error('the session is closed');
-  if (!message || typeof message.text !== 'string' || !message.text.trim()) throw new Error('a message needs non-empty text');
+  if (!message || typeof message.text !== 'string' || !message.text.trim())
+    throw new Error('a message needs non-empty text');
 }

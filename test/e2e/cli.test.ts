@@ -8,8 +8,22 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { GoogleGenAI } from '@google/genai';
-import { errorLine, FakeGeminiServer, functionCallResponse, textResponse, type ScriptLine } from '../../src/fake-gemini';
-import { eventually, freePortWithUi, portIsFree, sandboxesCleanedAfterEach, processesOf, type CliResult, type Sandbox } from '../helpers/cli';
+import {
+  errorLine,
+  FakeGeminiServer,
+  functionCallResponse,
+  textResponse,
+  type ScriptLine,
+} from '../../src/fake-gemini';
+import {
+  eventually,
+  expectExit,
+  freePortWithUi,
+  portIsFree,
+  sandboxesCleanedAfterEach,
+  processesOf,
+  type Sandbox,
+} from '../helpers/cli';
 import { TEST_ENV_VARS } from '../helpers/temporal-env';
 
 jest.setTimeout(180_000);
@@ -23,11 +37,6 @@ const writeThenAnswer = (file: string, content: string, answer: string): ScriptL
   textResponse(answer),
 ];
 
-/** Fails with the child's output, which says more than a bare exit code. */
-function expectExit(result: CliResult, code: number): void {
-  if (result.code !== code) throw new Error(`expected exit ${code}, got ${result.code ?? result.signal} after ${result.ms} ms${result.timedOut ? ' (timed out)' : ''}\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}`);
-}
-
 const readFile = (dir: string, name: string) => fs.readFileSync(path.join(dir, name), 'utf8');
 const promptIdIn = (stderr: string) => /prompt (prompt-\S+) started/.exec(stderr)?.[1];
 
@@ -35,7 +44,16 @@ describe('run against a reachable server', () => {
   test('yolo: the script’s write_file changes the workspace and the answer is on stdout', async () => {
     const box = sandbox('yolo', sharedAddress());
     const script = box.script(writeThenAnswer('hello.txt', 'hi there\n', 'I wrote hello.txt.'));
-    const result = await box.run(['run', 'write hello', '--fake-responses', script, '--approval-mode', 'yolo', '-w', box.workspace]);
+    const result = await box.run([
+      'run',
+      'write hello',
+      '--fake-responses',
+      script,
+      '--approval-mode',
+      'yolo',
+      '-w',
+      box.workspace,
+    ]);
     expectExit(result, 0);
     expect(result.stdout.trim()).toBe('I wrote hello.txt.');
     expect(readFile(box.workspace, 'hello.txt')).toBe('hi there\n');
@@ -44,45 +62,92 @@ describe('run against a reachable server', () => {
   test('-o json prints exactly one object with session_id, response and stats', async () => {
     const box = sandbox('json', sharedAddress());
     const script = box.script(writeThenAnswer('a.txt', 'A', 'done'));
-    const result = await box.run(['run', 'write a', '--fake-responses', script, '--approval-mode', 'yolo', '-w', box.workspace, '-o', 'json']);
+    const result = await box.run([
+      'run',
+      'write a',
+      '--fake-responses',
+      script,
+      '--approval-mode',
+      'yolo',
+      '-w',
+      box.workspace,
+      '-o',
+      'json',
+    ]);
     expectExit(result, 0);
     const out = JSON.parse(result.stdout);
     expect(out).toMatchObject({ session_id: expect.stringMatching(/\S/), response: 'done', stats: expect.any(Object) });
     expect(out).not.toHaveProperty('error');
   });
 
-  test('-o stream-json prints init, the user message, tool_use, tool_result, the answer and a successful result, in order', async () => {
-    const box = sandbox('stream', sharedAddress());
-    const script = box.script(writeThenAnswer('s.txt', 'S', 'all written'));
-    const result = await box.run(['run', 'write s', '--fake-responses', script, '--approval-mode', 'yolo', '-w', box.workspace, '-o', 'stream-json']);
-    expectExit(result, 0);
-    const lines = result.stdout.trim().split('\n').map((l) => JSON.parse(l));
-    const kinds = lines.map((l) => (l.type === 'message' ? `message:${l.role}` : l.type));
-    const at = (kind: string) => kinds.indexOf(kind);
-    expect(lines[at('init')]).toMatchObject({ session_id: expect.stringMatching(/\S/), model: expect.any(String) });
-    expect(at('message:user')).toBeGreaterThan(-1);
-    expect(at('message:user')).toBeLessThan(at('tool_use'));
-    expect(lines[at('tool_use')]).toMatchObject({ tool_name: 'write_file', parameters: { file_path: 's.txt' } });
-    expect(at('tool_use')).toBeLessThan(at('tool_result'));
-    expect(lines[at('tool_result')]).toMatchObject({ tool_id: lines[at('tool_use')].tool_id, status: 'success' });
-    expect(at('tool_result')).toBeLessThan(at('message:assistant'));
-    expect(lines[at('message:assistant')].content).toBe('all written');
-    expect(kinds.filter((k) => k === 'result')).toHaveLength(1);
-    expect(lines.at(-1)).toMatchObject({ type: 'result', status: 'success', stats: expect.any(Object) });
-    for (const line of lines) expect(line.timestamp).toEqual(expect.any(String));
-    expect(kinds[0]).toBe('init'); // as in Gemini CLI: a consumer learns session_id before anything else
-  });
+  test(
+    '-o stream-json prints init, the user message, tool_use, tool_result, the answer and a successful result, ' +
+      'in order',
+    async () => {
+      const box = sandbox('stream', sharedAddress());
+      const script = box.script(writeThenAnswer('s.txt', 'S', 'all written'));
+      const result = await box.run([
+        'run',
+        'write s',
+        '--fake-responses',
+        script,
+        '--approval-mode',
+        'yolo',
+        '-w',
+        box.workspace,
+        '-o',
+        'stream-json',
+      ]);
+      expectExit(result, 0);
+      const lines = result.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      const kinds = lines.map((l) => (l.type === 'message' ? `message:${l.role}` : l.type));
+      const at = (kind: string) => kinds.indexOf(kind);
+      expect(lines[at('init')]).toMatchObject({ session_id: expect.stringMatching(/\S/), model: expect.any(String) });
+      expect(at('message:user')).toBeGreaterThan(-1);
+      expect(at('message:user')).toBeLessThan(at('tool_use'));
+      expect(lines[at('tool_use')]).toMatchObject({ tool_name: 'write_file', parameters: { file_path: 's.txt' } });
+      expect(at('tool_use')).toBeLessThan(at('tool_result'));
+      expect(lines[at('tool_result')]).toMatchObject({ tool_id: lines[at('tool_use')].tool_id, status: 'success' });
+      expect(at('tool_result')).toBeLessThan(at('message:assistant'));
+      expect(lines[at('message:assistant')].content).toBe('all written');
+      expect(kinds.filter((k) => k === 'result')).toHaveLength(1);
+      expect(lines.at(-1)).toMatchObject({ type: 'result', status: 'success', stats: expect.any(Object) });
+      for (const line of lines) expect(line.timestamp).toEqual(expect.any(String));
+      expect(kinds[0]).toBe('init'); // as in Gemini CLI: a consumer learns session_id before anything else
+    },
+  );
 
   test('status --json, list and watch show a finished prompt', async () => {
     const box = sandbox('inspect', sharedAddress());
     const script = box.script(writeThenAnswer('i.txt', 'I', 'inspected'));
-    const run = await box.run(['run', 'write i', '--fake-responses', script, '--approval-mode', 'yolo', '-w', box.workspace, '-o', 'json']);
+    const run = await box.run([
+      'run',
+      'write i',
+      '--fake-responses',
+      script,
+      '--approval-mode',
+      'yolo',
+      '-w',
+      box.workspace,
+      '-o',
+      'json',
+    ]);
     expectExit(run, 0);
     const id: string = JSON.parse(run.stdout).session_id;
 
     const status = await box.run(['status', id, '--json']);
     expectExit(status, 0);
-    expect(JSON.parse(status.stdout)).toMatchObject({ workflowId: id, status: 'completed', turns: 2, pendingApprovals: [], response: 'inspected', stats: expect.any(Object) });
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      workflowId: id,
+      status: 'completed',
+      turns: 2,
+      pendingApprovals: [],
+      response: 'inspected',
+      stats: expect.any(Object),
+    });
 
     const list = await box.run(['list']);
     expectExit(list, 0);
@@ -108,7 +173,18 @@ describe('exit codes of a prompt’s outcome', () => {
   test('the turn limit exits 53', async () => {
     const box = sandbox('turns', sharedAddress());
     const script = box.script(writeThenAnswer('t.txt', 'T', 'never reached'));
-    const result = await box.run(['run', 'go', '--fake-responses', script, '--approval-mode', 'yolo', '-w', box.workspace, '--max-turns', '1']);
+    const result = await box.run([
+      'run',
+      'go',
+      '--fake-responses',
+      script,
+      '--approval-mode',
+      'yolo',
+      '-w',
+      box.workspace,
+      '--max-turns',
+      '1',
+    ]);
     expectExit(result, 53);
     expect(result.stderr).toMatch(/limit of 1 model turn/);
   });
@@ -142,7 +218,12 @@ describe('bad input or configuration starts nothing', () => {
   });
   afterEach(() => fake.close());
 
-  async function expectNothingStarted(args: string[], code: number, message: RegExp, env: Record<string, string | undefined> = { GOOGLE_GEMINI_BASE_URL: fake.url }) {
+  async function expectNothingStarted(
+    args: string[],
+    code: number,
+    message: RegExp,
+    env: Record<string, string | undefined> = { GOOGLE_GEMINI_BASE_URL: fake.url },
+  ) {
     const result = await box.run(args, { env });
     expectExit(result, code);
     expect(result.stderr).toMatch(message);
@@ -157,7 +238,11 @@ describe('bad input or configuration starts nothing', () => {
     ['an empty prompt', ['run', ''], /prompt is empty/],
     ['no prompt and nothing on stdin', ['run'], /prompt is empty/],
     ['--max-turns 0', ['run', 'hi', '--max-turns', '0'], /--max-turns.*positive/],
-    ['--approval-mode bogus', ['run', 'hi', '--approval-mode', 'bogus'], /--approval-mode.*bogus.*default, auto_edit, yolo, plan/],
+    [
+      '--approval-mode bogus',
+      ['run', 'hi', '--approval-mode', 'bogus'],
+      /--approval-mode.*bogus.*default, auto_edit, yolo, plan/,
+    ],
   ])('%s exits 42', async (_what, args, message) => {
     await expectNothingStarted([...args, '-w', box.workspace], 42, message);
   });
@@ -171,7 +256,9 @@ describe('bad input or configuration starts nothing', () => {
   });
 
   test('GOOGLE_GEMINI_BASE_URL that is not a URL exits 52', async () => {
-    await expectNothingStarted(['run', 'hi', '-w', box.workspace], 52, /GOOGLE_GEMINI_BASE_URL/, { GOOGLE_GEMINI_BASE_URL: 'not-a-url' });
+    await expectNothingStarted(['run', 'hi', '-w', box.workspace], 52, /GOOGLE_GEMINI_BASE_URL/, {
+      GOOGLE_GEMINI_BASE_URL: 'not-a-url',
+    });
   });
 
   test('a bad policy file exits 52 and names the file and the rule', async () => {
@@ -180,7 +267,11 @@ describe('bad input or configuration starts nothing', () => {
     fs.writeFileSync(path.join(dir, 'team.toml'), '[[rule]]\ntoolName = "write_file"\ndecision = "allow"\n');
     try {
       // Only a trusted workspace's own policies are read.
-      await expectNothingStarted(['run', 'hi', '-w', box.workspace, '--trust-workspace'], 52, /team\.toml: rule 1: priority/);
+      await expectNothingStarted(
+        ['run', 'hi', '-w', box.workspace, '--trust-workspace'],
+        52,
+        /team\.toml: rule 1: priority/,
+      );
     } finally {
       fs.rmSync(path.join(box.workspace, '.durable-agent'), { recursive: true, force: true });
     }
@@ -193,7 +284,9 @@ describe('approvals from another shell', () => {
     const script = box.script(writeThenAnswer('notes.txt', 'approved\n', 'Saved.'));
     const run = box.start(['run', 'save notes', '--fake-responses', script, '-w', box.workspace]);
     const [, id, callId] = await run.waitFor('stderr', /durable-agent approve (\S+) (\S+)/);
-    const signalLine = `temporal workflow signal --workflow-id ${id} --name toolConfirmation --input '{"callId":"${callId}","outcome":"proceed_once"}'`;
+    const signalLine =
+      `temporal workflow signal --workflow-id ${id} --name toolConfirmation --input ` +
+      `'{"callId":"${callId}","outcome":"proceed_once"}'`;
     const printed = (await run.waitFor('stderr', /temporal workflow signal .*$/m))[0];
     expect(printed).toBe(signalLine);
     expect(fs.existsSync(path.join(box.workspace, 'notes.txt'))).toBe(false);
@@ -272,7 +365,18 @@ describe('the embedded server', () => {
     const port = await freePortWithUi();
     const box = sandbox('embedded', `127.0.0.1:${port}`);
     const script = box.script(writeThenAnswer('e.txt', 'E', 'embedded answer'));
-    const run = await box.run(['run', 'write e', '--fake-responses', script, '--approval-mode', 'yolo', '-w', box.workspace, '-o', 'json']);
+    const run = await box.run([
+      'run',
+      'write e',
+      '--fake-responses',
+      script,
+      '--approval-mode',
+      'yolo',
+      '-w',
+      box.workspace,
+      '-o',
+      'json',
+    ]);
     expectExit(run, 0);
     const out = JSON.parse(run.stdout);
     expect(out.response).toBe('embedded answer');
@@ -284,7 +388,11 @@ describe('the embedded server', () => {
 
     const status = await box.run(['status', out.session_id, '--json']);
     expectExit(status, 0);
-    expect(JSON.parse(status.stdout)).toMatchObject({ workflowId: out.session_id, status: 'completed', response: 'embedded answer' });
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      workflowId: out.session_id,
+      status: 'completed',
+      response: 'embedded answer',
+    });
     expect(processesOf(box.home)).toEqual([]);
     expect(await portIsFree(port)).toBe(true);
   });
@@ -293,7 +401,17 @@ describe('the embedded server', () => {
     const port = await freePortWithUi();
     const box = sandbox('detach', `127.0.0.1:${port}`);
     const script = box.script(writeThenAnswer('d.txt', 'D', 'detached answer'));
-    const detach = await box.run(['run', 'write d', '--detach', '--fake-responses', script, '--approval-mode', 'yolo', '-w', box.workspace]);
+    const detach = await box.run([
+      'run',
+      'write d',
+      '--detach',
+      '--fake-responses',
+      script,
+      '--approval-mode',
+      'yolo',
+      '-w',
+      box.workspace,
+    ]);
     expectExit(detach, 0);
     expect(detach.stdout).toMatch(/^prompt-\S+\n$/);
     const id = detach.stdout.trim();
@@ -307,9 +425,15 @@ describe('the embedded server', () => {
       expect(readFile(box.workspace, 'd.txt')).toBe('D');
 
       const pidFile = path.join(box.home, 'server.pid');
-      const pid = Number(await eventually(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8'), 30_000, pidFile));
+      const pid = Number(
+        await eventually(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8'), 30_000, pidFile),
+      );
       process.kill(pid, 'SIGTERM');
-      await eventually(async () => processesOf(box.home).length === 0 && (await portIsFree(port)), 30_000, 'the background server to stop');
+      await eventually(
+        async () => processesOf(box.home).length === 0 && (await portIsFree(port)),
+        30_000,
+        'the background server to stop',
+      );
       expect(fs.existsSync(pidFile)).toBe(false);
     } finally {
       for (const pid of processesOf(box.home)) process.kill(pid, 'SIGKILL');
@@ -324,7 +448,8 @@ describe('fake-gemini', () => {
     const [, url] = await fake.waitFor('stdout', /^(http:\/\/\S+)\n/);
     const ai = new GoogleGenAI({ apiKey: 'any', httpOptions: { baseUrl: url } });
     let text = '';
-    for await (const chunk of await ai.models.generateContentStream({ model: 'gemini-2.5-flash', contents: 'ping' })) text += chunk.text ?? '';
+    for await (const chunk of await ai.models.generateContentStream({ model: 'gemini-2.5-flash', contents: 'ping' }))
+      text += chunk.text ?? '';
     expect(text).toBe('pong');
     fake.child.kill('SIGINT');
     const result = await fake.done;
@@ -338,7 +463,8 @@ describe('fake-gemini', () => {
     const [, url] = await fake.waitFor('stdout', /^(http:\/\/\S+)\n/);
     const ai = new GoogleGenAI({ apiKey: 'any', httpOptions: { baseUrl: url } });
     let chunks = 0;
-    for await (const chunk of await ai.models.generateContentStream({ model: 'gemini-2.5-flash', contents: 'ping' })) chunks += chunk.text ? 1 : 0;
+    for await (const chunk of await ai.models.generateContentStream({ model: 'gemini-2.5-flash', contents: 'ping' }))
+      chunks += chunk.text ? 1 : 0;
     expect(chunks).toBe(1);
     fake.child.kill('SIGINT');
     const result = await fake.done;
@@ -356,14 +482,21 @@ describe('agent files', () => {
     const box = sandbox('agent-file', sharedAddress());
     const dir = path.join(box.workspace, '.durable-agent', 'agents');
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, 'counter.md'), '---\nname: counter\ndescription: Counts the files in the workspace.\ntools: [list_directory]\n---\nCount files and report the number.\n');
+    fs.writeFileSync(
+      path.join(dir, 'counter.md'),
+      '---\nname: counter\ndescription: Counts the files in the workspace.\ntools: [list_directory]\n---\nCount ' +
+        'files and report the number.\n',
+    );
     const script = box.script([
       functionCallResponse({ name: 'invoke_agent', args: { agent_name: 'counter', prompt: 'count' } }),
       functionCallResponse({ name: 'list_directory', args: { dir_path: '.' } }),
       functionCallResponse({ name: 'complete_task', args: { result: 'one directory' } }),
       textResponse('The counter agent says: one directory.'),
     ]);
-    const result = await box.run(['run', 'count files', '--fake-responses', script, '--approval-mode', 'yolo', '-w', box.workspace], { env: TRUSTED });
+    const result = await box.run(
+      ['run', 'count files', '--fake-responses', script, '--approval-mode', 'yolo', '-w', box.workspace],
+      { env: TRUSTED },
+    );
     expectExit(result, 0);
     expect(result.stdout).toContain('The counter agent says: one directory.');
   });
@@ -373,7 +506,10 @@ describe('agent files', () => {
     const dir = path.join(box.workspace, '.durable-agent', 'agents');
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, 'broken.md'), '---\nname: Broken-Name\ndescription: x\n---\nbody\n');
-    const result = await box.run(['run', 'hi', '--fake-responses', box.script([textResponse('never')]), '-w', box.workspace], { env: TRUSTED });
+    const result = await box.run(
+      ['run', 'hi', '--fake-responses', box.script([textResponse('never')]), '-w', box.workspace],
+      { env: TRUSTED },
+    );
     expectExit(result, 52);
     expect(result.stderr).toMatch(/broken\.md/);
   });

@@ -10,17 +10,23 @@ import * as path from 'node:path';
 import { functionCallResponse, textResponse } from '../../src/fake-gemini';
 import { connectClient } from '../../src/client';
 import { toolConfirmationSignal } from '../../src/workflows/api';
-import { BIN, CliProcess, sandboxesCleanedAfterEach, eventually, portIsFree, processesOf, type CliResult, type Sandbox } from '../helpers/cli';
+import {
+  BIN,
+  CliProcess,
+  sandboxesCleanedAfterEach,
+  eventually,
+  expectExit,
+  portIsFree,
+  processesOf,
+  type CliResult,
+  type Sandbox,
+} from '../helpers/cli';
 import { TEST_ENV_VARS } from '../helpers/temporal-env';
 
 jest.setTimeout(180_000);
 
 const sharedAddress = () => process.env[TEST_ENV_VARS.address] as string;
 const sandbox = sandboxesCleanedAfterEach();
-
-function expectExit(result: CliResult, code: number): void {
-  if (result.code !== code) throw new Error(`expected exit ${code}, got ${result.code ?? result.signal} after ${result.ms} ms\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}`);
-}
 
 /** A port nothing listens on: a `run` that got that far would start the embedded server there. */
 async function idlePort(): Promise<number> {
@@ -32,11 +38,17 @@ async function idlePort(): Promise<number> {
 }
 
 /** Text that no loop heuristic takes for repetition: numbered lines. */
-const longText = (bytes: number) => Array.from({ length: Math.ceil(bytes / 24) }, (_, i) => `line ${i} of a long text\n`).join('');
+const longText = (bytes: number) =>
+  Array.from({ length: Math.ceil(bytes / 24) }, (_, i) => `line ${i} of a long text\n`).join('');
 
 /** Runs the binary with `input` on standard input (a 3 MB prompt does not fit in one argument). */
 function runWithStdin(box: Sandbox, args: string[], input: string): Promise<CliResult> {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: box.dir, env: box.env(), stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: box.dir,
+    env: box.env(),
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
+  });
   child.stdin.end(input);
   return new CliProcess(child, 60_000).done;
 }
@@ -46,7 +58,11 @@ describe('input refused before anything starts (exit 42)', () => {
     const port = await idlePort();
     const box = sandbox('big-prompt', `127.0.0.1:${port}`);
     const script = box.script([textResponse('never asked')]);
-    const result = await runWithStdin(box, ['run', '--fake-responses', script, '-w', box.workspace], longText(3 * 1024 * 1024));
+    const result = await runWithStdin(
+      box,
+      ['run', '--fake-responses', script, '-w', box.workspace],
+      longText(3 * 1024 * 1024),
+    );
     expectExit(result, 42);
     expect(result.stderr).toMatch(/the prompt is 3\.\d MiB; at most 256 KiB .*file in the workspace/);
     expect(await portIsFree(port)).toBe(true);
@@ -91,25 +107,51 @@ describe('input refused before anything starts (exit 42)', () => {
 });
 
 describe('large or malformed model output', () => {
-  test('a 3 MB answer ends the prompt at once: its beginning is printed with a note, the transcript keeps it whole', async () => {
-    const box = sandbox('big-answer', sharedAddress());
-    const answer = longText(3 * 1024 * 1024);
-    const script = box.script([textResponse(answer)]);
-    const result = await box.run(['run', 'write a lot', '--fake-responses', script, '-w', box.workspace, '-o', 'json'], { timeoutMs: 60_000 });
-    expectExit(result, 0);
-    const out = JSON.parse(result.stdout);
-    expect(out.response.startsWith(answer.slice(0, 60_000))).toBe(true);
-    expect(out.response).toMatch(new RegExp(`answer cut here: ${answer.length} characters`));
-  });
+  test(
+    'a 3 MB answer ends the prompt at once: its beginning is printed with a note, the transcript keeps it ' + 'whole',
+    async () => {
+      const box = sandbox('big-answer', sharedAddress());
+      const answer = longText(3 * 1024 * 1024);
+      const script = box.script([textResponse(answer)]);
+      const result = await box.run(
+        ['run', 'write a lot', '--fake-responses', script, '-w', box.workspace, '-o', 'json'],
+        { timeoutMs: 60_000 },
+      );
+      expectExit(result, 0);
+      const out = JSON.parse(result.stdout);
+      expect(out.response.startsWith(answer.slice(0, 60_000))).toBe(true);
+      expect(out.response).toMatch(new RegExp(`answer cut here: ${answer.length} characters`));
+    },
+  );
 
   test('a 2 KiB function name is answered with tool_not_registered and the prompt goes on', async () => {
     const box = sandbox('long-name', sharedAddress());
-    const script = box.script([functionCallResponse({ name: 'f'.repeat(2100), args: { a: 1 } }), textResponse('went on')]);
-    const result = await box.run(['run', 'call it', '--fake-responses', script, '-w', box.workspace, '--approval-mode', 'yolo', '-o', 'stream-json']);
+    const script = box.script([
+      functionCallResponse({ name: 'f'.repeat(2100), args: { a: 1 } }),
+      textResponse('went on'),
+    ]);
+    const result = await box.run([
+      'run',
+      'call it',
+      '--fake-responses',
+      script,
+      '-w',
+      box.workspace,
+      '--approval-mode',
+      'yolo',
+      '-o',
+      'stream-json',
+    ]);
     expectExit(result, 0);
-    const lines = result.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const toolResult = lines.find((l) => l.type === 'tool_result');
-    expect(toolResult).toMatchObject({ status: 'error', error: { type: 'tool_not_registered', message: expect.stringContaining(`${'f'.repeat(64)}...`) } });
+    expect(toolResult).toMatchObject({
+      status: 'error',
+      error: { type: 'tool_not_registered', message: expect.stringContaining(`${'f'.repeat(64)}...`) },
+    });
     expect(toolResult.error.message.length).toBeLessThan(1000);
     expect(lines.at(-1)).toMatchObject({ type: 'result', status: 'success' });
     expect(lines.find((l) => l.type === 'message' && l.role === 'assistant')?.content).toBe('went on');
@@ -117,22 +159,30 @@ describe('large or malformed model output', () => {
 });
 
 describe('a 3 MB signal', () => {
-  test('modify arguments over the limit are refused by the client before sending; the call still awaits an answer', async () => {
-    const box = sandbox('big-signal', sharedAddress());
-    const script = box.script([functionCallResponse({ name: 'write_file', args: { file_path: 'a.txt', content: 'A' } }), textResponse('written')]);
-    const run = box.start(['run', 'write a', '--fake-responses', script, '-w', box.workspace]);
-    const [, id, callId] = await run.waitFor('stderr', /approve (prompt-\S+) (\S+)/);
-    const client = await connectClient(sharedAddress(), 'default');
-    try {
-      const big = { callId, outcome: 'modify', args: { file_path: 'a.txt', content: longText(3 * 1024 * 1024) } };
-      await expect(client.workflow.getHandle(id).signal(toolConfirmationSignal, big)).rejects.toThrow(/toolConfirmation signal is 3\.\d MiB; at most 256 KiB/);
-    } finally {
-      await client.connection.close();
-    }
-    expectExit(await box.run(['approve', id, callId]), 0);
-    expectExit(await run.done, 0);
-    expect(fs.readFileSync(path.join(box.workspace, 'a.txt'), 'utf8')).toBe('A');
-  });
+  test(
+    'modify arguments over the limit are refused by the client before sending; the call still awaits an ' + 'answer',
+    async () => {
+      const box = sandbox('big-signal', sharedAddress());
+      const script = box.script([
+        functionCallResponse({ name: 'write_file', args: { file_path: 'a.txt', content: 'A' } }),
+        textResponse('written'),
+      ]);
+      const run = box.start(['run', 'write a', '--fake-responses', script, '-w', box.workspace]);
+      const [, id, callId] = await run.waitFor('stderr', /approve (prompt-\S+) (\S+)/);
+      const client = await connectClient(sharedAddress(), 'default');
+      try {
+        const big = { callId, outcome: 'modify', args: { file_path: 'a.txt', content: longText(3 * 1024 * 1024) } };
+        await expect(client.workflow.getHandle(id).signal(toolConfirmationSignal, big)).rejects.toThrow(
+          /toolConfirmation signal is 3\.\d MiB; at most 256 KiB/,
+        );
+      } finally {
+        await client.connection.close();
+      }
+      expectExit(await box.run(['approve', id, callId]), 0);
+      expectExit(await run.done, 0);
+      expect(fs.readFileSync(path.join(box.workspace, 'a.txt'), 'utf8')).toBe('A');
+    },
+  );
 });
 
 describe('signals to run', () => {
@@ -155,11 +205,15 @@ describe('signals to run', () => {
     const fast = box.script([textResponse('slow answer')]);
     const server = box.start(['server', '--fake-responses', fast], { env: { DURABLE_AGENT_TASK_QUEUE: queue } });
     await server.waitFor('stderr', /Ctrl-C stops/);
-    const status = await eventually(async () => {
-      const r = await box.run(['status', id, '--json']);
-      const s = r.code === 0 ? JSON.parse(r.stdout) : undefined;
-      return s?.status === 'completed' && s;
-    }, 60_000, `${id} to complete`);
+    const status = await eventually(
+      async () => {
+        const r = await box.run(['status', id, '--json']);
+        const s = r.code === 0 ? JSON.parse(r.stdout) : undefined;
+        return s?.status === 'completed' && s;
+      },
+      60_000,
+      `${id} to complete`,
+    );
     expect(status.response).toBe('slow answer');
     server.kill('SIGTERM');
     await server.done;

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { functionCallResponse, textResponse } from '../../src/fake-gemini';
-import { sandboxesCleanedAfterEach, type CliResult, type Sandbox } from '../helpers/cli';
+import { expectExit, sandboxesCleanedAfterEach, type Sandbox } from '../helpers/cli';
 import { TEST_ENV_VARS } from '../helpers/temporal-env';
 
 jest.setTimeout(120_000);
@@ -27,13 +27,13 @@ function hostileWorkspace(name: string): Sandbox {
   return box;
 }
 
-const touchThenAnswer = () => [functionCallResponse({ name: 'run_shell_command', args: { command: 'touch PWNED' } }), textResponse('done')];
+const touchThenAnswer = () => [
+  functionCallResponse({ name: 'run_shell_command', args: { command: 'touch PWNED' } }),
+  textResponse('done'),
+];
 const exists = (box: Sandbox, name: string) => fs.existsSync(path.join(box.workspace, name));
-const NOT_TRUSTED = /is not trusted: its \.durable-agent\/policies, \.durable-agent\/settings\.json, \.durable-agent\/agents are ignored\. Trust it with `durable-agent trust /;
-
-function expectExit(result: CliResult, code: number): void {
-  if (result.code !== code) throw new Error(`expected exit ${code}, got ${result.code ?? result.signal}\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}`);
-}
+const NOT_TRUSTED =
+  /is not trusted: its \.durable-agent\/policies, \.durable-agent\/settings\.json, \.durable-agent\/agents are ignored\. Trust it with `durable-agent trust /;
 
 test('an untrusted workspace: its policy, hook and agents are not read (one warning), and the call asks', async () => {
   const box = hostileWorkspace('untrusted');
@@ -65,7 +65,10 @@ test.each([
     expect((await box.run(['trust', '--list'])).stdout).toBe(`${folder}\n`);
   }
   const env = kind === 'env' ? { DURABLE_AGENT_TRUST_WORKSPACE: '1' } : {};
-  const result = await box.run(['run', 'go', '--fake-responses', box.script(touchThenAnswer()), '-w', box.workspace, ...flags], { env });
+  const result = await box.run(
+    ['run', 'go', '--fake-responses', box.script(touchThenAnswer()), '-w', box.workspace, ...flags],
+    { env },
+  );
   expectExit(result, 0);
   expect(result.stderr).not.toMatch(/not trusted/);
   expect(result.stdout.trim()).toBe('done');
@@ -75,37 +78,67 @@ test.each([
   if (!kind.startsWith('trust')) expect((await box.run(['trust', '--list'])).stdout).toBe('no trusted folders\n');
 });
 
-test('trust --remove takes the trust back; a folder trusted through its parent says which entry to remove', async () => {
-  const box = sandbox('untrust');
-  const parent = fs.realpathSync(box.dir);
-  expectExit(await box.run(['trust', parent]), 0);
-  const child = await box.run(['untrust', box.workspace]);
-  expectExit(child, 42);
-  expect(child.stderr).toContain(`is trusted through ${parent}: run \`durable-agent trust --remove ${parent}\``);
-  expectExit(await box.run(['trust', '--remove', parent]), 0);
-  expect((await box.run(['trust', '--list'])).stdout).toBe('no trusted folders\n');
-  expect(JSON.parse(fs.readFileSync(path.join(box.home, 'trusted-folders.json'), 'utf8'))).toEqual({});
-  const missing = await box.run(['trust', path.join(box.dir, 'missing')]);
-  expectExit(missing, 42);
-  expect(missing.stderr).toMatch(/missing is not a directory/);
-  fs.writeFileSync(path.join(box.home, 'trusted-folders.json'), '["not", "a map"]');
-  const broken = await box.run(['trust', '--list']);
-  expectExit(broken, 52);
-  expect(broken.stderr).toMatch(/trusted-folders\.json: must be an object mapping absolute folder paths/);
-});
+test(
+  'trust --remove takes the trust back; a folder trusted through its parent says which entry to ' + 'remove',
+  async () => {
+    const box = sandbox('untrust');
+    const parent = fs.realpathSync(box.dir);
+    expectExit(await box.run(['trust', parent]), 0);
+    const child = await box.run(['untrust', box.workspace]);
+    expectExit(child, 42);
+    expect(child.stderr).toContain(`is trusted through ${parent}: run \`durable-agent trust --remove ${parent}\``);
+    expectExit(await box.run(['trust', '--remove', parent]), 0);
+    expect((await box.run(['trust', '--list'])).stdout).toBe('no trusted folders\n');
+    expect(JSON.parse(fs.readFileSync(path.join(box.home, 'trusted-folders.json'), 'utf8'))).toEqual({});
+    const missing = await box.run(['trust', path.join(box.dir, 'missing')]);
+    expectExit(missing, 42);
+    expect(missing.stderr).toMatch(/missing is not a directory/);
+    fs.writeFileSync(path.join(box.home, 'trusted-folders.json'), '["not", "a map"]');
+    const broken = await box.run(['trust', '--list']);
+    expectExit(broken, 52);
+    expect(broken.stderr).toMatch(/trusted-folders\.json: must be an object mapping absolute folder paths/);
+  },
+);
 
-test('a settings hook the model writes in auto_edit asks first, and once approved still does not run in the untrusted workspace, not even in plan mode', async () => {
-  const box = sandbox('self-config', process.env[TEST_ENV_VARS.address]);
-  const settings = JSON.stringify({ hooks: { BeforeAgent: [{ hooks: [{ type: 'command', command: 'touch "$GEMINI_PROJECT_DIR/PWNED"' }] }] } });
-  const writeSettings = functionCallResponse({ name: 'write_file', args: { file_path: '.durable-agent/settings.json', content: settings } });
-  const first = box.start(['run', 'set up', '--approval-mode', 'auto_edit', '--fake-responses', box.script([writeSettings, textResponse('ok')]), '-w', box.workspace]);
-  const [, id, callId] = await first.waitFor('stderr', /durable-agent approve (\S+) (\S+)/);
-  expectExit(await box.run(['approve', id, callId]), 0);
-  expectExit(await first.done, 0);
-  expect(fs.readFileSync(path.join(box.workspace, '.durable-agent', 'settings.json'), 'utf8')).toBe(settings);
+test(
+  'a settings hook the model writes in auto_edit asks first, and once approved still does not run in the ' +
+    'untrusted workspace, not even in plan mode',
+  async () => {
+    const box = sandbox('self-config', process.env[TEST_ENV_VARS.address]);
+    const settings = JSON.stringify({
+      hooks: { BeforeAgent: [{ hooks: [{ type: 'command', command: 'touch "$GEMINI_PROJECT_DIR/PWNED"' }] }] },
+    });
+    const writeSettings = functionCallResponse({
+      name: 'write_file',
+      args: { file_path: '.durable-agent/settings.json', content: settings },
+    });
+    const first = box.start([
+      'run',
+      'set up',
+      '--approval-mode',
+      'auto_edit',
+      '--fake-responses',
+      box.script([writeSettings, textResponse('ok')]),
+      '-w',
+      box.workspace,
+    ]);
+    const [, id, callId] = await first.waitFor('stderr', /durable-agent approve (\S+) (\S+)/);
+    expectExit(await box.run(['approve', id, callId]), 0);
+    expectExit(await first.done, 0);
+    expect(fs.readFileSync(path.join(box.workspace, '.durable-agent', 'settings.json'), 'utf8')).toBe(settings);
 
-  const second = await box.run(['run', 'plan it', '--approval-mode', 'plan', '--fake-responses', box.script([textResponse('a plan')]), '-w', box.workspace]);
-  expectExit(second, 0);
-  expect(second.stderr).toMatch(/is not trusted: its \.durable-agent\/settings\.json is ignored/);
-  expect(exists(box, 'PWNED')).toBe(false);
-});
+    const second = await box.run([
+      'run',
+      'plan it',
+      '--approval-mode',
+      'plan',
+      '--fake-responses',
+      box.script([textResponse('a plan')]),
+      '-w',
+      box.workspace,
+    ]);
+    expectExit(second, 0);
+    expect(second.stderr).toMatch(/is not trusted: its \.durable-agent\/settings\.json is ignored/);
+    expect(exists(box, 'PWNED')).toBe(false);
+  },
+);

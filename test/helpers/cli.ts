@@ -28,6 +28,13 @@ export interface CliResult {
 }
 
 /** A running `durable-agent` child; `done` settles when it has exited and its pipes have closed. */
+/** Fails with the child's output, which says more than a bare exit code. */
+export function expectExit(result: CliResult, code: number): void {
+  if (result.code === code) return;
+  const how = `${result.code ?? result.signal} after ${result.ms} ms${result.timedOut ? ' (timed out)' : ''}`;
+  throw new Error(`expected exit ${code}, got ${how}\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}`);
+}
+
 export class CliProcess {
   stdout = '';
   stderr = '';
@@ -35,7 +42,10 @@ export class CliProcess {
   private timedOut = false;
   private exited = false;
 
-  constructor(readonly child: ChildProcess, timeoutMs: number) {
+  constructor(
+    readonly child: ChildProcess,
+    timeoutMs: number,
+  ) {
     const started = Date.now();
     child.stdout?.on('data', (d: Buffer) => (this.stdout += d.toString('utf8')));
     child.stderr?.on('data', (d: Buffer) => (this.stderr += d.toString('utf8')));
@@ -47,7 +57,14 @@ export class CliProcess {
       child.once('close', (code, signal) => {
         clearTimeout(timer);
         this.exited = true;
-        resolve({ code, signal, stdout: this.stdout, stderr: this.stderr, ms: Date.now() - started, timedOut: this.timedOut });
+        resolve({
+          code,
+          signal,
+          stdout: this.stdout,
+          stderr: this.stderr,
+          ms: Date.now() - started,
+          timedOut: this.timedOut,
+        });
       });
     });
   }
@@ -68,7 +85,11 @@ export class CliProcess {
 
   /** Resolves with the first match of `pattern` in the stream's output so far or to come. */
   async waitFor(stream: 'stdout' | 'stderr', pattern: RegExp, timeoutMs = 60_000): Promise<RegExpMatchArray> {
-    return eventually(() => this[stream].match(pattern) ?? undefined, timeoutMs, `${stream} to match ${pattern}; ${stream} so far:\n${this[stream]}\n(other stream:\n${this[stream === 'stdout' ? 'stderr' : 'stdout']})`);
+    return eventually(
+      () => this[stream].match(pattern) ?? undefined,
+      timeoutMs,
+      `${stream} to match ${pattern}; ${stream} so far:\n${this[stream]}\n(other stream:\n${this[stream === 'stdout' ? 'stderr' : 'stdout']})`,
+    );
   }
 }
 
@@ -101,7 +122,11 @@ export function createSandbox(name: string, temporalAddress?: string): Sandbox {
   let scripts = 0;
   const env = (extra: Record<string, string | undefined> = {}) => {
     const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !SCRUBBED.test(k)));
-    const all: NodeJS.ProcessEnv = { ...base, DURABLE_AGENT_HOME: home, TEMPORAL_CLI_PATH: requireEnv(TEST_ENV_VARS.cliPath) };
+    const all: NodeJS.ProcessEnv = {
+      ...base,
+      DURABLE_AGENT_HOME: home,
+      TEMPORAL_CLI_PATH: requireEnv(TEST_ENV_VARS.cliPath),
+    };
     if (temporalAddress) all.TEMPORAL_ADDRESS = temporalAddress;
     for (const [k, v] of Object.entries(extra)) {
       if (v === undefined) delete all[k];
@@ -110,7 +135,12 @@ export function createSandbox(name: string, temporalAddress?: string): Sandbox {
     return all;
   };
   const start: Sandbox['start'] = (args, options = {}) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: env(options.env), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: dir,
+      env: env(options.env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     const cli = new CliProcess(child, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     running.add(cli);
     void cli.done.then(() => running.delete(cli));
@@ -182,7 +212,14 @@ export function processesOf(home: string): number[] {
 export async function freePortWithUi(): Promise<number> {
   for (;;) {
     const port = await listenAndRelease(0);
-    if (port + 1000 < 65536 && (await listenAndRelease(port + 1000).then(() => true, () => false))) return port;
+    if (
+      port + 1000 < 65536 &&
+      (await listenAndRelease(port + 1000).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return port;
   }
 }
 
@@ -201,7 +238,11 @@ export async function portIsFree(port: number): Promise<boolean> {
 }
 
 /** Polls `probe` until it returns a value other than undefined/false. */
-export async function eventually<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs: number, what: string): Promise<T> {
+export async function eventually<T>(
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs: number,
+  what: string,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -42,7 +42,9 @@ export const COMPLETE_TASK = 'complete_task';
 export function defaultInputSchema(): JsonSchema {
   return {
     type: 'object',
-    properties: { prompt: { type: 'string', description: 'The complete task for the agent, with all the context it needs.' } },
+    properties: {
+      prompt: { type: 'string', description: 'The complete task for the agent, with all the context it needs.' },
+    },
     required: ['prompt'],
   };
 }
@@ -51,72 +53,101 @@ export function defaultInputSchema(): JsonSchema {
 export function defaultOutputSchema(): JsonSchema {
   return {
     type: 'object',
-    properties: { result: { type: 'string', minLength: 1, description: 'Your final answer or report for the caller.' } },
+    properties: {
+      result: { type: 'string', minLength: 1, description: 'Your final answer or report for the caller.' },
+    },
     required: ['result'],
   };
 }
 
 /** Zod's own wording for a non-object is replaced; other issues keep theirs. */
-const objectExpected = { error: (issue: { code: string }) => (issue.code === 'invalid_type' ? 'must be an object' : undefined) };
+const objectExpected = {
+  error: (issue: { code: string }) => (issue.code === 'invalid_type' ? 'must be an object' : undefined),
+};
 
 const SCHEMA_TYPES = ['object', 'array', 'string', 'number', 'integer', 'boolean'] as const;
 
 /** The JSON Schema subset json-schema-check.ts enforces; other keywords are refused, not ignored. */
 export const jsonSchemaSchema: z.ZodType<JsonSchema> = z.lazy(() =>
   z
-    .strictObject({
-      type: z.enum(SCHEMA_TYPES, { error: `must be one of ${SCHEMA_TYPES.join(', ')}` }).optional(),
-      title: z.string().optional(),
-      description: z.string().optional(),
-      properties: z.record(z.string(), jsonSchemaSchema).optional(),
-      required: z.array(z.string()).optional(),
-      additionalProperties: z.boolean({ error: 'must be true or false' }).optional(),
-      items: jsonSchemaSchema.optional(),
-      minItems: z.number().int().min(0).optional(),
-      minLength: z.number().int().min(0).optional(),
-      enum: z.array(z.union([z.string(), z.number(), z.boolean()])).min(1).optional(),
-    }, objectExpected)
+    .strictObject(
+      {
+        type: z.enum(SCHEMA_TYPES, { error: `must be one of ${SCHEMA_TYPES.join(', ')}` }).optional(),
+        title: z.string().optional(),
+        description: z.string().optional(),
+        properties: z.record(z.string(), jsonSchemaSchema).optional(),
+        required: z.array(z.string()).optional(),
+        additionalProperties: z.boolean({ error: 'must be true or false' }).optional(),
+        items: jsonSchemaSchema.optional(),
+        minItems: z.number().int().min(0).optional(),
+        minLength: z.number().int().min(0).optional(),
+        enum: z
+          .array(z.union([z.string(), z.number(), z.boolean()]))
+          .min(1)
+          .optional(),
+      },
+      objectExpected,
+    )
     .superRefine((node, ctx) => {
       for (const name of node.required ?? []) {
         if (!node.properties || !hasOwn(node.properties, name)) {
-          ctx.addIssue({ code: 'custom', path: ['required'], message: `"${name}" is required but not among properties` });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['required'],
+            message: `"${name}" is required but not among properties`,
+          });
         }
       }
     }),
 );
 
 const nonBlank = (what: string) =>
-  z.string({ error: (issue) => (issue.input === undefined ? 'is required' : `must be ${what}`) }).trim().min(1, { error: 'must not be empty' });
+  z
+    .string({ error: (issue) => (issue.input === undefined ? 'is required' : `must be ${what}`) })
+    .trim()
+    .min(1, { error: 'must not be empty' });
 
 const toolNameSchema = z
   .string()
   .min(1)
   .refine((name) => !name.includes('*'), { error: 'wildcards are not supported: list each tool by name' })
   .refine((name) => name !== INVOKE_AGENT, { error: 'invoke_agent cannot be given to a sub-agent (no recursion)' })
-  .refine((name) => name !== COMPLETE_TASK, { error: 'complete_task is always available to a sub-agent: do not list it' });
+  .refine((name) => name !== COMPLETE_TASK, {
+    error: 'complete_task is always available to a sub-agent: do not list it',
+  });
 
 export const agentDefinitionSchema = z
-  .strictObject({
-    name: nonBlank('a string').regex(/^[a-z][a-z0-9_]*$/, {
-      error: 'must start with a lowercase letter and hold only lowercase letters, digits and underscores',
-    }),
-    description: nonBlank('a string'),
-    systemPrompt: nonBlank('a string'),
-    inputSchema: jsonSchemaSchema.default(defaultInputSchema),
-    outputSchema: jsonSchemaSchema.default(defaultOutputSchema),
-    tools: z
-      .array(toolNameSchema, { error: 'must be a list of tool names' })
-      .refine((names) => new Set(names).size === names.length, { error: 'lists a tool twice' })
-      .optional(),
-    model: nonBlank('a model name').optional(),
-    temperature: z.number({ error: 'must be a number from 0 to 2' }).min(0).max(2).optional(),
-    maxTurns: z.number({ error: 'must be a whole number above 0' }).int().positive().default(DEFAULT_MAX_TURNS),
-    maxMinutes: z.number({ error: 'must be a number of minutes above 0' }).positive().default(DEFAULT_MAX_MINUTES),
-    recoveryGraceSeconds: z.number({ error: 'must be a number of seconds above 0' }).positive().default(DEFAULT_RECOVERY_GRACE_SECONDS),
-  }, objectExpected)
+  .strictObject(
+    {
+      name: nonBlank('a string').regex(/^[a-z][a-z0-9_]*$/, {
+        error: 'must start with a lowercase letter and hold only lowercase letters, digits and underscores',
+      }),
+      description: nonBlank('a string'),
+      systemPrompt: nonBlank('a string'),
+      inputSchema: jsonSchemaSchema.default(defaultInputSchema),
+      outputSchema: jsonSchemaSchema.default(defaultOutputSchema),
+      tools: z
+        .array(toolNameSchema, { error: 'must be a list of tool names' })
+        .refine((names) => new Set(names).size === names.length, { error: 'lists a tool twice' })
+        .optional(),
+      model: nonBlank('a model name').optional(),
+      temperature: z.number({ error: 'must be a number from 0 to 2' }).min(0).max(2).optional(),
+      maxTurns: z.number({ error: 'must be a whole number above 0' }).int().positive().default(DEFAULT_MAX_TURNS),
+      maxMinutes: z.number({ error: 'must be a number of minutes above 0' }).positive().default(DEFAULT_MAX_MINUTES),
+      recoveryGraceSeconds: z
+        .number({ error: 'must be a number of seconds above 0' })
+        .positive()
+        .default(DEFAULT_RECOVERY_GRACE_SECONDS),
+    },
+    objectExpected,
+  )
   .superRefine((agent, ctx) => {
     if (agent.outputSchema.type !== 'object') {
-      ctx.addIssue({ code: 'custom', path: ['outputSchema', 'type'], message: 'must be "object": complete_task takes the output as its arguments' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['outputSchema', 'type'],
+        message: 'must be "object": complete_task takes the output as its arguments',
+      });
     }
     const inputProblem = checkInputSchema(agent.inputSchema);
     if (inputProblem) ctx.addIssue({ code: 'custom', path: ['inputSchema'], message: inputProblem });
@@ -132,10 +163,13 @@ function checkInputSchema(schema: JsonSchema): string | undefined {
   const names = Object.keys(properties);
   const target = names.length === 1 ? names[0] : 'prompt';
   const type = hasOwn(properties, target) ? properties[target].type : undefined;
-  if (names.length > 1 && !hasOwn(properties, target)) return 'with several properties, one must be "prompt" (invoke_agent fills it)';
-  if (type !== undefined && type !== 'string') return `"${target}" must be a string: invoke_agent passes the prompt text`;
+  if (names.length > 1 && !hasOwn(properties, target))
+    return 'with several properties, one must be "prompt" (invoke_agent fills it)';
+  if (type !== undefined && type !== 'string')
+    return `"${target}" must be a string: invoke_agent passes the prompt text`;
   const others = (schema.required ?? []).filter((name) => name !== target);
-  if (others.length > 0) return `only "${target}" may be required: invoke_agent passes nothing else (${others.join(', ')})`;
+  if (others.length > 0)
+    return `only "${target}" may be required: invoke_agent passes nothing else (${others.join(', ')})`;
   return undefined;
 }
 
@@ -167,12 +201,17 @@ export function parseAgentDefinition(raw: unknown, source: string): AgentDefinit
   throw new AgentDefinitionError(source, parsed.error.issues.flatMap(describeIssue));
 }
 
-const SCHEMA_KEYWORDS = 'type, title, description, properties, required, additionalProperties, items, minItems, minLength, enum';
+const SCHEMA_KEYWORDS =
+  'type, title, description, properties, required, additionalProperties, items, minItems, minLength, enum';
 
 function describeIssue(issue: z.core.$ZodIssue): AgentDefinitionIssue[] {
   const join = (path: readonly PropertyKey[]) =>
-    path.map((key) => (typeof key === 'number' ? `[${key}]` : `.${String(key)}`)).join('').replace(/^\./, '');
-  if (issue.code !== 'unrecognized_keys') return [{ field: join(issue.path) || '(definition)', problem: issue.message }];
+    path
+      .map((key) => (typeof key === 'number' ? `[${key}]` : `.${String(key)}`))
+      .join('')
+      .replace(/^\./, '');
+  if (issue.code !== 'unrecognized_keys')
+    return [{ field: join(issue.path) || '(definition)', problem: issue.message }];
   const inSchema = issue.path.length > 0;
   const problem = inSchema ? `unsupported JSON Schema keyword (supported: ${SCHEMA_KEYWORDS})` : 'unknown field';
   return issue.keys.map((key) => ({ field: join([...issue.path, key]), problem }));
@@ -188,13 +227,17 @@ export type ResolvedTools = { ok: true; tools: string[] } | { ok: false; message
  * The tools a sub-agent is given besides `complete_task`, from the names the main agent has: its
  * own list (each name must be among them), or, when it lists none, all of them but `invoke_agent`.
  */
-export function resolveAgentTools(agent: Pick<AgentDefinition, 'name' | 'tools'>, available: readonly string[]): ResolvedTools {
+export function resolveAgentTools(
+  agent: Pick<AgentDefinition, 'name' | 'tools'>,
+  available: readonly string[],
+): ResolvedTools {
   if (agent.tools === undefined) {
     return { ok: true, tools: available.filter((name) => name !== INVOKE_AGENT && name !== COMPLETE_TASK) };
   }
   const unknown = agent.tools.filter((name) => !available.includes(name));
   if (unknown.length > 0) {
-    return { ok: false, message: `agent ${agent.name}: unknown tool${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (available: ${available.join(', ')})` };
+    const tools = `tool${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`;
+    return { ok: false, message: `agent ${agent.name}: unknown ${tools} (available: ${available.join(', ')})` };
   }
   return { ok: true, tools: [...agent.tools] };
 }
