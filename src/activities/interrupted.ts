@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import path from 'node:path';
 import type { ToolResult } from '../tools/types';
+import { isWriteTemp } from './safe-write';
 import { createWorkspace } from './tool-deps';
 
 const SHELL_UNKNOWN =
@@ -37,6 +39,7 @@ export async function resumeInterrupted(
 ): Promise<ToolResult | undefined> {
   if (name === 'run_shell_command') return { ok: false, error: { kind: 'outcome_unknown', message: SHELL_UNKNOWN } };
   if (!FILE_TOOLS.has(name)) return undefined;
+  await removeWriteTemps(workspaceRoot, String(args.file_path ?? ''));
   const current = await currentText(workspaceRoot, String(args.file_path ?? ''));
   if (current === undefined || (before !== undefined && fingerprint(current) === before)) return undefined;
   if (name === 'write_file' && current === args.content) {
@@ -77,6 +80,20 @@ function fingerprint(text: string | undefined): string {
 async function removePartial(root: string, filePath: string): Promise<void> {
   const workspace = await createWorkspace(root);
   await workspace.removeFile(await workspace.resolve(filePath));
+}
+
+/** The temporary file a write killed before its rename leaves beside the target (see safe-write). */
+async function removeWriteTemps(root: string, filePath: string): Promise<void> {
+  try {
+    const workspace = await createWorkspace(root);
+    const file = await workspace.resolve(filePath);
+    const [dir, name] = [path.dirname(file), path.basename(file)];
+    for (const entry of await workspace.readdir(dir)) {
+      if (isWriteTemp(name, entry.name)) await workspace.removeFile(path.join(dir, entry.name));
+    }
+  } catch {
+    // Best effort: the directory may not exist, and a leftover is only clutter.
+  }
 }
 
 async function currentText(root: string, filePath: string): Promise<string | undefined> {

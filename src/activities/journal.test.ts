@@ -78,6 +78,17 @@ describe('an interrupted write that had created the file and stopped mid-write',
   });
 });
 
+test('an interrupted write killed before its rename leaves no temporary file behind once it runs again', async () => {
+  const env = quiet();
+  await fs.writeFile(path.join(workspace, 'a.txt'), 'old');
+  const before = await fingerprintTarget('write_file', { file_path: 'a.txt' }, workspace);
+  await journal.put(key(env), { state: 'started', attempt: 1, before });
+  await fs.writeFile(path.join(workspace, '.a.txt.0a1b2c3d4e5f.durable-agent.tmp'), 'ne');
+  const outcome = await run('write_file', { file_path: 'a.txt', content: 'new' }, env);
+  expect(outcome.preview).toBe('Overwrote a.txt (1 line).');
+  expect(await fs.readdir(workspace)).toEqual(['a.txt']);
+});
+
 test('an interrupted replace that already happened reports success instead of "no occurrence"', async () => {
   const env = quiet();
   await journal.put(key(env), { state: 'started', attempt: 1 });

@@ -2,7 +2,8 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { ToolError } from '../tools/types';
 import { makeOutsideDir, makeWorkspace, removeWorkspaces } from '../../test/helpers/tool-harness';
-import { listInside, readFileInside, writeFileInside } from './safe-fs';
+import { listInside, readFileInside } from './safe-fs';
+import { writeFileInside } from './safe-write';
 
 afterAll(removeWorkspaces);
 

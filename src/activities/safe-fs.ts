@@ -17,7 +17,7 @@ export type IsInside = (realPath: string) => boolean;
 
 const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const DIR_FLAGS = READ_FLAGS | constants.O_DIRECTORY;
-const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+export const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /** An open file or directory whose real path was checked to be inside the workspace. */
 export interface Opened {
@@ -140,49 +140,6 @@ export async function openDirectoryInside(
   } catch (error) {
     await current.handle.close();
     throw error;
-  }
-}
-
-/**
- * Replaces the content of file `absolute` (created if missing, parents too) in place, so its mode
- * and links are kept. A symlink put at the file's own name is refused, not followed.
- */
-export async function writeFileInside(
-  root: string,
-  absolute: string,
-  content: string,
-  isInside: IsInside,
-  shown: string,
-): Promise<void> {
-  const dir = await openDirectoryInside(root, path.dirname(absolute), isInside, shown);
-  try {
-    const file = await openInside(path.join(dir.base, path.basename(absolute)), WRITE_FLAGS, isInside, shown);
-    try {
-      if (!(await file.handle.stat()).isFile()) throw new ToolError('not_a_file', `${shown} is not a regular file.`);
-      await file.handle.truncate(0);
-      await file.handle.writeFile(content, 'utf8');
-    } finally {
-      await file.handle.close();
-    }
-  } finally {
-    await dir.handle.close();
-  }
-}
-
-/** Removes regular file `absolute` through its verified parent directory; a symlink is refused. */
-export async function removeFileInside(
-  root: string,
-  absolute: string,
-  isInside: IsInside,
-  shown: string,
-): Promise<void> {
-  const dir = await openDirectoryInside(root, path.dirname(absolute), isInside, shown);
-  try {
-    const entry = path.join(dir.base, path.basename(absolute));
-    if (!(await fs.lstat(entry)).isFile()) throw new ToolError('not_a_file', `${shown} is not a regular file.`);
-    await fs.unlink(entry);
-  } finally {
-    await dir.handle.close();
   }
 }
 

@@ -4,15 +4,8 @@ import { ToolError, type FileInfo } from '../tools/types';
 import type { ToolDeps, ToolLimits, Workspace } from '../tools/types';
 import { createExec } from './exec';
 import { createLineMatcher } from './line-matcher';
-import {
-  listInside,
-  readDirectoryInside,
-  readFileInside,
-  removeFileInside,
-  targetInside,
-  writeFileInside,
-  type IsInside,
-} from './safe-fs';
+import { listInside, readDirectoryInside, readFileInside, targetInside, type IsInside } from './safe-fs';
+import { removeFileInside, writeFileInside } from './safe-write';
 
 /** Part of the tool dependencies' surface, next to `createToolDeps` and `createWorkspace`. */
 
