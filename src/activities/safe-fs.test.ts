@@ -1,20 +1,10 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { ToolError } from '../tools/types';
-import { makeOutsideDir, makeWorkspace, removeWorkspaces } from '../../test/helpers/tool-harness';
+import { makeOutsideDir, makeWorkspace, refusal, removeWorkspaces } from '../../test/helpers/tool-harness';
 import { listInside, readFileInside } from './safe-fs';
 import { writeFileInside } from './safe-write';
 
 afterAll(removeWorkspaces);
-
-async function refusal(promise: Promise<unknown>): Promise<ToolError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ToolError);
-  return error as ToolError;
-}
 
 /** A workspace where `d` has been swapped for a link to an outside folder after `resolve` said `d/f.txt`. */
 async function swapped() {

@@ -1,19 +1,9 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { createWorkspace } from '../activities/tool-deps';
-import { ToolError } from './types';
-import { makeOutsideDir, makeWorkspace, removeWorkspaces } from '../../test/helpers/tool-harness';
+import { makeOutsideDir, makeWorkspace, refusal, removeWorkspaces } from '../../test/helpers/tool-harness';
 
 afterAll(removeWorkspaces);
-
-async function refusal(promise: Promise<unknown>): Promise<ToolError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ToolError);
-  return error as ToolError;
-}
 
 describe('createWorkspace', () => {
   it('resolves relative and absolute paths inside the root, existing or not', async () => {

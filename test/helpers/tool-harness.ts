@@ -59,6 +59,16 @@ export async function makeOutsideDir(files: Record<string, string> = {}): Promis
   return dir;
 }
 
+/** The `ToolError` a file operation was refused with (fails the test if it succeeded or threw anything else). */
+export async function refusal(promise: Promise<unknown>): Promise<ToolError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(ToolError);
+  return error as ToolError;
+}
+
 export async function removeWorkspaces(): Promise<void> {
   await Promise.all(created.splice(0).map((dir) => fs.rm(dir, { recursive: true, force: true })));
 }
