@@ -2,10 +2,11 @@ import { Context } from '@temporalio/activity';
 import type { Content, Part } from '@google/genai';
 import type { ModelSeam } from '../model/seam';
 import type { AssembledTurn } from '../core/assemble-turn';
-import { streamValidTurn } from './model-stream';
+import { streamValidTurn, type CutTurn } from './model-stream';
 import { estimateRequestFits } from './compress';
 import { maskOldToolOutputs } from '../core/masking';
 import type { ContextFit } from '../core/compression';
+import type { ContentTracking } from '../core/loop/types';
 import type { FunctionCall, ModelTurn, NewPart } from '../core/types';
 import { externalizeLargeStrings } from '../store/blobs';
 import { inlineText } from './long-text';
@@ -44,6 +45,11 @@ export interface CallModelInput {
   extraDeclarations?: FunctionDeclaration[];
   /** What BeforeModel / BeforeToolSelection hooks decided for this request (see hooks/model-hooks). */
   hooks?: ModelHookInput;
+  /**
+   * Loop detection's content tracking before this request, set only while detection is on: the answer is
+   * checked as it streams and cut at a content loop (the turn then carries `loop`).
+   */
+  contentLoop?: ContentTracking;
 }
 
 /** The activity's input: a request whose fixed part (see request-frame) is inline or a `frameRef`. */
@@ -82,7 +88,7 @@ export async function callModel(deps: ModelDeps, framed: FramedCallModelInput): 
   }
   // Old bulky tool outputs are masked in the request only; the transcript keeps them whole.
   const { contents: request } = await maskOldToolOutputs(contents, (text) => deps.store.putBlob(text));
-  const turn =
+  const turn: CutTurn =
     (await syntheticTurn(deps.store, input.hooks, input.turn)) ??
     (await streamTurn(
       deps,
@@ -106,6 +112,7 @@ export async function callModel(deps: ModelDeps, framed: FramedCallModelInput): 
     model: input.model,
     transcriptLength: length + 1,
     ...(frameRef ? { frameRef } : {}),
+    ...(turn.loop ? { loop: turn.loop } : {}),
   };
 }
 
@@ -119,7 +126,7 @@ async function streamTurn(
   input: CallModelInput,
   contents: Content[],
   afterToolResults: boolean,
-): Promise<AssembledTurn> {
+): Promise<CutTurn> {
   return withHeartbeat(deps.heartbeatIntervalMs ?? 5000, async (ctx) => {
     const request = modelRequest(input, contents, ctx.cancellationSignal);
     const workflowId = ctx.info.workflowExecution?.workflowId;
@@ -132,6 +139,7 @@ async function streamTurn(
       sleep: (ms: number) => ctx.sleep(ms),
       heartbeat: () => ctx.heartbeat(),
       onChunk: live.onChunk,
+      contentLoop: input.contentLoop,
     };
     try {
       const hooked = await applyModelHooks(deps.store, input.hooks, request);

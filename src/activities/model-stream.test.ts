@@ -192,3 +192,36 @@ describe('withNudge', () => {
     expect(withNudge(request, undefined)).toBe(request);
   });
 });
+
+describe('the content-loop cut', () => {
+  const chant = Array.from({ length: 40 }, () => text('I will now check the configuration file once more. '));
+  const empty = { text: '', next: 0, inCodeBlock: false };
+
+  it('stops reading at the loop, aborts the request and returns the partial turn unvalidated', async () => {
+    let signal: AbortSignal | undefined;
+    let read = 0;
+    const models: StreamSeam = {
+      async generateContentStream(req: GenerateContentParameters) {
+        signal = req.config?.abortSignal;
+        return (async function* () {
+          for (const chunk of chant) {
+            read += 1;
+            yield chunk as GenerateContentResponse;
+          }
+        })();
+      },
+    };
+    const turn = await streamValidTurn({ models, contentLoop: empty }, request, 1, false);
+    expect(turn.loop).toMatchObject({ kind: 'content_loop' });
+    expect(read).toBeLessThan(15);
+    expect(turn.finishReason).toBeUndefined();
+    expect(signal?.aborted).toBe(true);
+  });
+
+  it('reads everything when no tracking is given (detection off)', async () => {
+    const { result } = run([{ chunks: [...chant, text('', 'STOP')] }]);
+    const turn = await result;
+    expect(turn.loop).toBeUndefined();
+    expect(turn.text.length).toBe(40 * 51);
+  });
+});

@@ -11,6 +11,8 @@ import {
 import { MODEL_ERROR_TYPES } from '../core/failures';
 import { classifyModelError } from '../model/errors';
 import type { StreamSeam } from '../model/seam';
+import { streamContentCheck } from '../core/loop/stream-check';
+import type { ContentTracking, LoopDetection } from '../core/loop/types';
 
 export interface ModelStreamDeps {
   models: StreamSeam;
@@ -20,10 +22,18 @@ export interface ModelStreamDeps {
   heartbeat?(): void;
   /** Every chunk as it arrives, with the number of the try (0-based) it belongs to: the live preview. */
   onChunk?(attempt: number, chunk: StreamChunk): void;
+  /**
+   * Loop detection's content tracking before this request: the text is checked chunk by chunk and the
+   * stream is cut at the first content loop. Absent when detection is off: nothing is cut.
+   */
+  contentLoop?: ContentTracking;
 }
 
+/** A turn whose stream was cut because its text chants: `loop` says what repeats. */
+export type CutTurn = AssembledTurn & { loop?: LoopDetection };
+
 /** One attempt's result: a turn to validate, or a retryable failure met while reading the stream. */
-type Attempt = { turn: AssembledTurn } | { failure: Error };
+type Attempt = { turn: CutTurn } | { failure: Error };
 
 /**
  * Streams one model turn with Gemini CLI's mid-stream retry: up to 4 attempts, 1 s / 2 s / 4 s
@@ -43,7 +53,7 @@ export async function streamValidTurn(
   request: GenerateContentParameters,
   turnNumber: number,
   requestWasFunctionResponse: boolean,
-): Promise<AssembledTurn> {
+): Promise<CutTurn> {
   const sleep = deps.sleep ?? ((ms: number) => abortableSleep(ms, request.config?.abortSignal));
   let last: { invalid: InvalidStream } | { failure: Error } | undefined;
   for (let attempt = 0; attempt < MID_STREAM_RETRY.maxAttempts; attempt++) {
@@ -57,6 +67,8 @@ export async function streamValidTurn(
       last = result;
       continue;
     }
+    // A cut turn is abandoned by the workflow whatever it holds, so it is not validated or retried.
+    if (result.turn.loop) return result.turn;
     const invalid = validateTurn(result.turn, { requestWasFunctionResponse });
     if (!invalid) return result.turn;
     last = { invalid };
@@ -78,26 +90,50 @@ async function streamOnce(
   attempt: number,
 ): Promise<Attempt> {
   const signal = request.config?.abortSignal;
+  const cut = deps.contentLoop ? cutter(signal) : undefined;
   let stream: AsyncGenerator<unknown>;
   try {
-    stream = await deps.models.generateContentStream(request);
+    const sent = cut ? { ...request, config: { ...request.config, abortSignal: cut.controller.signal } } : request;
+    stream = await deps.models.generateContentStream(sent);
   } catch (err) {
+    cut?.release();
     throw cancellationOr(signal, classifyModelError(err));
   }
   const chunks: StreamChunk[] = [];
+  // Each attempt starts from the tracking the request came with: a failed attempt's text is dropped.
+  const check = deps.contentLoop ? streamContentCheck(deps.contentLoop) : undefined;
+  let loop: LoopDetection | undefined;
   try {
     for await (const chunk of stream) {
       chunks.push(chunk as StreamChunk);
       deps.onChunk?.(attempt, chunk as StreamChunk);
       deps.heartbeat?.();
+      loop = check?.(chunk as StreamChunk);
+      if (loop) break;
     }
   } catch (err) {
     const failure = cancellationOr(signal, classifyModelError(err));
     if (failure instanceof ApplicationFailure && !failure.nonRetryable) return { failure };
     throw failure;
+  } finally {
+    cut?.release();
+  }
+  if (loop) {
+    // Closes the connection, so the model stops generating what nobody will read.
+    cut?.controller.abort(new Error('content loop: the stream was cut'));
+    return { turn: { ...assembleTurn(chunks, turnNumber), loop } };
   }
   if (signal?.aborted) throw cancellationOr(signal, new Error('the model call was cancelled'));
   return { turn: assembleTurn(chunks, turnNumber) };
+}
+
+/** An abort signal of the attempt's own, so a loop can close the connection; it follows the activity's. */
+function cutter(outer: AbortSignal | undefined) {
+  const controller = new AbortController();
+  const follow = () => controller.abort(outer?.reason);
+  if (outer?.aborted) follow();
+  outer?.addEventListener('abort', follow, { once: true });
+  return { controller, release: () => outer?.removeEventListener('abort', follow) };
 }
 
 /** Once the activity is cancelled, its reason (Temporal's `CancelledFailure`) wins over any other error. */

@@ -1,3 +1,4 @@
+import type { LoopDetection } from './loop/types';
 /** Plain JSON data that crosses workflow and activity boundaries (STYLE rule 8). */
 
 export type ApprovalMode = 'default' | 'auto_edit' | 'yolo' | 'plan';
@@ -64,6 +65,8 @@ export interface ModelTurn {
   overflow?: { estimatedRequestTokens: number; remainingTokens: number };
   /** Set when the request's frame came inline: its reference, for the next requests (activities/request-frame). */
   frameRef?: string;
+  /** Set when the stream was cut on a content loop: the turn is partial and is to be abandoned. */
+  loop?: LoopDetection;
 }
 
 /** One part of the user message appended to the transcript before a model request. */

@@ -12,6 +12,8 @@ export interface RecordedRequest {
   /** Parsed JSON body, or the raw text when it is not JSON. */
   body: unknown;
   time: Date;
+  /** Stream chunks written before the answer ended or the client closed the connection. */
+  chunksSent?: number;
 }
 
 /** A request no script line answered; `message` is also the 400 error message sent back. */
@@ -135,10 +137,11 @@ export class FakeGeminiServer {
     const method = route ? METHOD_OF_ACTION[route[2]] : `${req.method} ${pathname}`;
     const model = route ? decodeURIComponent(route[1]) : '';
     const time = new Date();
-    this.requests.push({ method, model, body, time });
+    const record: RecordedRequest = { method, model, body, time };
+    this.requests.push(record);
     const byTurn = this.byTurn && method === 'generateContentStream' ? lineForTurn(this.loaded, body) : undefined;
     const line = byTurn ? this.served(byTurn.line) : route ? this.take(method) : undefined;
-    if (line) return this.answer(line, res);
+    if (line) return this.answer(line, res, record);
     const why = byTurn ? `no stream line for model turn ${byTurn.turn}` : this.expected();
     const message = `fake-gemini: unexpected ${method} call (model ${model || 'none'}); ${why}`;
     this.unexpected.push({ method, model, message, time });
@@ -168,7 +171,7 @@ export class FakeGeminiServer {
     return `remaining lines are for: ${[...new Set(this.remaining.map((l) => l.method))].join(', ')}`;
   }
 
-  private async answer(line: ScriptLine, res: http.ServerResponse): Promise<void> {
+  private async answer(line: ScriptLine, res: http.ServerResponse, record: RecordedRequest): Promise<void> {
     const signal = this.closing.signal;
     if (line.error || line.method !== 'generateContentStream') {
       if (line.delayMs) await sleep(line.delayMs, undefined, { signal });
@@ -177,11 +180,13 @@ export class FakeGeminiServer {
       return sendJson(res, code, { error: { code, message, status } });
     }
     res.writeHead(200, { 'content-type': 'text/event-stream' }).flushHeaders();
+    record.chunksSent = 0;
     for (const [index, chunk] of (line.response ?? []).entries()) {
       if (index === line.dropAfterChunks) return void res.destroy();
       if (line.delayMs) await sleep(line.delayMs, undefined, { signal });
       if (res.destroyed) return;
       await new Promise((resolve) => res.write(`data: ${JSON.stringify(chunk)}\r\n\r\n`, resolve));
+      record.chunksSent += 1;
     }
     if (line.dropAfterChunks !== undefined) return void res.destroy();
     res.end();

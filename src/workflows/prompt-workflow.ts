@@ -147,6 +147,8 @@ function promptFrame(state: PromptState, hooked: Awaited<ReturnType<typeof befor
     extraDeclarations: [invokeAgentDeclaration(state)].filter((d) => hooked.allows(d.name)),
     lastPromptTokens: state.context.lastPromptTokens,
     hooks: hooked.hooks,
+    // The activity checks the stream from where the workflow's tracking stands; off means never cut.
+    ...(state.loop.disabled ? {} : { contentLoop: state.loop.content }),
   };
 }
 

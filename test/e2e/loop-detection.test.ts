@@ -128,6 +128,39 @@ test('chanting content is a loop too', async () => {
   expect(h.fake.requests).toHaveLength(2);
 });
 
+describe('a chanting stream', () => {
+  const sentence = 'I will now check the configuration file once more. ';
+  const chanting = (chunks: number) =>
+    streamLine(
+      Array.from({ length: chunks }, (_, i) => ({
+        candidates: [
+          {
+            content: { role: 'model', parts: [{ text: sentence }] },
+            ...(i === chunks - 1 ? { finishReason: 'STOP' } : {}),
+          },
+        ],
+      })),
+      { delayMs: 20 },
+    );
+
+  test('is cut inside the model call as soon as the loop shows, and recovered from as before', async () => {
+    const run = await h.run([chanting(150), textResponse('Stopping the repetition.')]);
+    expect(run.result?.response).toBe('Stopping the repetition.');
+    expect(loopEvents(run.events)).toEqual([expect.objectContaining({ kind: 'content_loop', final: false })]);
+    // Ten repeats of a 50-character window make the loop; the model was not left to send all 150.
+    expect(h.fake.requests[0].chunksSent).toBeLessThan(20);
+    expect(lastUserParts(1).at(-1)?.text).toContain('Potential loop detected');
+    expect(run.events.some((e) => e.type === 'content' && (e as { text: string }).text.includes(sentence))).toBe(false);
+  });
+
+  test('is read to its end when loop detection is off', async () => {
+    const run = await h.run([chanting(30)], { loopDetection: false });
+    expect(h.fake.requests[0].chunksSent).toBe(30);
+    expect(run.result?.response).toBe(sentence.repeat(30));
+    expect(loopEvents(run.events)).toEqual([]);
+  });
+});
+
 describe('the LLM loop check from the 30th model request', () => {
   const reads = (n: number) =>
     Array.from({ length: n }, (_, i) => functionCallResponse({ name: 'glob', args: { pattern: `*.${i}` } }));

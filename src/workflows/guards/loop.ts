@@ -42,11 +42,15 @@ export async function checkBeforeRequest(
   return result.detection;
 }
 
-/** Levels 1 and 2, after a model turn: repeated tool calls and chanting content. */
+/**
+ * Levels 1 and 2, after a model turn: repeated tool calls and chanting content. A turn whose stream the
+ * activity cut on a content loop is that detection already.
+ */
 export function observeTurn(
   state: PromptState,
-  turn: { text: string; functionCalls: FunctionCall[] },
+  turn: { text: string; functionCalls: FunctionCall[]; loop?: LoopDetection },
 ): LoopDetection | undefined {
+  if (turn.loop && !state.loop.disabled) return turn.loop;
   const observation = observeModelTurn(state.loop, turn);
   state.loop = observation.state;
   return observation.detection;
