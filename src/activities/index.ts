@@ -4,6 +4,7 @@ import type { TranscriptStore } from '../store/types';
 import type { ToolJournal } from '../store/journal';
 import type { LiveStream } from '../store/live-stream';
 import { callModel, type FramedCallModelInput } from './call-model';
+import { ModelAvailability } from './model-availability';
 import { toParts } from './user-parts';
 import type { JsonModelSeam, ModelSeam } from '../model/seam';
 import { runTool, type RunToolInput } from './run-tool';
@@ -32,6 +33,8 @@ export interface ActivityDeps {
   commandEnv?: NodeJS.ProcessEnv;
   /** Starts shell commands and hooks away from the worker (default: the process's shared spawner). */
   runner?: ProcessRunner;
+  /** Models out of quota on this worker (default: a memory of the activities' own). */
+  availability?: ModelAvailability;
 }
 
 export interface RecordMessageInput {
@@ -50,11 +53,14 @@ export function createActivities(deps: ActivityDeps) {
 
 /** The activities that call a model: the turn itself, and the utility calls metered by model. */
 function modelActivities(deps: ActivityDeps) {
+  // Per worker: a model found out of quota is not asked again, by any prompt, until its quota resets.
+  const availability = deps.availability ?? new ModelAvailability();
   return {
     async callModel(input: FramedCallModelInput) {
       const heartbeatIntervalMs =
         deps.modelHeartbeatIntervalMs ?? heartbeatIntervalFor(Context.current().info.heartbeatTimeoutMs);
-      return callModel({ models: deps.models, store: deps.store, live: deps.live, heartbeatIntervalMs }, input);
+      const modelDeps = { models: deps.models, store: deps.store, live: deps.live, heartbeatIntervalMs };
+      return availability.guard(input.model, () => callModel(modelDeps, input));
     },
     async checkForLoop(input: LoopCheckInput) {
       return metered(deps, (models) => checkForLoop({ models, store: deps.store }, input));

@@ -13,6 +13,8 @@ const scriptErrorSchema = z.strictObject({
   code: z.number().int().min(400).max(599),
   status: z.string(),
   message: z.string(),
+  /** Google's error details, e.g. a `RetryInfo` with its `retryDelay` on a 429. */
+  details: z.array(responseJson).optional(),
 });
 
 const extras = {

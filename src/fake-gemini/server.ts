@@ -176,8 +176,8 @@ export class FakeGeminiServer {
     if (line.error || line.method !== 'generateContentStream') {
       if (line.delayMs) await sleep(line.delayMs, undefined, { signal });
       if (!line.error) return sendJson(res, 200, line.response);
-      const { code, message, status } = line.error;
-      return sendJson(res, code, { error: { code, message, status } });
+      const { code, message, status, details } = line.error;
+      return sendJson(res, code, { error: { code, message, status, ...(details ? { details } : {}) } });
     }
     res.writeHead(200, { 'content-type': 'text/event-stream' }).flushHeaders();
     record.chunksSent = 0;

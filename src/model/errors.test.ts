@@ -121,3 +121,26 @@ describe('serverRetryDelay', () => {
     expect(failure.nextRetryDelay).toBe(2000);
   });
 });
+
+describe('quota errors', () => {
+  it('puts the reset time, uncapped, in the details', () => {
+    const failure = classifyStatus(429, '{"retryDelay":"2s"}') as ApplicationFailure;
+    expect(failure.details).toEqual([{ quotaResetMs: 2000 }]);
+    expect(failure.nonRetryable).toBe(false);
+  });
+
+  it.each([
+    ['a reset beyond 300 s', '{"retryDelay":"3600s"}', 3_600_000],
+    [
+      'a daily quota',
+      'Quota exceeded for metric generate_requests_per_model_per_day, GenerateRequestsPerDay',
+      undefined,
+    ],
+    ['a zero limit', 'Quota exceeded, limit: 0, model: gemini-2.5-pro', undefined],
+  ])('%s is used up: not retried', (_, message, resetMs) => {
+    const failure = classifyStatus(429, message) as ApplicationFailure;
+    expect(failure).toMatchObject({ type: 'ModelCall.RateLimit', nonRetryable: true, nextRetryDelay: undefined });
+    expect(failure.message).toContain('the quota is used up');
+    expect(failure.details?.[0]).toEqual(resetMs === undefined ? undefined : { quotaResetMs: resetMs });
+  });
+});

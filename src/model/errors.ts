@@ -44,12 +44,7 @@ export function classifyModelError(err: unknown): Error {
 
 export function classifyStatus(status: number, message: string): ApplicationFailure {
   const detail = `model API answered ${status}: ${message}`;
-  if (status === 429)
-    return ApplicationFailure.create({
-      type: MODEL_ERROR_TYPES.rateLimit,
-      message: detail,
-      nextRetryDelay: serverRetryDelay(message),
-    });
+  if (status === 429) return quotaFailure(detail, message);
   if (status === 408 || status === 499 || status >= 500) return retryable(MODEL_ERROR_TYPES.server, detail);
   if (status === 401 || status === 403) {
     return fatal(MODEL_ERROR_TYPES.auth, `${detail}. ${FAILURES.modelAuth.hint}`);
@@ -60,15 +55,42 @@ export function classifyStatus(status: number, message: string): ApplicationFail
 }
 
 /**
+ * A 429. Its reset time (`RetryInfo`, uncapped) goes into the details as `{ quotaResetMs }`, for the
+ * model availability memory. As Gemini CLI, a used-up quota is terminal: a daily quota, a `limit: 0`, or
+ * a reset more than 300 s away fails at once (non-retryable), since waiting within one call cannot help;
+ * any other 429 is retried, after the wait it asks for.
+ */
+function quotaFailure(detail: string, message: string): ApplicationFailure {
+  const resetMs = quotaResetMs(message);
+  const terminal = (resetMs !== undefined && resetMs > MAX_RETRY_DELAY_MS) || TERMINAL_QUOTA.test(message);
+  return ApplicationFailure.create({
+    type: MODEL_ERROR_TYPES.rateLimit,
+    message: terminal ? `${detail} (the quota is used up; not retried)` : detail,
+    nonRetryable: terminal,
+    nextRetryDelay: terminal ? undefined : serverRetryDelay(message),
+    details: resetMs === undefined ? undefined : [{ quotaResetMs: resetMs }],
+  });
+}
+
+/** Gemini CLI's signs of a quota that no short wait brings back. */
+const TERMINAL_QUOTA = /PerDay|Daily|limit: ?0\b|QUOTA_EXHAUSTED/i;
+const MAX_RETRY_DELAY_MS = 300_000;
+
+/** The reset time a quota error gives (`RetryInfo.retryDelay`, or "Please retry in Xs"), in ms. */
+export function quotaResetMs(message: string): number | undefined {
+  const match =
+    /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/.exec(message) ?? /Please retry in (\d+(?:\.\d+)?)s/i.exec(message);
+  const ms = match ? Math.ceil(Number(match[1]) * 1000) : 0;
+  return ms > 0 ? ms : undefined;
+}
+
+/**
  * The wait a 429 asks for (`RetryInfo.retryDelay`, e.g. "27s"), honoured up to Gemini CLI's 300 s
  * cap; beyond it, or without one, Temporal's backoff applies.
  */
 export function serverRetryDelay(message: string): number | undefined {
-  const match =
-    /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/.exec(message) ?? /Please retry in (\d+(?:\.\d+)?)s/i.exec(message);
-  if (!match) return undefined;
-  const ms = Math.ceil(Number(match[1]) * 1000);
-  return ms > 0 && ms <= 300_000 ? ms : undefined;
+  const ms = quotaResetMs(message);
+  return ms !== undefined && ms <= MAX_RETRY_DELAY_MS ? ms : undefined;
 }
 
 function retryable(type: string, message: string): ApplicationFailure {

@@ -7,6 +7,7 @@ import type { SubagentTerminateReason } from '../core/agents/recovery';
 import type { HookState } from '../core/hooks/context';
 import type { HooksConfig } from '../core/hooks/types';
 import type { LoopState } from '../core/loop/types';
+import type { ModelUnavailability } from '../core/model-availability';
 import type { ApprovalMode, NewPart, TerminateReason, TokenUsage, ToolCallStatus, ToolOutcome } from '../core/types';
 
 /** Shared by workflows and the client: the whole message surface of a prompt (STYLE rule 12). */
@@ -61,6 +62,8 @@ export interface PromptInput {
   workspaceTrusted?: boolean;
   /** `proceed_always` rules already granted (carried across continue-as-new and into sub-agents). */
   sessionRules?: PolicyRule[];
+  /** Models a session's earlier prompts found out of quota, and until when: the prompt goes to the fallback. */
+  unavailableModels?: ModelUnavailability[];
   /** The cluster has the DurableAgent* search attributes registered (see core/search-attributes). */
   searchAttributes?: boolean;
   /** Agents `invoke_agent` may start (built-ins and the user's, read at the CLI edge). */
@@ -89,6 +92,8 @@ export interface PromptResult {
   transcript?: { id: string; length: number };
   /** `proceed_always` rules granted so far (a session keeps them for its next prompts). */
   sessionRules?: PolicyRule[];
+  /** Models known out of quota when the prompt ended, and until when (a session hands them on). */
+  unavailableModels?: ModelUnavailability[];
 }
 
 export interface PromptStats {
@@ -201,6 +206,8 @@ export interface PromptProgress {
   model: string;
   /** The one fallback from the strong to the fast model has happened. */
   fellBack: boolean;
+  /** Models known out of quota, and until when (workflow time); absent in runs from before it. */
+  unavailable?: ModelUnavailability[];
   mode: ApprovalMode;
   /** The mode `enter_plan_mode` left, restored by `exit_plan_mode` unless the approver picks one. */
   modeBeforePlan?: ApprovalMode;
@@ -293,6 +300,8 @@ export interface SessionInput {
   /** Messages not yet run, carried across continue-as-new. */
   queue?: QueuedMessage[];
   promptCount?: number;
+  /** Models the session's prompts found out of quota, and until when, carried across continue-as-new. */
+  unavailableModels?: ModelUnavailability[];
 }
 
 export interface QueuedMessage {

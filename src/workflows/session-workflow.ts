@@ -12,6 +12,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { PolicyRule } from '../core/policy/types';
+import type { ModelUnavailability } from '../core/model-availability';
 import type { agentPromptWorkflow } from './prompt-workflow';
 import { fireSessionHook } from './hooks/runner';
 import type { PromptResult } from './api';
@@ -37,6 +38,7 @@ export async function agentSessionWorkflow(input: SessionInput): Promise<void> {
     queue: [...(input.queue ?? [])],
     count: input.promptCount ?? 0,
     closed: false,
+    unavailable: input.unavailableModels ?? [],
   };
   registerSessionHandlers(id, state);
   // A new session (not one continued as new) fires SessionStart; its context goes to the first prompt.
@@ -52,6 +54,8 @@ export async function agentSessionWorkflow(input: SessionInput): Promise<void> {
     state.current = undefined;
     state.transcript = result.transcript ?? state.transcript;
     state.sessionRules = result.sessionRules ?? state.sessionRules;
+    // A prompt hands back every model still out of quota, so its answer replaces what the session knew.
+    state.unavailable = result.unavailableModels ?? state.unavailable;
     if (workflowInfo().continueAsNewSuggested) {
       await condition(allHandlersFinished);
       await continueAsNew<typeof agentSessionWorkflow>({
@@ -60,6 +64,7 @@ export async function agentSessionWorkflow(input: SessionInput): Promise<void> {
         sessionRules: state.sessionRules,
         queue: state.queue,
         promptCount: state.count,
+        ...(state.unavailable.length > 0 ? { unavailableModels: state.unavailable } : {}),
       });
     }
   }
@@ -76,6 +81,8 @@ interface SessionState {
   closed: boolean;
   /** SessionStart's context, for the first prompt only. */
   hookContext?: string;
+  /** Models found out of quota, and until when: each prompt starts on the fallback meanwhile. */
+  unavailable: ModelUnavailability[];
 }
 
 function registerSessionHandlers(id: string, state: SessionState): void {
@@ -120,6 +127,7 @@ async function runPrompt(
           transcript: state.transcript,
           sessionRules: state.sessionRules,
           hookContext: state.hookContext,
+          ...(state.unavailable.length > 0 ? { unavailableModels: state.unavailable } : {}),
         },
       ],
     });

@@ -2,6 +2,13 @@ import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
 import { CONTINUE_TEXT } from '../../core/next-speaker';
 import { autoRoutingModels, fallbackModelFor, isQuotaFailure } from '../../core/routing';
 import type { ModelTurn, NewPart } from '../../core/types';
+import {
+  markUnavailable,
+  QUOTA_RESET_UNKNOWN_MS,
+  stillUnavailable,
+  unavailableUntil,
+  type ModelUnavailability,
+} from '../../core/model-availability';
 import type { Activities } from '../../activities';
 import { emit, recordUtilityUsage, type PromptState } from '../state/prompt-state';
 
@@ -35,30 +42,70 @@ export async function chooseModel(
 
 /**
  * A model call that falls back once from the strong model to the fast one when quota errors
- * persist after Temporal's retries, with an event saying so; the same request is then sent again.
+ * persist after Temporal's retries (or the quota is used up), with an event saying so; the same
+ * request is then sent again. The failed model is remembered as unavailable until its quota resets,
+ * and a prompt whose model is already known unavailable goes straight to the fallback.
  */
 export async function callWithFallback(
   state: PromptState,
   call: (model: string) => Promise<ModelTurn>,
 ): Promise<ModelTurn> {
+  skipUnavailable(state);
   try {
     return await call(state.progress.model);
   } catch (err) {
-    const type = err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? err.cause.type : undefined;
-    const fallback =
-      state.progress.fellBack || !isQuotaFailure(type)
-        ? undefined
-        : fallbackModelFor(state.progress.model, autoRoutingModels(state.input.model));
+    const quota = quotaFailure(err);
+    if (!quota) throw err;
+    const failed = state.progress.model;
+    // Workflow time: the reset is counted from when the workflow learned of the failure.
+    const resetMs = quotaResetOf(quota) ?? QUOTA_RESET_UNKNOWN_MS;
+    state.progress.unavailable = markUnavailable(unavailableNow(state), failed, Date.now() + resetMs, Date.now());
+    const fallback = state.progress.fellBack ? undefined : fallbackFor(state, failed);
     if (!fallback) throw err;
-    state.progress.fellBack = true;
-    emit(state, {
-      type: 'warning',
-      message: `${state.progress.model} kept answering with quota errors; falling back to ${fallback}`,
-    });
-    state.progress.model = fallback;
-    emit(state, { type: 'model_info', model: fallback });
+    const why = quota.nonRetryable ? quota.message : `${failed} kept answering with quota errors`;
+    switchModel(state, fallback, `${why}; falling back to ${fallback}`);
     return call(fallback);
   }
+}
+
+/** The models known out of quota at this moment of workflow time. */
+export function unavailableNow(state: PromptState): ModelUnavailability[] {
+  return stillUnavailable(
+    [...(state.progress.unavailable ?? []), ...(state.input.unavailableModels ?? [])],
+    Date.now(),
+  );
+}
+
+/** A model this session already found out of quota is not asked again before its reset. */
+function skipUnavailable(state: PromptState): void {
+  const model = state.progress.model;
+  const until = unavailableUntil(unavailableNow(state), model, Date.now());
+  const fallback = until === undefined || state.progress.fellBack ? undefined : fallbackFor(state, model);
+  if (!fallback || until === undefined) return;
+  const when = new Date(until).toISOString();
+  switchModel(state, fallback, `${model} is out of quota until ${when} (found earlier); using ${fallback} meanwhile`);
+}
+
+function switchModel(state: PromptState, fallback: string, message: string): void {
+  state.progress.fellBack = true;
+  emit(state, { type: 'warning', message });
+  state.progress.model = fallback;
+  emit(state, { type: 'model_info', model: fallback });
+}
+
+function fallbackFor(state: PromptState, model: string): string | undefined {
+  return fallbackModelFor(model, autoRoutingModels(state.input.model));
+}
+
+function quotaFailure(err: unknown): ApplicationFailure | undefined {
+  const cause = err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? err.cause : undefined;
+  return cause && isQuotaFailure(cause.type) ? cause : undefined;
+}
+
+/** The reset time the model activity read from the error's retry info (details `[{ quotaResetMs }]`). */
+function quotaResetOf(failure: ApplicationFailure): number | undefined {
+  const reset = (failure.details?.[0] as { quotaResetMs?: unknown } | undefined)?.quotaResetMs;
+  return typeof reset === 'number' && Number.isFinite(reset) && reset > 0 ? reset : undefined;
 }
 
 /**

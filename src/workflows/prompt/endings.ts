@@ -4,6 +4,7 @@ import type { FunctionCall, TerminateReason } from '../../core/types';
 import type { PromptActivities } from '../state/activity-options';
 import { emit, type PromptState } from '../state/prompt-state';
 import { settleCalls } from '../tools/run-calls';
+import { unavailableNow } from '../guards/model-choice';
 import type { Cursor, PromptResult } from '../api';
 import { endPrompt, endPromptOnFailure, recordPending } from './agent-hooks';
 import type { Ending } from './ending';
@@ -36,12 +37,14 @@ function finishPrompt(state: PromptState, reason: 'completed' | 'stopped'): Prom
   };
 }
 
-/** What a session needs to go on after this prompt: the transcript's end and the granted rules. */
-function continuation(state: PromptState): Pick<PromptResult, 'transcript' | 'sessionRules'> {
+/** What a session needs to go on after this prompt: the transcript's end, the granted rules, models out of quota. */
+function continuation(state: PromptState): Pick<PromptResult, 'transcript' | 'sessionRules' | 'unavailableModels'> {
   const cursor = state.cursor;
+  const unavailable = unavailableNow(state);
   return {
     transcript: cursor ? { id: cursor.transcriptId, length: cursor.length } : undefined,
     sessionRules: state.progress.sessionRules,
+    ...(unavailable.length > 0 ? { unavailableModels: unavailable } : {}),
   };
 }
 
