@@ -24,7 +24,7 @@ test('a used-up quota keeps the model out until its reset, then lets it through 
   expect(sent).toBe(2);
 });
 
-test('a 429 that is retried, or any other error, is not remembered; no reset time means the default', async () => {
+test('an ordinary 429, or any other error, is not remembered; no reset time means the default', async () => {
   const { clock, availability } = memory();
   const send = async () => 'sent';
   await availability.guard('pro', () => Promise.reject(classifyStatus(429, 'slow down'))).catch(() => undefined);

@@ -9,9 +9,10 @@ import {
 
 /**
  * One worker's memory of models out of quota (Gemini CLI's availability service, per process). A model
- * call that meets a used-up quota (a non-retryable 429, see model/errors) marks its model until the
- * quota's reset; until then every model call to it on this worker, from any prompt, fails at once with
- * the same kind of failure instead of sending a request, so the workflow goes straight to its fallback.
+ * call that meets a used-up quota (a 429 marked `usedUp`, see model/errors) marks its model until the
+ * quota's reset; until then every model call to it on this worker, from any prompt, fails at once with a
+ * non-retryable quota failure instead of sending a request, so the workflow goes straight to its
+ * fallback. The 429 itself is retried as any 429 (invariant 3): that retry is the first call refused.
  */
 export class ModelAvailability {
   private list: ModelUnavailability[] = [];
@@ -32,12 +33,12 @@ export class ModelAvailability {
   }
 }
 
-/** The wait of a non-retryable quota failure (its reset, or the default), or undefined for any other error. */
+/** The wait of a used-up quota (its reset, or the default), or undefined for any other error. */
 function usedUpQuota(err: unknown): number | undefined {
-  if (!(err instanceof ApplicationFailure) || err.type !== MODEL_ERROR_TYPES.rateLimit || !err.nonRetryable)
-    return undefined;
-  const details = err.details?.[0] as { quotaResetMs?: unknown } | undefined;
-  return typeof details?.quotaResetMs === 'number' ? details.quotaResetMs : QUOTA_RESET_UNKNOWN_MS;
+  if (!(err instanceof ApplicationFailure) || err.type !== MODEL_ERROR_TYPES.rateLimit) return undefined;
+  const details = err.details?.[0] as { quotaResetMs?: unknown; usedUp?: unknown } | undefined;
+  if (details?.usedUp !== true) return undefined;
+  return typeof details.quotaResetMs === 'number' ? details.quotaResetMs : QUOTA_RESET_UNKNOWN_MS;
 }
 
 function knownUnavailable(model: string, until: number, now: number): ApplicationFailure {

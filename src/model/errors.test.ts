@@ -130,17 +130,17 @@ describe('quota errors', () => {
   });
 
   it.each([
-    ['a reset beyond 300 s', '{"retryDelay":"3600s"}', 3_600_000],
-    [
-      'a daily quota',
-      'Quota exceeded for metric generate_requests_per_model_per_day, GenerateRequestsPerDay',
-      undefined,
-    ],
-    ['a zero limit', 'Quota exceeded, limit: 0, model: gemini-2.5-pro', undefined],
-  ])('%s is used up: not retried', (_, message, resetMs) => {
+    ['a reset beyond 300 s', '{"retryDelay":"3600s"}', { quotaResetMs: 3_600_000, usedUp: true }],
+    ['a daily quota', 'Quota exceeded for metric GenerateRequestsPerDayPerProjectPerModel', { usedUp: true }],
+    ['a zero limit', 'Quota exceeded, limit: 0, model: gemini-2.5-pro', { usedUp: true }],
+  ])('%s is marked used up, and still retried (invariant 3)', (_, message, details) => {
     const failure = classifyStatus(429, message) as ApplicationFailure;
-    expect(failure).toMatchObject({ type: 'ModelCall.RateLimit', nonRetryable: true, nextRetryDelay: undefined });
+    expect(failure).toMatchObject({ type: 'ModelCall.RateLimit', nonRetryable: false });
     expect(failure.message).toContain('the quota is used up');
-    expect(failure.details?.[0]).toEqual(resetMs === undefined ? undefined : { quotaResetMs: resetMs });
+    expect(failure.details).toEqual([details]);
+  });
+
+  it('an ordinary 429 says nothing more', () => {
+    expect((classifyStatus(429, 'slow down') as ApplicationFailure).details ?? []).toEqual([]);
   });
 });

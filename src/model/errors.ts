@@ -55,20 +55,20 @@ export function classifyStatus(status: number, message: string): ApplicationFail
 }
 
 /**
- * A 429. Its reset time (`RetryInfo`, uncapped) goes into the details as `{ quotaResetMs }`, for the
- * model availability memory. As Gemini CLI, a used-up quota is terminal: a daily quota, a `limit: 0`, or
- * a reset more than 300 s away fails at once (non-retryable), since waiting within one call cannot help;
- * any other 429 is retried, after the wait it asks for.
+ * A 429, retried as every 429 is (invariant 3), after the wait it asks for. Its details say what the
+ * model availability memory needs: the reset time (`RetryInfo`, uncapped) as `quotaResetMs`, and
+ * `usedUp` when no short wait brings the quota back (Gemini CLI's terminal quota errors: a daily
+ * quota, `limit: 0`, `QUOTA_EXHAUSTED`, or a reset more than 300 s away).
  */
 function quotaFailure(detail: string, message: string): ApplicationFailure {
   const resetMs = quotaResetMs(message);
-  const terminal = (resetMs !== undefined && resetMs > MAX_RETRY_DELAY_MS) || TERMINAL_QUOTA.test(message);
+  const usedUp = (resetMs !== undefined && resetMs > MAX_RETRY_DELAY_MS) || TERMINAL_QUOTA.test(message);
+  const details = { ...(resetMs === undefined ? {} : { quotaResetMs: resetMs }), ...(usedUp ? { usedUp } : {}) };
   return ApplicationFailure.create({
     type: MODEL_ERROR_TYPES.rateLimit,
-    message: terminal ? `${detail} (the quota is used up; not retried)` : detail,
-    nonRetryable: terminal,
-    nextRetryDelay: terminal ? undefined : serverRetryDelay(message),
-    details: resetMs === undefined ? undefined : [{ quotaResetMs: resetMs }],
+    message: usedUp ? `${detail} (the quota is used up)` : detail,
+    nextRetryDelay: serverRetryDelay(message),
+    details: Object.keys(details).length > 0 ? [details] : undefined,
   });
 }
 

@@ -19,23 +19,29 @@ const warnings = (events: AgentEvent[]) =>
   events.flatMap((e) => (e.type === 'warning' ? [(e as { message: string }).message] : []));
 
 describe('per worker', () => {
+  // Its own models: the worker's memory lasts as long as the worker, across this file's tests.
   test('a used-up quota is met once: later prompts on the worker go straight to the fallback', async () => {
-    // The quota resets in an hour: no wait within one call can help, so it is not retried either.
+    // The quota resets in an hour: Temporal's retry of the 429 is refused by the worker, unsent.
     const usedUp = { ...errorLine(429, 'RESOURCE_EXHAUSTED', 'Quota exceeded.') };
     usedUp.error!.details = [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '3600s' }];
-    const first = await h.run([usedUp, textResponse('from flash')], { model: 'gemini-2.5-pro' });
+    const first = await h.run([usedUp, textResponse('from flash')], { model: 'gemini-3-pro-preview' });
     expect(first.result?.response).toBe('from flash');
-    expect(models()).toEqual(['gemini-2.5-pro', 'gemini-2.5-flash']);
+    expect(models()).toEqual(['gemini-3-pro-preview', 'gemini-3-flash-preview']);
+    expect(warnings(first.events)).toEqual([
+      expect.stringMatching(/^gemini-3-pro-preview is out of quota on this worker/),
+    ]);
 
-    const second = await h.run([textResponse('again from flash')], { model: 'gemini-2.5-pro' });
+    const second = await h.run([textResponse('again from flash')], { model: 'gemini-3-pro-preview' });
     expect(second.result?.response).toBe('again from flash');
-    expect(models()).toEqual(['gemini-2.5-flash']);
+    expect(models()).toEqual(['gemini-3-flash-preview']);
     expect(warnings(second.events)).toEqual([
       expect.stringMatching(
-        /^gemini-2\.5-pro is out of quota on this worker until .+; falling back to gemini-2\.5-flash$/,
+        /^gemini-3-pro-preview is out of quota on this worker until .+; falling back to gemini-3-flash-preview$/,
       ),
     ]);
-    expect(second.events.filter((e) => e.type === 'model_info').at(-1)).toMatchObject({ model: 'gemini-2.5-flash' });
+    expect(second.events.filter((e) => e.type === 'model_info').at(-1)).toMatchObject({
+      model: 'gemini-3-flash-preview',
+    });
   });
 });
 

@@ -62,7 +62,9 @@ export async function callWithFallback(
     state.progress.unavailable = markUnavailable(unavailableNow(state), failed, Date.now() + resetMs, Date.now());
     const fallback = state.progress.fellBack ? undefined : fallbackFor(state, failed);
     if (!fallback) throw err;
-    const why = quota.nonRetryable ? quota.message : `${failed} kept answering with quota errors`;
+    // The worker refused the call: its message says until when the model is out.
+    const refused = (quota.details?.[0] as { knownUnavailable?: unknown } | undefined)?.knownUnavailable === true;
+    const why = refused ? quota.message : `${failed} kept answering with quota errors`;
     switchModel(state, fallback, `${why}; falling back to ${fallback}`);
     return call(fallback);
   }
