@@ -14,6 +14,7 @@ import { checkForLoop, type LoopCheckInput } from './loop-check';
 import { compressTranscript, type CompressTranscriptInput } from './compress';
 import { routeModel, type RouteModelInput } from './route-model';
 import { checkNextSpeaker, type NextSpeakerInput } from './next-speaker';
+import { fixEdit, type FixEditInput } from './fix-edit';
 import { runHooks, type RunHooksInput } from './hooks/run-hooks';
 import { withoutSecrets } from './env-filter';
 import { createExec } from './exec';
@@ -70,6 +71,10 @@ function modelActivities(deps: ActivityDeps) {
     },
     async checkNextSpeaker(input: NextSpeakerInput) {
       return metered(deps, (models) => checkNextSpeaker({ models, store: deps.store }, input));
+    },
+    /** Gemini CLI's edit fixer, after a `replace` found no occurrence (run by the workflow, never by the tool). */
+    async fixEdit(input: FixEditInput) {
+      return metered(deps, (models) => fixEdit({ models, store: deps.store }, input));
     },
     async compressTranscript(input: CompressTranscriptInput) {
       return metered(deps, (models) =>

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import type { ToolResult } from '../tools/types';
+import type { KnownFile, ToolResult } from '../tools/types';
 import { isWriteTemp } from './safe-write';
-import { createWorkspace } from './tool-deps';
+import { createWorkspace, fingerprint as contentFingerprint } from './tool-deps';
 
 const SHELL_UNKNOWN =
   'Outcome unknown: the previous attempt was interrupted (the worker stopped while the command ran). ' +
@@ -46,6 +46,7 @@ export async function resumeInterrupted(
     return {
       ok: true,
       output: `${args.file_path} already holds this content: an interrupted earlier attempt had written it.`,
+      known: await knownNow(workspaceRoot, String(args.file_path)),
     };
   }
   if (
@@ -66,6 +67,7 @@ export async function resumeInterrupted(
     return {
       ok: true,
       output: `The replacement in ${args.file_path} is already in place: an interrupted earlier attempt had made it.`,
+      known: await knownNow(workspaceRoot, String(args.file_path)),
     };
   }
   return undefined;
@@ -75,6 +77,17 @@ const ABSENT = 'absent';
 
 function fingerprint(text: string | undefined): string {
   return text === undefined ? ABSENT : `sha256:${createHash('sha256').update(text).digest('hex')}`;
+}
+
+/** The file as an edit found already made leaves it, for the prompt's memory of what the model has seen. */
+async function knownNow(root: string, filePath: string): Promise<KnownFile | undefined> {
+  try {
+    const workspace = await createWorkspace(root);
+    const file = await workspace.resolve(filePath);
+    return { path: workspace.relative(file), fingerprint: contentFingerprint(await workspace.readFile(file)) };
+  } catch {
+    return undefined;
+  }
 }
 
 async function removePartial(root: string, filePath: string): Promise<void> {

@@ -7,6 +7,7 @@ import { FileToolJournal } from '../store/journal';
 import type { ToolOutcome } from '../core/types';
 import { fingerprintTarget } from './interrupted';
 import { runTool, type RunToolInput } from './run-tool';
+import { fingerprint } from './tool-deps';
 
 /** Invariant 7 at the activity edge: the journal decides whether a mutating call may run again. */
 let root: string;
@@ -53,6 +54,8 @@ test('an interrupted write whose content is already in place is not written agai
   const outcome = await run('write_file', { file_path: 'a.txt', content: 'one' }, env);
   expect(outcome.ok).toBe(true);
   expect(outcome.preview).toMatch(/already holds this content/);
+  // The prompt remembers the file as it is now, so the model's next edit of it is not refused as stale.
+  expect(outcome.known).toEqual({ path: 'a.txt', fingerprint: fingerprint('one') });
 });
 
 describe('an interrupted write that had created the file and stopped mid-write', () => {
@@ -96,6 +99,7 @@ test('an interrupted replace that already happened reports success instead of "n
   const outcome = await run('replace', { file_path: 'b.txt', old_string: 'value = 1', new_string: 'value = 2' }, env);
   expect(outcome.ok).toBe(true);
   expect(outcome.preview).toMatch(/already in place/);
+  expect(outcome.known).toEqual({ path: 'b.txt', fingerprint: fingerprint('value = 2\n') });
 });
 
 test('an interrupted replace that did not happen runs', async () => {

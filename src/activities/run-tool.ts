@@ -23,6 +23,8 @@ export interface RunToolInput {
   args: Record<string, unknown>;
   workspace: string;
   shellTimeoutMs: number;
+  /** For edits: fingerprints of files as the model last saw them, by workspace-relative path. */
+  knownFiles?: Record<string, string>;
 }
 
 export interface ToolActivityDeps {
@@ -80,6 +82,7 @@ async function toOutcome(deps: ToolActivityDeps, input: RunToolInput, result: To
     responseRef: await deps.store.putBlob(JSON.stringify(response)),
     preview: text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text,
     errorKind: result.ok ? undefined : result.error.kind,
+    ...(result.ok && result.known ? { known: result.known } : {}),
   };
 }
 
@@ -130,6 +133,7 @@ async function runParsed(
       grepTimeoutMs: deps.grepTimeoutMs,
       readBlob: (ref) => deps.store.getBlob(ref),
       exec: deps.exec,
+      knownFiles: input.knownFiles,
     });
     return await tool.execute(args, toolDeps);
   } catch (err) {

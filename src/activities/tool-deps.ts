@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { ToolError, type FileInfo } from '../tools/types';
@@ -22,6 +23,7 @@ export async function createToolDeps(options: {
   grepTimeoutMs?: number;
   readBlob?: (ref: string) => Promise<string>;
   exec?: ToolDeps['exec'];
+  knownFiles?: ToolDeps['knownFiles'];
 }): Promise<ToolDeps> {
   const { shellTimeoutMs, maxOutputChars, grepTimeoutMs, signal } = options;
   const limits: ToolLimits = { shellTimeoutMs, maxOutputChars, grepTimeoutMs };
@@ -32,7 +34,14 @@ export async function createToolDeps(options: {
     limits,
     readBlob: options.readBlob,
     lineMatcher: (search, timeoutMs) => createLineMatcher(search, timeoutMs, signal),
+    fingerprint,
+    knownFiles: options.knownFiles,
   };
+}
+
+/** The first 64 bits of the content's SHA-256, in hex: enough to tell two versions of a file apart. */
+export function fingerprint(content: Uint8Array | string): string {
+  return createHash('sha256').update(content).digest('hex').slice(0, 16);
 }
 
 /** The workspace rooted at the real path of `root`, which must be an existing directory. */

@@ -92,6 +92,8 @@ export interface ToolOutcome {
   /** Short text for events and status (never the whole output). */
   preview: string;
   errorKind?: string;
+  /** A file whose content the model now knows (it read or wrote it): its path and fingerprint. */
+  known?: { path: string; fingerprint: string };
 }
 
 export type TerminateReason =

@@ -61,7 +61,8 @@ export const readFileTool: ActivityTool<typeof schema> = {
           `text files only.`,
       );
     }
-    return { ok: true, ...renderLines(shown, splitLines(decodeText(bytes)), args) };
+    const known = { path: shown, fingerprint: deps.fingerprint(bytes) };
+    return { ok: true, ...renderLines(shown, splitLines(decodeText(bytes)), args), known };
   },
 };
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { decodeText, describeCount, looksBinary } from './tool-helpers';
+import { checkUnchangedSinceRead, decodeText, describeCount, looksBinary } from './tool-helpers';
+import { countOccurrences, toLf, unescapeOverEscaped } from './edit-text';
 import { ToolError, type ToolDeps, type ActivityTool, type ToolResult } from './types';
 
 const schema = z.object({
@@ -53,14 +54,18 @@ export const replaceTool: ActivityTool<typeof schema> = {
     if (looksBinary(bytes)) {
       throw new ToolError('execution_failed', `${shown} looks like a binary file; replace edits text files only.`);
     }
+    checkUnchangedSinceRead(deps, shown, bytes);
     const original = decodeText(bytes);
     const lineEnding = original.includes('\r\n') ? '\r\n' : '\n';
-    const updated = applyEdit(original.replace(/\r\n/g, '\n'), args, shown);
-    await workspace.writeFile(absolute, lineEnding === '\n' ? updated.text : updated.text.replace(/\n/g, '\r\n'));
+    const updated = applyEdit(toLf(original), args, shown);
+    const written = lineEnding === '\n' ? updated.text : updated.text.replace(/\n/g, '\r\n');
+    await workspace.writeFile(absolute, written);
+    const unescaped = updated.unescaped ? ' (after removing one level of escaping from old_string and new_string)' : '';
     return {
       ok: true,
-      output: `Replaced ${describeCount(updated.count, 'occurrence')} of old_string in ${shown}.`,
+      output: `Replaced ${describeCount(updated.count, 'occurrence')} of old_string in ${shown}${unescaped}.`,
       display: `Edited ${shown}`,
+      known: { path: shown, fingerprint: deps.fingerprint(written) },
     };
   },
 };
@@ -74,14 +79,33 @@ async function createFile(args: Args, deps: ToolDeps, absolute: string, shown: s
     );
   }
   await deps.workspace.writeFile(absolute, args.new_string);
-  return { ok: true, output: `Created ${shown}.`, display: `Created ${shown}` };
+  const known = { path: shown, fingerprint: deps.fingerprint(args.new_string) };
+  return { ok: true, output: `Created ${shown}.`, display: `Created ${shown}`, known };
 }
 
-/** Counts and replaces on LF-normalised text; the caller restores the file's line ending. */
-function applyEdit(text: string, args: Args, shown: string): { text: string; count: number } {
-  const oldString = args.old_string.replace(/\r\n/g, '\n');
-  const newString = args.new_string.replace(/\r\n/g, '\n');
-  const count = countOccurrences(text, oldString);
+interface Edit {
+  text: string;
+  count: number;
+  /** old_string matched only once one level of escaping was removed (from new_string too). */
+  unescaped: boolean;
+}
+
+/**
+ * Counts and replaces on LF-normalised text; the caller restores the file's line ending. An
+ * old_string found nowhere is tried once more unescaped (Gemini CLI's repair of over-escaped
+ * strings), and taken so when that finds the occurrences the call asks for.
+ */
+function applyEdit(text: string, args: Args, shown: string): Edit {
+  const expected = args.expected_replacements ?? (args.allow_multiple ? undefined : 1);
+  let oldString = toLf(args.old_string);
+  let newString = toLf(args.new_string);
+  let count = countOccurrences(text, oldString);
+  const unescapedOld = unescapeOverEscaped(oldString);
+  const retry = count === 0 && unescapedOld !== oldString ? countOccurrences(text, unescapedOld) : 0;
+  const unescaped = retry > 0 && (expected === undefined || retry === expected);
+  if (unescaped) {
+    [oldString, newString, count] = [unescapedOld, unescapeOverEscaped(newString), retry];
+  }
   if (count === 0) {
     throw new ToolError(
       'edit_no_occurrence_found',
@@ -89,7 +113,6 @@ function applyEdit(text: string, args: Args, shown: string): { text: string; cou
         'whitespace, indentation and line breaks. Read the file again with read_file and copy the text to replace.',
     );
   }
-  const expected = args.expected_replacements ?? (args.allow_multiple ? undefined : 1);
   if (expected !== undefined && count !== expected) {
     throw new ToolError('edit_expected_occurrence_mismatch', mismatchMessage(shown, expected, count, args));
   }
@@ -99,7 +122,7 @@ function applyEdit(text: string, args: Args, shown: string): { text: string; cou
       `old_string and new_string are identical, so ${shown} was not changed. Give the new text in new_string.`,
     );
   }
-  return { text: text.split(oldString).join(newString), count };
+  return { text: text.split(oldString).join(newString), count, unescaped };
 }
 
 function mismatchMessage(shown: string, expected: number, count: number, args: Args): string {
@@ -114,13 +137,4 @@ function mismatchMessage(shown: string, expected: number, count: number, args: A
     `${found} Include more surrounding lines in old_string so it matches exactly one place, or set ` +
     `allow_multiple to true to replace all ${count}.`
   );
-}
-
-/** Non-overlapping occurrences, scanned left to right (the same ones `split` replaces). */
-function countOccurrences(text: string, search: string): number {
-  let count = 0;
-  for (let at = text.indexOf(search); at !== -1; at = text.indexOf(search, at + search.length)) {
-    count += 1;
-  }
-  return count;
 }

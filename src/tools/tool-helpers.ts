@@ -27,6 +27,20 @@ export function decodeText(bytes: Uint8Array): string {
   return new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
 }
 
+/**
+ * Refuses to change a file whose content on disk is not what the model last saw of it (someone
+ * else changed it since): the edit would be made blind, or would overwrite that change.
+ */
+export function checkUnchangedSinceRead(deps: ToolDeps, shown: string, bytes: Uint8Array): void {
+  const known = deps.knownFiles?.[shown];
+  if (known === undefined || known === deps.fingerprint(bytes)) return;
+  throw new ToolError(
+    'file_changed_since_read',
+    `${shown} changed on disk after you last read it, so it was not changed. Read it again with read_file ` +
+      'and make your change on its current content.',
+  );
+}
+
 export function joinPath(dir: string, relative: string): string {
   if (relative === '' || relative === '.') return dir;
   return dir.endsWith('/') ? `${dir}${relative}` : `${dir}/${relative}`;

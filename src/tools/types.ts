@@ -20,6 +20,13 @@ export interface ToolDeps {
    * thread): each `match` rejects with a `ToolError` of kind `search_timeout` after `timeoutMs`.
    */
   lineMatcher(search: LineSearch, timeoutMs: number): LineMatcher;
+  /** Fingerprint of file content: its bytes, or text as written (UTF-8). */
+  fingerprint(content: Uint8Array | string): string;
+  /**
+   * Fingerprints of the files as the model last saw them (read, or written by its own edits), by
+   * workspace-relative path. An edit refuses a file listed here whose content on disk differs.
+   */
+  knownFiles?: Readonly<Record<string, string>>;
 }
 
 /** A JavaScript regular expression to find in lines, and one whose matches are left out. */
@@ -113,6 +120,8 @@ export type ToolErrorKind =
   | 'edit_no_occurrence_found'
   | 'edit_expected_occurrence_mismatch'
   | 'edit_no_change'
+  | 'edit_no_change_llm_judgement'
+  | 'file_changed_since_read'
   | 'shell_timeout'
   | 'search_timeout'
   | 'shell_failed'
@@ -132,9 +141,16 @@ export class ToolError extends Error {
   }
 }
 
+/** A file's content as the model now knows it: the workflow remembers it for later edits. */
+export interface KnownFile {
+  /** Workspace-relative, `/`-separated. */
+  path: string;
+  fingerprint: string;
+}
+
 /** What the model sees: `output` on success, `error.message` on failure. */
 export type ToolResult =
-  | { ok: true; output: string; display?: string }
+  | { ok: true; output: string; display?: string; known?: KnownFile }
   | { ok: false; error: { kind: ToolErrorKind; message: string } };
 
 /** Read-only kinds may run in parallel within a turn; the others run one at a time, in order. */

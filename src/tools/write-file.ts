@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describeCount } from './tool-helpers';
+import { checkUnchangedSinceRead, describeCount } from './tool-helpers';
 import { ToolError, type ActivityTool } from './types';
 
 const schema = z.object({
@@ -26,11 +26,16 @@ export const writeFileTool: ActivityTool<typeof schema> = {
     if (before?.isDirectory) {
       throw new ToolError('not_a_file', `${shown} is a directory; give write_file the path of a file.`);
     }
+    // Only a file the model has seen is read first: the check needs its content, a blind overwrite does not.
+    if (before?.isFile && deps.knownFiles?.[shown] !== undefined) {
+      checkUnchangedSinceRead(deps, shown, await workspace.readFile(absolute));
+    }
     await workspace.writeFile(absolute, args.content);
     const size = describeCount(countLines(args.content), 'line');
+    const known = { path: shown, fingerprint: deps.fingerprint(args.content) };
     return before
-      ? { ok: true, output: `Overwrote ${shown} (${size}).`, display: `Overwrote ${shown}` }
-      : { ok: true, output: `Created ${shown} (${size}).`, display: `Created ${shown}` };
+      ? { ok: true, output: `Overwrote ${shown} (${size}).`, display: `Overwrote ${shown}`, known }
+      : { ok: true, output: `Created ${shown} (${size}).`, display: `Created ${shown}`, known };
   },
 };
 

@@ -46,6 +46,10 @@ export interface PromptInput {
   classifierModel?: string;
   /** Token budget of the prompt (input + output); reaching it pauses for a top-up. */
   maxTokens?: number;
+  /** One edit fixer model call after a `replace` whose old_string was not found; on unless false. */
+  editFixer?: boolean;
+  /** The edit fixer's model (default: state/settings.ts). */
+  editFixerModel?: string;
   /** Loop detection (all three levels); on unless false. */
   loopDetection?: boolean;
   /** Models of the LLM loop check (defaults: state/settings.ts). */
@@ -233,6 +237,12 @@ export interface ContextCarry {
   steering: string[];
   /** Tokens this prompt may use before it pauses for a top-up (`--max-tokens`). */
   tokenBudget?: number;
+  /**
+   * Fingerprints of the files as the model last saw them (read, or written by its edits), by
+   * workspace-relative path, newest last and at most `MAX_KNOWN_FILES`: an edit of a file that
+   * changed on disk since is refused. Absent in carries made before it existed.
+   */
+  knownFiles?: Record<string, string>;
 }
 
 /** The carry of runs made before the prompt's state had pieces: still accepted on resume (prompt/carry.ts). */

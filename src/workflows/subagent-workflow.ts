@@ -134,7 +134,7 @@ async function recoveryTurn(
   const completes = turn.functionCalls.filter((c) => c.name === 'complete_task');
   const others = turn.functionCalls.filter((c) => c.name !== 'complete_task');
   const answered = [
-    ...(await runToolCalls(state, completes, acts.runTool)),
+    ...(await runToolCalls(state, completes, acts)),
     ...settleCalls(state, others, recoveryTurnToolMessage('that tool')),
   ];
   if (answered.length > 0)

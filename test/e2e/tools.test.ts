@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { functionCallResponse, textResponse } from '../../src/fake-gemini';
 import { closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, maybeRecordHistory, type Harness } from '../helpers/agent-harness';
+import type { PromptInput } from '../../src/workflows/api';
 
 type Part = { functionResponse: { id: string; name: string; response: { output?: string; error?: string } } };
 
@@ -16,8 +17,16 @@ afterAll(async () => {
 });
 
 /** Runs one turn of calls and returns the function responses the model was sent next. */
-async function oneTurn(calls: { name: string; args: Record<string, unknown> }[], workspace: string) {
-  const run = await h.run([functionCallResponse(calls), textResponse('ok')], { workspace, shellTimeoutMs: 1500 });
+async function oneTurn(
+  calls: { name: string; args: Record<string, unknown> }[],
+  workspace: string,
+  input: Partial<PromptInput> = {},
+) {
+  const run = await h.run([functionCallResponse(calls), textResponse('ok')], {
+    workspace,
+    shellTimeoutMs: 1500,
+    ...input,
+  });
   expect(run.result?.terminateReason).toBe('completed');
   const contents = (h.fake.requests[1].body as { contents: { parts: Part[] }[] }).contents;
   return { run, responses: contents[contents.length - 1].parts.map((p) => p.functionResponse.response) };
@@ -63,6 +72,8 @@ test(
         { name: 'replace', args: { file_path: 'a.txt', old_string: 'two', new_string: '2' } },
       ],
       ws,
+      // The edit fixer (test/e2e/edit-correction.test.ts) would add a model call after the failed match.
+      { editFixer: false },
     );
     expect(responses[0].error).toMatch(/file_path/);
     expect(responses[1].error).toMatch(/no_such_tool/);

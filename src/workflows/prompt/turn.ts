@@ -86,7 +86,7 @@ export async function runTurn<V>(
   const calls = taken.turn.functionCalls;
   if (calls.length === 0) return { kind: 'answered', turn: taken.turn };
   open.calls = calls;
-  cursor.append = await runToolCalls(state, calls, acts.runTool);
+  cursor.append = await runToolCalls(state, calls, acts);
   open.calls = [];
   return { kind: 'called', turn: taken.turn };
 }

@@ -32,6 +32,8 @@ export function activitiesFor(input: PromptSettings) {
     retry: { ...modelRetry, maximumAttempts: LLM_LOOP_CHECK_MAX_ATTEMPTS },
   });
   const utility = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: { maximumAttempts: 1 } });
+  // Gemini CLI gives its edit fixer one attempt and 40 s; past that the edit's own error stands.
+  const fixer = proxyActivities<Activities>({ startToCloseTimeout: '40 seconds', retry: { maximumAttempts: 1 } });
   return {
     callModel: model.callModel,
     compressTranscript: model.compressTranscript,
@@ -40,6 +42,7 @@ export function activitiesFor(input: PromptSettings) {
     checkForLoop: loopCheck.checkForLoop,
     routeModel: utility.routeModel,
     checkNextSpeaker: utility.checkNextSpeaker,
+    fixEdit: fixer.fixEdit,
   };
 }
 

@@ -22,6 +22,8 @@ export const PROMPT_DEFAULTS = {
   /** Attempts of one model call before it fails (Gemini CLI: 10). */
   modelMaxAttempts: 10,
   nextSpeakerModel: DEFAULT_FAST_MODEL,
+  /** The edit fixer's model, the one call that corrects a `replace` whose old_string was not found (Gemini CLI's). */
+  editFixerModel: 'gemini-3-flash-preview',
   classifierModel: DEFAULT_CLASSIFIER_MODEL,
   /** Gemini CLI's loop-check models: a fast judge and a stronger one that must confirm it. */
   loopCheckModels: { fast: 'gemini-2.5-flash', confirm: 'gemini-2.5-pro' } as LoopCheckModels,

@@ -8,11 +8,9 @@ import { modelIdOf } from '../state/call-ids';
 import { unauthorizedToolMessage } from '../../core/agents/recovery';
 import { findTool, parseToolArgs } from '../../tools';
 import { isReadOnly, type ToolErrorKind } from '../../tools/types';
-import type { RunToolInput } from '../../activities/run-tool';
 import { emit, publishStatus, type PromptState } from '../state/prompt-state';
 import { afterTool, beforeTool, notifyApproval } from '../hooks/tool-hooks';
-
-export type RunToolActivity = (input: RunToolInput) => Promise<ToolOutcome>;
+import { runActivityCall, type ToolActs } from './edit-calls';
 
 const CANCELLED_BY_USER = 'User cancelled operation.';
 /** AfterTool tail calls chain at most this deep (ids `<call>~tail~tail…`). */
@@ -24,11 +22,7 @@ const MAX_TAIL_CALLS = 3;
  * call alone and in order. Returns exactly one function response per call, in call order
  * (invariant 2). A `cancel` answer cancels that call and every call queued after it.
  */
-export async function runToolCalls(
-  state: PromptState,
-  calls: FunctionCall[],
-  runTool: RunToolActivity,
-): Promise<NewPart[]> {
+export async function runToolCalls(state: PromptState, calls: FunctionCall[], acts: ToolActs): Promise<NewPart[]> {
   const outcomes = new Map<string, ToolOutcome>();
   let cancelled = false;
   for (const wave of planWaves(calls, parallelSafe)) {
@@ -37,7 +31,7 @@ export async function runToolCalls(
         outcomes.set(call.id, finishInline(state, track(state, call), 'cancelled', CANCELLED_BY_USER));
       continue;
     }
-    const results = await Promise.all(wave.map((call) => processCall(state, call, runTool)));
+    const results = await Promise.all(wave.map((call) => processCall(state, call, acts)));
     for (const result of results) {
       outcomes.set(result.callId, result);
       if (result.errorKind === 'cancelled') cancelled = true;
@@ -54,7 +48,7 @@ export function settleCalls(state: PromptState, calls: FunctionCall[], reason: s
   });
 }
 
-async function processCall(state: PromptState, call: FunctionCall, runTool: RunToolActivity): Promise<ToolOutcome> {
+async function processCall(state: PromptState, call: FunctionCall, acts: ToolActs): Promise<ToolOutcome> {
   const record = track(state, call);
   const unauthorized = authorize(state, call.name);
   if (unauthorized) return finishInline(state, record, 'policy_violation', unauthorized);
@@ -71,16 +65,9 @@ async function processCall(state: PromptState, call: FunctionCall, runTool: RunT
   const hooked = await beforeTool(state, record, (r) => policyRefuses(state, r));
   if (hooked) return finishInline(state, record, hooked.kind, hooked.message);
   if (parsed.tool.runsIn === 'workflow')
-    return finishWorkflowTool(state, record, await runWorkflowTool(state, record), runTool);
-  record.status = 'executing';
-  const outcome = await runTool({
-    callId: record.callId,
-    name: record.name,
-    args: record.args,
-    workspace: state.input.workspace,
-    shellTimeoutMs: state.settings.shellTimeoutMs,
-  });
-  return finish(state, record, await afterHooks(state, record, outcome, runTool));
+    return finishWorkflowTool(state, record, await runWorkflowTool(state, record), acts);
+  const outcome = await runActivityCall(state, record, acts);
+  return finish(state, record, await afterHooks(state, record, outcome, acts));
 }
 
 /** AfterTool; a tail call it asks for runs as a call of its own, whose result answers this one. */
@@ -88,14 +75,14 @@ async function afterHooks(
   state: PromptState,
   record: CallRecord,
   outcome: ToolOutcome,
-  runTool: RunToolActivity,
+  acts: ToolActs,
 ): Promise<ToolOutcome> {
   const after = await afterTool(state, record, outcome);
   if (!after.tail || record.callId.split(TAIL_SUFFIX).length > MAX_TAIL_CALLS) return after.outcome;
   const tail = await processCall(
     state,
     { id: `${record.callId}${TAIL_SUFFIX}`, name: after.tail.name, args: after.tail.args },
-    runTool,
+    acts,
   );
   return { ...tail, callId: record.callId, name: record.name };
 }
@@ -132,7 +119,7 @@ async function finishWorkflowTool(
   state: PromptState,
   record: CallRecord,
   result: WorkflowToolResult,
-  runTool: RunToolActivity,
+  acts: ToolActs,
 ): Promise<ToolOutcome> {
   if (!result.ok) return finishInline(state, record, 'execution_failed', result.text);
   const outcome: ToolOutcome = {
@@ -142,7 +129,7 @@ async function finishWorkflowTool(
     response: { output: result.text },
     preview: result.text.slice(0, 300),
   };
-  return finish(state, record, await afterHooks(state, record, outcome, runTool));
+  return finish(state, record, await afterHooks(state, record, outcome, acts));
 }
 
 /** A sub-agent may call only its own tools and complete_task; anything else is answered, not run. */
