@@ -1,6 +1,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { functionCallResponse, textResponse, type FunctionCallSpec, type ScriptLine } from '../../src/fake-gemini';
+import {
+  errorLine,
+  functionCallResponse,
+  textResponse,
+  type FunctionCallSpec,
+  type ScriptLine,
+} from '../../src/fake-gemini';
 import { closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, maybeRecordHistory, type Harness } from '../helpers/agent-harness';
 
@@ -63,6 +69,7 @@ test('a replace whose old_string is not found gets one fixer call, applied only 
     'done.py': 'y = 2\n',
     'conf.json': '{ "a": 1 }\n',
     'garbled.py': 'z = 3\n',
+    'failing.py': 'w = 5\n',
   });
   const run = await h.run(
     [
@@ -72,6 +79,7 @@ test('a replace whose old_string is not found gets one fixer call, applied only 
         replace('done.py', 'y = 1', 'y = 2'),
         replace('conf.json', '{ "a":1 }', '{ "a": 2 }'),
         replace('garbled.py', 'z=3', 'z = 4'),
+        replace('failing.py', 'w=5', 'w = 6'),
       ]),
       fixerAnswer({
         search: 'def main():\n    print("hi")',
@@ -84,6 +92,8 @@ test('a replace whose old_string is not found gets one fixer call, applied only 
         method: 'generateContent',
         response: { candidates: [{ content: { role: 'model', parts: [{ text: 'no' }] } }] },
       },
+      // A server error is not retried (one attempt, as Gemini CLI's fixer): the next line is the model's turn.
+      errorLine(500, 'INTERNAL', 'fixer unavailable', 'generateContent'),
       textResponse('done'),
     ],
     { workspace: ws },
@@ -93,14 +103,16 @@ test('a replace whose old_string is not found gets one fixer call, applied only 
   expect(fs.readFileSync(path.join(ws, 'twice.py'), 'utf8')).toBe('x = 1\nx = 1\n');
   expect(fs.readFileSync(path.join(ws, 'conf.json'), 'utf8')).toBe('{ "a": 1 }\n');
   expect(fs.readFileSync(path.join(ws, 'garbled.py'), 'utf8')).toBe('z = 3\n');
-  const [fixed, twice, done, json, garbled] = responsesInStream(1);
+  expect(fs.readFileSync(path.join(ws, 'failing.py'), 'utf8')).toBe('w = 5\n');
+  const [fixed, twice, done, json, garbled, failing] = responsesInStream(1);
   expect(fixed.output).toMatch(/Replaced 1 occurrence of old_string in app\.py.*edit fixer.*four spaces/);
   expect(twice.error).toMatch(/old_string was not found in twice\.py/);
   expect(done.error).toMatch(/already.*y is already 2/);
   expect(json.error).toMatch(/old_string was not found in conf\.json/);
   expect(garbled.error).toMatch(/old_string was not found in garbled\.py/);
+  expect(failing.error).toMatch(/old_string was not found in failing\.py/);
   const fixerCalls = h.fake.requests.filter((r) => r.method === 'generateContent');
-  expect(fixerCalls.map((r) => r.model)).toEqual(Array(4).fill('gemini-3-flash-preview'));
+  expect(fixerCalls.map((r) => r.model)).toEqual(Array(5).fill('gemini-3-flash-preview'));
   const prompt = JSON.stringify(fixerCalls[0].body);
   expect(prompt).toContain('  print(\\"hi\\")');
   expect(prompt).toContain('    return 0');
