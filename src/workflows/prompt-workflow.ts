@@ -30,7 +30,8 @@ import {
 import { continueAsNewIfSuggested, restoreCarry } from './prompt/carry';
 import { toolsForMode } from './tools/workflow-tools';
 import { invokeAgentDeclaration } from './tools/agent-calls';
-import { runTurn, type OpenCalls, type TurnFrame } from './prompt/turn';
+import { runTurn, type OpenCalls, type TurnFrame, type TurnOutcome } from './prompt/turn';
+import { continueAfterInvalidStream } from './prompt/invalid-stream';
 
 /**
  * One user prompt, as Gemini CLI's loop: model turn; run its function calls; send their responses;
@@ -122,15 +123,8 @@ async function step(
     toolsForMode(toolNames, state.progress.mode).filter((name) => name !== 'complete_task'),
   );
   if (hooked.end) return hooked.end;
-  const outcome = await runTurn(state, acts, cursor, open, {
-    frame: promptFrame(state, hooked),
-    send: (ask) => callWithFallback(state, ask),
-    review: async (turn) => {
-      await afterModel(state, cursor, turn);
-      // A looping turn is abandoned, as Gemini CLI abandons it: what it answered is sent again.
-      return observeTurn(state, turn);
-    },
-  });
+  const outcome = await promptTurn(state, acts, cursor, open, hooked);
+  if ('ending' in outcome) return outcome.ending;
   if (outcome.kind === 'overflow') return overflow(state, acts, cursor, outcome.fit);
   if (outcome.kind === 'abandoned') return handleLoop(state, outcome.verdict, cursor);
   if (outcome.kind === 'called') return stopIfHookSaid(state, acts, cursor);
@@ -138,6 +132,29 @@ async function step(
   if (!more) return finishOrContinue(state, acts, cursor);
   cursor.append = more;
   return undefined;
+}
+
+/** The prompt's model turn and its calls; a turn whose answer stayed invalid may end the prompt or go on. */
+async function promptTurn(
+  state: PromptState,
+  acts: PromptActivities,
+  cursor: Cursor,
+  open: OpenCalls,
+  hooked: Awaited<ReturnType<typeof beforeModel>>,
+): Promise<TurnOutcome<LoopDetection> | { ending: Ending | undefined }> {
+  try {
+    return await runTurn(state, acts, cursor, open, {
+      frame: promptFrame(state, hooked),
+      send: (ask) => callWithFallback(state, ask),
+      review: async (turn) => {
+        await afterModel(state, cursor, turn);
+        // A looping turn is abandoned, as Gemini CLI abandons it: what it answered is sent again.
+        return observeTurn(state, turn);
+      },
+    });
+  } catch (err) {
+    return { ending: await continueAfterInvalidStream(state, acts, cursor, err) };
+  }
 }
 
 /** What the prompt's requests carry besides the conversation: the tools the hooks left, their overrides. */

@@ -12,6 +12,7 @@ import {
   errorLine,
   FakeGeminiServer,
   functionCallResponse,
+  streamLine,
   textResponse,
   type ScriptLine,
 } from '../../src/fake-gemini';
@@ -203,6 +204,25 @@ describe('exit codes of a prompt’s outcome', () => {
     const result = await box.run(['run', 'go', '--fake-responses', script, '-w', box.workspace]);
     expectExit(result, 41);
     expect(result.stderr).toContain('key not valid xyz');
+  });
+
+  test('four malformed answers in a row, then good ones: the prompt asks the model to go on and exits 0', async () => {
+    const box = sandbox('malformed', sharedAddress());
+    const malformed = streamLine([
+      { candidates: [{ content: { role: 'model', parts: [] }, finishReason: 'MALFORMED_FUNCTION_CALL' }] },
+    ]);
+    const script = box.script([
+      malformed,
+      malformed,
+      malformed,
+      malformed,
+      ...writeThenAnswer('after.txt', 'written\n', 'Recovered and wrote after.txt.'),
+    ]);
+    const args = ['run', 'go', '--fake-responses', script, '--approval-mode', 'yolo', '-w', box.workspace];
+    const result = await box.run(args);
+    expectExit(result, 0);
+    expect(result.stdout.trim()).toBe('Recovered and wrote after.txt.');
+    expect(readFile(box.workspace, 'after.txt')).toBe('written\n');
   });
 });
 

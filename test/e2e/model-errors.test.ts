@@ -77,16 +77,38 @@ test('an empty stream is an invalid response and is retried', async () => {
   expect(h.fake.requests).toHaveLength(2);
 });
 
-test(
-  'a turn still invalid after 4 attempts (Gemini CLI’s mid-stream retries) ends the prompt with a clear ' + 'error',
-  async () => {
-    const malformed = streamLine([
-      { candidates: [{ content: { role: 'model', parts: [] }, finishReason: 'MALFORMED_FUNCTION_CALL' }] },
-    ]);
-    const run = await h.run([malformed, malformed, malformed, malformed]);
-    expect(h.fake.requests).toHaveLength(4);
-    expect(run.status).toMatchObject({ status: 'failed', error: { type: 'ModelCall.InvalidStream' } });
-    expect(run.status.error?.message).toMatch(/MALFORMED_FUNCTION_CALL/);
-  },
-  60_000,
-);
+const malformed = streamLine([
+  { candidates: [{ content: { role: 'model', parts: [] }, finishReason: 'MALFORMED_FUNCTION_CALL' }] },
+]);
+const lastUserText = (body: unknown) => {
+  const contents = (body as { contents: { role: string; parts: { text?: string }[] }[] }).contents;
+  return contents.at(-1)?.parts.at(-1)?.text;
+};
+
+test('a turn still invalid after 4 attempts is followed by one "System: Please continue." and the prompt goes on', async () => {
+  const run = await h.run([malformed, malformed, malformed, malformed, textResponse('the answer')]);
+  expect(run.result).toMatchObject({ terminateReason: 'completed', response: 'the answer' });
+  expect(h.fake.requests).toHaveLength(5);
+  expect(lastUserText(h.fake.requests[3].body)).toBe('do the task');
+  expect(lastUserText(h.fake.requests[4].body)).toBe('System: Please continue.');
+  expect(run.events).toContainEqual(
+    expect.objectContaining({ type: 'warning', message: expect.stringMatching(/MALFORMED_FUNCTION_CALL.*continue/) }),
+  );
+  const transcript = await h.store.readMessages(run.workflowId, 2);
+  expect(transcript[0]).toEqual({
+    role: 'user',
+    parts: [{ text: 'do the task' }, { text: 'System: Please continue.' }],
+  });
+  expect(transcript[1]).toEqual({ role: 'model', parts: [{ text: 'the answer' }] });
+}, 60_000);
+
+test('a prompt whose "Please continue." turn is invalid too ends with a clear error and its transcript kept', async () => {
+  const run = await h.run(Array.from({ length: 8 }, () => malformed));
+  expect(h.fake.requests).toHaveLength(8);
+  expect(run.status).toMatchObject({ status: 'failed', error: { type: 'ModelCall.InvalidStream' } });
+  expect(run.status.error?.message).toMatch(/MALFORMED_FUNCTION_CALL.*asked the model to continue/);
+  const details = (run.error as WorkflowFailedError).cause as { details?: unknown[] };
+  expect(details.details?.[0]).toMatchObject({ transcript: { id: run.workflowId, length: 1 } });
+  const [sent] = await h.store.readMessages(run.workflowId, 1);
+  expect(sent.parts).toEqual([{ text: 'do the task' }, { text: 'System: Please continue.' }]);
+}, 90_000);

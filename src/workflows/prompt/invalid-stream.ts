@@ -1,0 +1,44 @@
+import { ActivityFailure, ApplicationFailure, patched } from '@temporalio/workflow';
+import { FAILURES } from '../../core/failures';
+import type { PromptActivities } from '../state/activity-options';
+import { emit, type PromptState } from '../state/prompt-state';
+import type { Cursor } from '../api';
+import { endWithRecord, type Ending } from './endings';
+
+/** The message Gemini CLI (`continueOnFailedApiCall`) sent once after a turn that stayed invalid. */
+export const INVALID_STREAM_CONTINUE_TEXT = 'System: Please continue.';
+
+/**
+ * Before this patch an answer still invalid after the model activity's own attempts failed the prompt at once;
+ * since, the prompt asks the model once more. A closed history that failed so replays the old way.
+ */
+export const INVALID_STREAM_PATCH = 'invalid-stream-continue';
+
+/**
+ * A model turn failed. When it failed as an invalid answer (`ModelCall.InvalidStream`), the prompt goes on once with
+ * `System: Please continue.` added to the message that was sent; if the turn that carried it is invalid too, the
+ * prompt ends with that failure, its pending message recorded so the transcript keeps everything sent. Whether the
+ * continuation was already sent is read from the message itself, so it holds across continue-as-new. Any other
+ * failure is thrown again.
+ */
+export async function continueAfterInvalidStream(
+  state: PromptState,
+  acts: PromptActivities,
+  cursor: Cursor,
+  err: unknown,
+): Promise<Ending | undefined> {
+  const cause = err instanceof ActivityFailure ? err.cause : undefined;
+  if (!(cause instanceof ApplicationFailure) || cause.type !== FAILURES.modelInvalidStream.type) throw err;
+  if (!patched(INVALID_STREAM_PATCH)) throw err;
+  if (carriesContinuation(cursor)) {
+    const message = `${cause.message} It was still invalid after the prompt asked the model to continue.`;
+    return endWithRecord(acts, cursor, 'error', FAILURES.modelInvalidStream.type, message);
+  }
+  emit(state, { type: 'warning', message: `${cause.message} Asking the model to continue.` });
+  cursor.append = [...cursor.append, { kind: 'text', text: INVALID_STREAM_CONTINUE_TEXT }];
+  return undefined;
+}
+
+function carriesContinuation(cursor: Cursor): boolean {
+  return cursor.append.some((part) => part.kind === 'text' && part.text === INVALID_STREAM_CONTINUE_TEXT);
+}
