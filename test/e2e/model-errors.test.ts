@@ -104,6 +104,7 @@ test('a turn still invalid after 4 attempts is followed by one "System: Please c
 
 test('a prompt whose "Please continue." turn is invalid too ends with a clear error and its transcript kept', async () => {
   const run = await h.run(Array.from({ length: 8 }, () => malformed));
+  await maybeRecordHistory(h, run.workflowId, 'invalid-stream-ended');
   expect(h.fake.requests).toHaveLength(8);
   expect(run.status).toMatchObject({ status: 'failed', error: { type: 'ModelCall.InvalidStream' } });
   expect(run.status.error?.message).toMatch(/MALFORMED_FUNCTION_CALL.*asked the model to continue/);
