@@ -20,6 +20,7 @@ export interface ChatOptions {
   approvalMode: ApprovalMode;
   model: string;
   maxTurns: number;
+  maxSessionTurns?: number;
   fakeResponses?: FakeResponses;
   shellTimeoutSeconds?: number;
   approvalTimeoutSeconds?: number;

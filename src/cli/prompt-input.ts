@@ -13,6 +13,8 @@ export interface RunOptions {
   approvalMode: ApprovalMode;
   model: string;
   maxTurns: number;
+  /** Gemini CLI's maxSessionTurns; unset: no limit. A session keeps the one it was started with. */
+  maxSessionTurns?: number;
   detach: boolean;
   output: OutputFormat;
   fakeResponses?: FakeResponses;
@@ -49,11 +51,15 @@ export function promptSettings(options: Omit<RunOptions, 'prompt' | 'output'>): 
     throw new InputError(`workspace ${workspace} is not a directory`);
   if (!Number.isInteger(options.maxTurns) || options.maxTurns < 1)
     throw new InputError('--max-turns must be a positive whole number');
+  const { maxSessionTurns } = options;
+  if (maxSessionTurns !== undefined && (!Number.isInteger(maxSessionTurns) || maxSessionTurns < 1))
+    throw new InputError('--max-session-turns must be a positive whole number (leave it out for no limit)');
   return {
     workspace: fs.realpathSync(workspace),
     model: modelName(options.model),
     approvalMode: options.approvalMode,
     maxTurns: options.maxTurns,
+    ...(maxSessionTurns !== undefined && { maxSessionTurns }),
     shellTimeoutMs: seconds(options.shellTimeoutSeconds, '--shell-timeout'),
     approvalTimeoutMs: seconds(options.approvalTimeoutSeconds, '--approval-timeout'),
     loopDetection: options.loopDetection,

@@ -18,6 +18,11 @@ export function addPromptOptions(command: Command, each: string): Command {
     )
     .option('-m, --model <model>', 'Gemini model', DEFAULT_MODEL)
     .option('--max-turns <n>', `model turns allowed for ${each}`, positiveInt, DEFAULT_MAX_TURNS)
+    .option(
+      '--max-session-turns <n>',
+      'model turns allowed for the whole session, its prompts together (default: no limit; set when it starts)',
+      positiveInt,
+    )
     .option('--shell-timeout <seconds>', 'timeout of each shell command', positiveNumber)
     .option(
       '--approval-timeout <seconds>',

@@ -48,6 +48,7 @@ interface RunFlags {
   approvalMode: string;
   model: string;
   maxTurns: number;
+  maxSessionTurns?: number;
   detach?: boolean;
   output: string;
   fakeResponses?: string;
@@ -69,6 +70,7 @@ function runOptions(prompt: string, o: RunFlags, fakeResponses: FakeResponses | 
     approvalMode: o.approvalMode as ApprovalMode,
     model: o.model,
     maxTurns: o.maxTurns,
+    maxSessionTurns: o.maxSessionTurns,
     detach: !!o.detach,
     output: o.output as OutputFormat,
     fakeResponses,

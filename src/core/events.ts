@@ -15,6 +15,8 @@ export type AgentEventBody =
   | { type: 'tool_call_response'; callId: string; name: string; ok: boolean; preview: string; errorKind?: string }
   | { type: 'finished'; turn: number; reason?: string; usage: TokenUsage }
   | { type: 'max_turns'; maxTurns: number }
+  /** The session's model turns, its prompts together, reached `maxSessionTurns` (Gemini CLI's MaxSessionTurns). */
+  | { type: 'max_session_turns'; maxSessionTurns: number }
   | { type: 'cancelled' }
   | { type: 'error'; errorType: string; message: string }
   | { type: 'approval_mode'; mode: ApprovalMode }

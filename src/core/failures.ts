@@ -33,6 +33,8 @@ export const FAILURES = {
   modelInvalidStream: { type: 'ModelCall.InvalidStream', retryable: false, exitCode: EXIT_CODES.error },
   modelUnknown: { type: 'ModelCall.Unknown', retryable: true, exitCode: EXIT_CODES.error },
   turnLimit: { type: 'TurnLimit', retryable: false, exitCode: EXIT_CODES.turnLimit },
+  /** The session's `maxSessionTurns` is reached: this prompt and every later one of the session ends at once. */
+  sessionTurnLimit: { type: 'SessionTurnLimit', retryable: false, exitCode: EXIT_CODES.turnLimit },
   loopDetected: { type: 'LoopDetected', retryable: false, exitCode: EXIT_CODES.error },
   contextWindowOverflow: { type: 'ContextWindowOverflow', retryable: false, exitCode: EXIT_CODES.error },
   /** A workflow error that was not an ApplicationFailure (a bug): wrapped so the task is not retried forever. */

@@ -23,6 +23,13 @@ export interface PromptInput {
   approvalMode: ApprovalMode;
   /** Model requests allowed in this prompt (Gemini CLI: 100). */
   maxTurns: number;
+  /**
+   * Gemini CLI's `maxSessionTurns`: model requests allowed in the whole session, its prompts together (a prompt run
+   * alone is its own session). Unset: no limit.
+   */
+  maxSessionTurns?: number;
+  /** Set by a session with `maxSessionTurns`: the model requests its earlier prompts made. */
+  sessionTurns?: number;
   /** Per-call timeout of `run_shell_command`, in ms. */
   shellTimeoutMs?: number;
   /** Activity heartbeat timeout for tools, in ms: how fast a dead worker's call is retried elsewhere. */
@@ -312,6 +319,8 @@ export interface SessionInput {
   promptCount?: number;
   /** Models the session's prompts found out of quota, and until when, carried across continue-as-new. */
   unavailableModels?: ModelUnavailability[];
+  /** Model requests of the session's prompts so far, carried across continue-as-new (only with `maxSessionTurns`). */
+  sessionTurns?: number;
 }
 
 export interface QueuedMessage {

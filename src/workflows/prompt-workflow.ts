@@ -32,6 +32,7 @@ import { toolsForMode } from './tools/workflow-tools';
 import { invokeAgentDeclaration } from './tools/agent-calls';
 import { runTurn, type OpenCalls, type TurnFrame, type TurnOutcome } from './prompt/turn';
 import { continueAfterInvalidStream } from './prompt/invalid-stream';
+import { checkTurnLimits } from './prompt/limits';
 
 /**
  * One user prompt, as Gemini CLI's loop: model turn; run its function calls; send their responses;
@@ -101,17 +102,8 @@ async function step(
   cursor: Cursor,
   open: OpenCalls,
 ): Promise<Ending | undefined> {
-  const input = state.input;
-  if (state.progress.turns >= input.maxTurns) {
-    emit(state, { type: 'max_turns', maxTurns: input.maxTurns });
-    return endWithRecord(
-      acts,
-      cursor,
-      'max_turns',
-      FAILURES.turnLimit.type,
-      `Reached the limit of ${input.maxTurns} model turns for this prompt.`,
-    );
-  }
+  const limited = await checkTurnLimits(state, acts, cursor);
+  if (limited) return limited;
   if ((await checkBudget(state)) === 'stop') return stopOnBudget(acts, cursor);
   await beforeRequest(state, acts, cursor);
   const early = await checkBeforeRequest(state, askLoopJudge(state, acts, cursor));

@@ -37,6 +37,7 @@ export async function agentSessionWorkflow(input: SessionInput): Promise<void> {
     sessionRules: input.sessionRules ?? [],
     queue: [...(input.queue ?? [])],
     count: input.promptCount ?? 0,
+    turns: input.sessionTurns ?? 0,
     closed: false,
     unavailable: input.unavailableModels ?? [],
   };
@@ -51,6 +52,7 @@ export async function agentSessionWorkflow(input: SessionInput): Promise<void> {
     const result = await runPrompt(input, state, next);
     state.hookContext = undefined;
     state.count += 1;
+    state.turns += result.turns ?? 0;
     state.current = undefined;
     state.transcript = result.transcript ?? state.transcript;
     state.sessionRules = result.sessionRules ?? state.sessionRules;
@@ -65,6 +67,7 @@ export async function agentSessionWorkflow(input: SessionInput): Promise<void> {
         queue: state.queue,
         promptCount: state.count,
         ...(state.unavailable.length > 0 ? { unavailableModels: state.unavailable } : {}),
+        ...turnsCarried(input, state),
       });
     }
   }
@@ -76,6 +79,8 @@ interface SessionState {
   sessionRules: PolicyRule[];
   queue: QueuedMessage[];
   count: number;
+  /** Model requests of the prompts so far (a cancelled prompt's are not known), for `maxSessionTurns`. */
+  turns: number;
   /** The running prompt's id. */
   current?: string;
   closed: boolean;
@@ -128,6 +133,7 @@ async function runPrompt(
           sessionRules: state.sessionRules,
           hookContext: state.hookContext,
           ...(state.unavailable.length > 0 ? { unavailableModels: state.unavailable } : {}),
+          ...turnsCarried(input, state),
         },
       ],
     });
@@ -141,6 +147,14 @@ async function runPrompt(
     if (cause instanceof CancelledFailure && !CancellationScope.current().consideredCancelled) return {};
     throw err;
   }
+}
+
+/**
+ * The session's model requests so far, passed on only when a limit counts them: inputs of sessions without
+ * `maxSessionTurns` stay as they were.
+ */
+function turnsCarried(input: SessionInput, state: SessionState): { sessionTurns?: number } {
+  return input.defaults.maxSessionTurns === undefined ? {} : { sessionTurns: state.turns };
 }
 
 function validateMessage(message: { text: string } | undefined, closed: boolean): void {

@@ -190,6 +190,16 @@ describe('exit codes of a prompt’s outcome', () => {
     expect(result.stderr).toMatch(/limit of 1 model turn/);
   });
 
+  test('the session turn limit exits 53 and says which limit was reached', async () => {
+    const box = sandbox('session-turns', sharedAddress());
+    const script = box.script(writeThenAnswer('s.txt', 'S', 'never reached'));
+    const args = ['run', 'go', '--fake-responses', script, '--approval-mode', 'yolo', '-w', box.workspace];
+    const result = await box.run([...args, '--max-session-turns', '1']);
+    expectExit(result, 53);
+    expect(result.stderr).toMatch(/session's limit of 1 model turn.*--max-session-turns/s);
+    expect(readFile(box.workspace, 's.txt')).toBe('S');
+  });
+
   test('a 400 from the model exits 1 with the message on stderr', async () => {
     const box = sandbox('400', sharedAddress());
     const script = box.script([errorLine(400, 'INVALID_ARGUMENT', 'the request is malformed xyz')]);
@@ -258,6 +268,8 @@ describe('bad input or configuration starts nothing', () => {
     ['an empty prompt', ['run', ''], /prompt is empty/],
     ['no prompt and nothing on stdin', ['run'], /prompt is empty/],
     ['--max-turns 0', ['run', 'hi', '--max-turns', '0'], /--max-turns.*positive/],
+    ['--max-session-turns 0', ['run', 'hi', '--max-session-turns', '0'], /--max-session-turns.*positive/],
+    ['--max-session-turns 2.5', ['run', 'hi', '--max-session-turns', '2.5'], /--max-session-turns.*positive/],
     [
       '--approval-mode bogus',
       ['run', 'hi', '--approval-mode', 'bogus'],
