@@ -1,5 +1,6 @@
 import { CancellationScope, ContinueAsNew, isCancellation, setHandler, workflowInfo } from '@temporalio/workflow';
 import {
+  afterAgentAtEnding,
   afterModel,
   beforeModel,
   beginPrompt,
@@ -73,6 +74,7 @@ async function run(state: PromptState, acts: PromptActivities, cursor: Cursor): 
       await CancellationScope.nonCancellable(() => recordCancellation(state, acts, cursor, open.calls));
       throw err;
     }
+    await afterAgentAtEnding(state, 'error');
     await endPromptOnFailure(state, err);
     throw failPrompt(state, err);
   }
@@ -104,7 +106,7 @@ async function step(
 ): Promise<Ending | undefined> {
   const limited = await checkTurnLimits(state, acts, cursor);
   if (limited) return limited;
-  if ((await checkBudget(state)) === 'stop') return stopOnBudget(acts, cursor);
+  if ((await checkBudget(state)) === 'stop') return stopOnBudget(state, acts, cursor);
   await beforeRequest(state, acts, cursor);
   const early = await checkBeforeRequest(state, askLoopJudge(state, acts, cursor));
   if (early) return handleLoop(state, early, cursor);
@@ -199,7 +201,8 @@ function overflow(
 }
 
 /** A person answered an exhausted budget with "stop": the prompt ends as it stands. */
-async function stopOnBudget(acts: PromptActivities, cursor: Cursor): Promise<Ending> {
+async function stopOnBudget(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<Ending> {
   await recordPending(acts, cursor);
+  await afterAgentAtEnding(state, 'stopped');
   return { kind: 'result', reason: 'stopped', sessionEnd: false };
 }

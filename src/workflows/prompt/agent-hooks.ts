@@ -1,4 +1,4 @@
-import { ContinueAsNew, isCancellation, workflowInfo } from '@temporalio/workflow';
+import { ContinueAsNew, isCancellation, patched, workflowInfo } from '@temporalio/workflow';
 import { effectiveReason, hookContextPart } from '../../core/hooks/context';
 import type { HookDecision } from '../../core/hooks/types';
 import type { ModelHookInput } from '../../activities/hooks/model-hooks';
@@ -57,13 +57,7 @@ export async function finishOrContinue(
   cursor: Cursor,
 ): Promise<Ending | undefined> {
   if (state.hooks.stop !== undefined) return stopped(state, 'agent_execution_stopped', { reason: state.hooks.stop });
-  const decision = await firePromptHook(state, 'AfterAgent', undefined, {
-    fields: {
-      prompt: state.hooks.prompt,
-      prompt_response: state.progress.response || '[no response text]',
-      stop_hook_active: state.hooks.stopHookActive,
-    },
-  });
+  const decision = await fireAfterAgent(state);
   if (!decision || (!decision.stop && !decision.blocked)) return { kind: 'result', reason: 'completed' };
   if (decision.clearContext) clearContext(state, cursor);
   if (decision.stop) return stopped(state, 'agent_execution_stopped', decision);
@@ -72,6 +66,35 @@ export async function finishOrContinue(
   cursor.append = [{ kind: 'text', text: reason }];
   Object.assign(state.hooks, { prompt: reason, stopHookActive: true });
   return beforeAgent(state, acts, cursor);
+}
+
+function fireAfterAgent(state: PromptState): Promise<HookDecision | undefined> {
+  return firePromptHook(state, 'AfterAgent', undefined, {
+    fields: {
+      prompt: state.hooks.prompt,
+      prompt_response: state.progress.response || '[no response text]',
+      stop_hook_active: state.hooks.stopHookActive,
+    },
+  });
+}
+
+/**
+ * Before this patch AfterAgent fired only when the model had answered; since, it fires however the prompt ends. A
+ * prompt without AfterAgent hooks never reaches it, so its history is unchanged.
+ */
+export const AFTER_AGENT_ON_EVERY_ENDING = 'after-agent-on-every-ending';
+
+/**
+ * AfterAgent at an ending other than the model's answer (a turn limit, an overflow, a loop or budget stop, a failure),
+ * as Gemini CLI fires it whatever ended the turn. The prompt ends all the same: a limit must hold, so a hook asking to
+ * go on or to stop is only reported. Not after a hook's own stop or block, nor on cancellation.
+ */
+export async function afterAgentAtEnding(state: PromptState, ending: string): Promise<void> {
+  if (!state.hooks.began || !hasHooks(state, 'AfterAgent') || !patched(AFTER_AGENT_ON_EVERY_ENDING)) return;
+  const decision = await fireAfterAgent(state);
+  if (!decision?.stop && !decision?.blocked) return;
+  const asked = decision.stop ? 'to stop' : 'to go on';
+  emit(state, { type: 'warning', message: `AfterAgent asked ${asked}, but the prompt had already ended (${ending}).` });
 }
 
 /** A hook stopped the prompt during a model turn or its tools: record what is pending and stop. */

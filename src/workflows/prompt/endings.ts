@@ -6,7 +6,7 @@ import { emit, type PromptState } from '../state/prompt-state';
 import { settleCalls } from '../tools/run-calls';
 import { unavailableNow } from '../guards/model-choice';
 import type { Cursor, PromptResult } from '../api';
-import { endPrompt, endPromptOnFailure, recordPending } from './agent-hooks';
+import { afterAgentAtEnding, endPrompt, endPromptOnFailure, recordPending } from './agent-hooks';
 import type { Ending } from './ending';
 
 export type { Ending } from './ending';
@@ -16,6 +16,7 @@ export async function settle(state: PromptState, ending: Ending): Promise<Prompt
     const result = finishPrompt(state, ending.reason);
     return ending.sessionEnd === false ? result : endPrompt(state, result);
   }
+  await afterAgentAtEnding(state, ending.reason);
   const failure = failPrompt(
     state,
     ApplicationFailure.create({ type: ending.type, message: ending.message, nonRetryable: true }),
