@@ -18,6 +18,7 @@ const TOOLS: PolicyCall[] = [
   call('list_directory', { dir_path: '.' }),
   call('glob', { pattern: '**/*.ts' }),
   call('grep_search', { pattern: 'x' }),
+  call('read_tool_output', { ref: `sha256:${'a'.repeat(64)}` }),
   call('complete_task', { result: 'done' }),
   write('src/a.ts'),
   call('replace', { file_path: 'src/a.ts', old_string: 'a', new_string: 'b' }),
@@ -27,10 +28,10 @@ const TOOLS: PolicyCall[] = [
 
 /** Expected decision per mode, in the order of TOOLS. */
 const EXPECTED: Record<ApprovalMode, PolicyDecision[]> = {
-  default: ['allow', 'allow', 'allow', 'allow', 'allow', 'ask_user', 'ask_user', 'ask_user', 'ask_user'],
-  auto_edit: ['allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'ask_user', 'allow'],
-  yolo: ['allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'allow'],
-  plan: ['allow', 'allow', 'allow', 'allow', 'allow', 'deny', 'deny', 'deny', 'ask_user'],
+  default: ['allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'ask_user', 'ask_user', 'ask_user', 'ask_user'],
+  auto_edit: ['allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'ask_user', 'allow'],
+  yolo: ['allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'allow'],
+  plan: ['allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'deny', 'deny', 'deny', 'ask_user'],
 };
 
 const matrix = (Object.keys(EXPECTED) as ApprovalMode[]).flatMap((mode) =>

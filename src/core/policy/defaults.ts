@@ -7,7 +7,11 @@ import type { PolicyRule } from './types';
  * other tier outranks these.
  */
 
-/** Tools that change nothing outside the conversation. */
+/**
+ * Tools that change nothing outside the conversation. `read_tool_output` only reads the transcript
+ * store (the outputs that masking and truncation told the model to read back), so it runs in every
+ * mode, plan mode included. `complete_task` only ends a sub-agent's run.
+ */
 export const READ_ONLY_TOOLS = [
   'read_file',
   'read_many_files',
@@ -15,6 +19,7 @@ export const READ_ONLY_TOOLS = [
   'glob',
   'grep_search',
   'google_web_search',
+  'read_tool_output',
   'complete_task',
 ];
 
@@ -31,15 +36,15 @@ type RuleFields = Omit<PolicyRule, 'tier' | 'source'>;
  * plans folder of its context, because relative, absolute and `..` spellings of one path must be
  * normalised before they are compared, which a regular expression cannot do.
  */
-export function defaultPolicy(plansDir: string): PolicyRule[] {
+export function defaultPolicy(plansDir: string, readOnly: readonly string[] = READ_ONLY_TOOLS): PolicyRule[] {
   const folder = plansDir.replace(/\/+$/, '');
-  const named = Object.entries({ ...generalRules(), ...planModeRules(folder) });
+  const named = Object.entries({ ...generalRules(readOnly), ...planModeRules(folder) });
   return named.map(([name, fields]) => ({ ...fields, tier: 'default', source: `default policy: ${name}` }));
 }
 
-function generalRules(): Record<string, RuleFields> {
+function generalRules(readOnly: readonly string[]): Record<string, RuleFields> {
   return {
-    'read-only tools': { toolName: READ_ONLY_TOOLS, decision: 'allow', priority: 50 },
+    'read-only tools': { toolName: [...readOnly], decision: 'allow', priority: 50 },
     'mutating tools': {
       toolName: [...EDIT_TOOLS, 'run_shell_command', 'web_fetch'],
       decision: 'ask_user',

@@ -2,7 +2,14 @@ import { isCancellation, log, patched, proxyLocalActivities } from '@temporalio/
 import type { Activities } from '../../activities';
 import type { JudgeCallInput, JudgeCallResult } from '../../activities/judge-call';
 import { hasBlobMarkers, previewMarkers } from '../../core/blob-marker';
-import { defaultPolicy, EDIT_TOOLS, evaluatePolicy, sessionAllowRule, SHELL_TOOL } from '../../core/policy/index';
+import {
+  defaultPolicy,
+  EDIT_TOOLS,
+  evaluatePolicy,
+  READ_ONLY_TOOLS,
+  sessionAllowRule,
+  SHELL_TOOL,
+} from '../../core/policy/index';
 import type { ShellNarrowing } from '../../core/policy/index';
 import type { ApprovalMode } from '../../core/types';
 import { PLANS_DIR } from '../../tools/plan-mode';
@@ -29,7 +36,7 @@ export async function judge(
   record: CallRecord,
   allowRuleFor?: ApprovalMode,
 ): Promise<JudgeCallResult> {
-  const rules = [...defaultPolicy(PLANS_DIR), ...state.settings.policyRules, ...state.progress.sessionRules];
+  const rules = [...defaultRules(record.name), ...state.settings.policyRules, ...state.progress.sessionRules];
   const context = { mode: state.progress.mode, plansDir: PLANS_DIR, workspaceRoot: state.input.workspace };
   const narrowing = allowRuleFor ? shellNarrowing(record.name) : undefined;
   if (hasBlobMarkers(record.args) && patched(FULL_ARGS_PATCH)) {
@@ -47,6 +54,20 @@ export async function judge(
   const call = { name: record.name, args: previewMarkers(record.args) as Record<string, unknown> };
   const allowRule = allowRuleFor ? sessionAllowRule(call, allowRuleFor, narrowing) : undefined;
   return { verdict: evaluatePolicy({ rules }, call, context), allowRule };
+}
+
+/**
+ * `read_tool_output` joined the read-only tools; a history recorded before asked a person for it (an
+ * approval wait, its timer and signals), so it replays with the rules it was judged by.
+ */
+export const READ_TOOL_OUTPUT_PATCH = 'read-tool-output-read-only';
+
+function defaultRules(toolName: string) {
+  if (toolName !== 'read_tool_output' || patched(READ_TOOL_OUTPUT_PATCH)) return defaultPolicy(PLANS_DIR);
+  return defaultPolicy(
+    PLANS_DIR,
+    READ_ONLY_TOOLS.filter((name) => name !== 'read_tool_output'),
+  );
 }
 
 /** Why a judged call must not run: invalid full arguments, or a policy deny. */

@@ -1,0 +1,18 @@
+import { READ_ONLY_TOOLS } from '../core/policy/defaults';
+import { TOOLS } from './index';
+
+/** The default policy allows READ_ONLY_TOOLS in every mode without asking: the list must match what the tools do. */
+describe('the read-only tools of the default policy', () => {
+  it('include every registered tool that only reads or searches', () => {
+    const readers = TOOLS.filter((tool) => tool.kind === 'read' || tool.kind === 'search').map((tool) => tool.name);
+    expect(readers).toContain('read_tool_output');
+    expect(readers.filter((name) => !READ_ONLY_TOOLS.includes(name))).toEqual([]);
+  });
+
+  it('hold no registered tool that edits, executes or starts an agent (complete_task only ends a run)', () => {
+    const others = TOOLS.filter((tool) => READ_ONLY_TOOLS.includes(tool.name))
+      .filter((tool) => tool.kind !== 'read' && tool.kind !== 'search')
+      .map((tool) => tool.name);
+    expect(others).toEqual(['complete_task']);
+  });
+});
