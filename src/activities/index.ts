@@ -9,6 +9,7 @@ import { toParts } from './user-parts';
 import type { JsonModelSeam, ModelSeam } from '../model/seam';
 import { runTool, type RunToolInput } from './run-tool';
 import { judgeCall, type JudgeCallInput } from './judge-call';
+import { agentResult, type AgentResultInput } from './agent-result';
 import { meterModels, type ModelUsage } from './usage-meter';
 import { checkForLoop, type LoopCheckInput } from './loop-check';
 import { compressTranscript, type CompressTranscriptInput } from './compress';
@@ -94,6 +95,10 @@ function transcriptAndToolActivities(deps: ActivityDeps) {
     async runTool(input: RunToolInput) {
       const toolDeps = { store: deps.store, journal: deps.journal, grepTimeoutMs: deps.grepTimeoutMs, exec };
       return runTool({ ...toolDeps, heartbeatIntervalMs }, input);
+    },
+    /** `invoke_agent`'s result with the sub-agent's long output strings read back from the store. */
+    async agentResult(input: AgentResultInput) {
+      return agentResult(deps.store, input);
     },
     /** The workflow's checks of a call with blob markers, on its full arguments (a local activity). */
     async judgeCall(input: JudgeCallInput) {

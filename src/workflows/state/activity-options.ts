@@ -39,6 +39,7 @@ export function activitiesFor(input: PromptSettings) {
     compressTranscript: model.compressTranscript,
     runTool: withLocalReads(tools.runTool),
     recordMessage: tools.recordMessage,
+    agentResult: tools.agentResult,
     checkForLoop: loopCheck.checkForLoop,
     routeModel: utility.routeModel,
     checkNextSpeaker: utility.checkNextSpeaker,

@@ -1,4 +1,6 @@
-import { executeChild, isCancellation, workflowInfo } from '@temporalio/workflow';
+import { executeChild, isCancellation, patched, workflowInfo } from '@temporalio/workflow';
+import { hasBlobMarkers } from '../../core/blob-marker';
+import { activitiesFor } from '../state/activity-options';
 import type { AgentDefinition } from '../../core/agents/definition';
 import { addUsage, EMPTY_USAGE } from '../../core/types';
 import { completeTaskOutputText } from '../../core/agents/complete-task';
@@ -27,11 +29,20 @@ export function agentsOf(state: PromptState): readonly AgentDefinition[] {
 }
 
 /**
+ * A sub-agent's output with long strings (blob markers) is turned into the parent's function response
+ * by the `agentResult` activity, which reads them back; before, the parent got their previews.
+ */
+export const AGENT_RESULT_PATCH = 'subagent-result-resolved';
+
+/**
  * `invoke_agent`: runs the agent as a child workflow (durable, with its own limits and history) and
  * answers with its structured result. Cancelling this prompt cancels the child; its token usage is
  * added to this prompt's totals and budget.
  */
-export async function invokeAgent(state: PromptState, record: CallRecord): Promise<{ ok: boolean; text: string }> {
+export async function invokeAgent(
+  state: PromptState,
+  record: CallRecord,
+): Promise<{ ok: boolean; text: string; responseRef?: string }> {
   const name = String(record.args.agent_name ?? '');
   const agent = findAgent(agentsOf(state), name);
   if (!agent) return { ok: false, text: unknownAgentMessage(name, agentsOf(state)) };
@@ -41,6 +52,19 @@ export async function invokeAgent(state: PromptState, record: CallRecord): Promi
       args: [childInput(state, agent, record)],
     });
     addChildUsage(state, result);
+    if (
+      result.terminateReason === 'goal' &&
+      result.output &&
+      hasBlobMarkers(result.output) &&
+      patched(AGENT_RESULT_PATCH)
+    ) {
+      const stored = await activitiesFor(state.settings).agentResult({
+        agentName: name,
+        reason: 'goal',
+        output: result.output,
+      });
+      return { ok: true, text: stored.preview, responseRef: stored.responseRef };
+    }
     const text =
       result.terminateReason === 'goal' && result.output
         ? completeTaskOutputText(result.output)

@@ -126,7 +126,7 @@ async function finishWorkflowTool(
     callId: record.callId,
     name: record.name,
     ok: true,
-    response: { output: result.text },
+    ...(result.responseRef ? { responseRef: result.responseRef } : { response: { output: result.text } }),
     preview: result.text.slice(0, 300),
   };
   return finish(state, record, await afterHooks(state, record, outcome, acts));
