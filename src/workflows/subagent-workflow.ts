@@ -1,6 +1,7 @@
 import { CancellationScope, isCancellation, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import { resolveAgentTools } from '../core/agents/definition';
 import {
+  failureReport,
   finishInstructions,
   isRecoverable,
   recoveryMessage,
@@ -145,8 +146,11 @@ async function recoveryTurn(
 function finish(state: PromptState, { reason, detail }: Stop): SubagentResult {
   state.finished = true;
   state.terminateReason = reason === 'goal' ? 'completed' : 'error';
+  const limits = { ...state.agent!, turns: state.progress.turns };
   const error =
-    reason === 'goal' ? undefined : { type: `${SUBAGENT_FAILURE_PREFIX}${reason}`, message: detail ?? reason };
+    reason === 'goal'
+      ? undefined
+      : { type: `${SUBAGENT_FAILURE_PREFIX}${reason}`, message: failureReport(reason, limits, detail) };
   if (error) state.error = error;
   return {
     terminateReason: reason,

@@ -1,5 +1,6 @@
 import { codebaseInvestigatorAgent } from './builtins';
 import {
+  failureReport,
   finishInstructions,
   isRecoverable,
   recoveryMessage,
@@ -46,6 +47,17 @@ describe('termination messages', () => {
     expect(terminationMessage('error', LIMITS, 'model call failed (503)')).toBe(
       'Agent failed: model call failed (503)',
     );
+  });
+
+  it('tells the parent what happened and what was kept when the run ends without output', () => {
+    const report = failureReport('timeout', { ...LIMITS, turns: 1 });
+    expect(report).toMatch(/^Agent timed out after 10 minutes\. In the 1 turn it took /);
+    expect(report).toContain('no output was kept');
+    expect(report).toContain('Changes it made to files in the workspace remain.');
+    expect(failureReport('error', { ...LIMITS, turns: 3 }, 'The next request does not fit.')).toBe(
+      'The next request does not fit.',
+    );
+    expect(failureReport('aborted', { ...LIMITS, turns: 3 })).toBe('Agent was cancelled.');
   });
 });
 

@@ -66,6 +66,26 @@ export function terminationMessage(
 }
 
 /**
+ * What the agent that started a failed run is told: what happened (Gemini CLI's termination text),
+ * that the final warning turn did not bring an output either, and what is left of the work. An
+ * `error` run reports its own detail.
+ */
+export function failureReport(
+  reason: Exclude<SubagentTerminateReason, 'goal'>,
+  limits: Limits & { turns: number },
+  detail?: string,
+): string {
+  if (!isRecoverable(reason)) return detail ?? terminationMessage(reason, limits);
+  return [
+    terminationMessage(reason, limits),
+    `In the ${limits.turns} turn${limits.turns === 1 ? '' : 's'} it took it did not submit its output with`,
+    'complete_task, not even in the final turn it was given for that, so no output was kept: nothing it found',
+    'reaches you but this message. Changes it made to files in the workspace remain. Do the rest yourself, or',
+    'start the agent again with a narrower task.',
+  ].join(' ');
+}
+
+/**
  * The error result for a call to a tool outside the agent's allowed set (the call is not run).
  * `allowed` excludes complete_task, which is always listed.
  */
