@@ -17,7 +17,7 @@ import { buildSystemPrompt } from './system-prompt';
 import type { LiveStream } from '../store/live-stream';
 import { livePublisher } from './live-publisher';
 import { applyModelHooks, syntheticTurn, type ModelHookInput } from './hooks/model-hooks';
-import { resolveFrame, type FramedInput } from './request-frame';
+import { resolveFrame, type FramedInput, type Sampling } from './request-frame';
 import { withHeartbeat } from './heartbeat';
 import { toParts } from './user-parts';
 
@@ -38,6 +38,8 @@ export interface CallModelInput {
   callIdPrefix?: string;
   /** A sub-agent's own system prompt (the environment section is still added). */
   systemPrompt?: string;
+  /** A sub-agent's sampling settings (temperature, topP); absent: the model's defaults. */
+  sampling?: Sampling;
   /**
    * Declarations the workflow builds itself (`invoke_agent` listing agents, `complete_task` from an output schema);
    * they replace registry ones of the same name.
@@ -164,6 +166,7 @@ function modelRequest(input: CallModelInput, contents: Content[], abortSignal: A
     contents,
     config: {
       systemInstruction,
+      ...input.sampling,
       tools: [{ functionDeclarations: declarations(input.toolNames, input.extraDeclarations ?? []) }],
       abortSignal,
     },

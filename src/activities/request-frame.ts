@@ -15,6 +15,14 @@ export interface RequestFrame {
   systemPrompt?: string;
   /** Declarations the workflow builds itself; they replace registry ones of the same name. */
   extraDeclarations?: FunctionDeclaration[];
+  /** A sub-agent's own sampling settings (its definition's); absent: the model's defaults. */
+  sampling?: Sampling;
+}
+
+/** Sampling settings sent with a request, as the SDK's config names them. */
+export interface Sampling {
+  temperature?: number;
+  topP?: number;
 }
 
 /** The frame inline (first request of a run, or a changed frame), or by reference (`frameRef`). */
@@ -41,6 +49,7 @@ export async function resolveFrame<T extends RequestFrame>(
     toolNames: rest.toolNames,
     systemPrompt: rest.systemPrompt,
     extraDeclarations: rest.extraDeclarations,
+    ...(rest.sampling ? { sampling: rest.sampling } : {}),
   };
   return { input: rest as unknown as T, stored: await store.putBlob(JSON.stringify(frame)) };
 }

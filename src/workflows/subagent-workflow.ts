@@ -1,4 +1,4 @@
-import { CancellationScope, isCancellation, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, isCancellation, patched, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import { resolveAgentTools } from '../core/agents/definition';
 import {
   failureReport,
@@ -18,7 +18,9 @@ import { eventsQuery, statusQuery, type SubagentResult, type SubagentInput, type
 import { SUBAGENT_FAILURE_PREFIX } from '../core/failures';
 import { createPromptState, emit, eventsPage, statusOf, type PromptState } from './state/prompt-state';
 import { runToolCalls, settleCalls } from './tools/run-calls';
-import { runTurn, takeTurn, type OpenCalls, type TakenTurn, type TurnFrame } from './prompt/turn';
+import { runTurn, takeTurn, type OpenCalls, type TakenTurn, type TurnFrame, type TurnSpec } from './prompt/turn';
+import { compressionDue, maybeCompress } from './guards/context';
+import { callWithFallback } from './guards/model-choice';
 
 /**
  * One sub-agent run, as Gemini CLI's local executor: model turn, its allowed tools (anything else is
@@ -82,21 +84,46 @@ async function agentStep(
 ): Promise<Stop | undefined> {
   if (timedOut()) return { reason: 'timeout' };
   if (state.progress.turns >= state.input.maxTurns) return { reason: 'max_turns' };
-  const outcome = await runTurn(state, acts, cursor, open, { frame: agentFrame(state) });
+  if (compressionDue(state) && patched(SUBAGENT_LOOP_PATCH)) await maybeCompress(state, acts, cursor);
+  const outcome = await runTurn(state, acts, cursor, open, agentSpec(state));
   if (outcome.kind === 'overflow') return overflowed(state, outcome.fit);
   if (outcome.kind === 'answered') return { reason: 'no_complete_task' };
   return state.completion ? { reason: 'goal' } : undefined;
 }
 
-/** A sub-agent's requests: its own system prompt and tools, complete_task, call ids under its parent's. */
+/**
+ * The sub-agent gained the prompt's turn machinery: compression before a request and the fallback
+ * model on quota errors. Each adds commands only when it fires, so only then is the patch asked.
+ */
+export const SUBAGENT_LOOP_PATCH = 'subagent-compress-and-fallback';
+
+/** How a sub-agent takes a turn: its frame, and the prompt's fallback to another model on quota errors. */
+function agentSpec(state: PromptState): TurnSpec<never> {
+  return {
+    frame: agentFrame(state),
+    send: (ask) => callWithFallback(state, ask, () => patched(SUBAGENT_LOOP_PATCH)),
+  };
+}
+
+/**
+ * A sub-agent's requests: its own system prompt, tools and sampling settings, complete_task, call ids
+ * under its parent's, and the last prompt size for the activity's context-window check.
+ */
 function agentFrame(state: PromptState): TurnFrame {
   const agent = state.agent!;
+  const sampling = { temperature: agent.temperature, topP: agent.topP };
   return {
     toolNames: [...(state.agentTools ?? []), 'complete_task'],
     callIdPrefix: `${state.input.parent?.callId ?? agent.name}.`,
     systemPrompt: `${agent.systemPrompt}\n\n${finishInstructions(agent)}`,
     extraDeclarations: [completeTaskDeclaration(agent.outputSchema)],
+    lastPromptTokens: state.context.lastPromptTokens,
+    ...(agent.temperature !== undefined || agent.topP !== undefined ? { sampling: definedOnly(sampling) } : {}),
   };
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 /** A request that cannot fit ends the run: a recovery turn would not fit either. */
@@ -124,7 +151,7 @@ async function recoveryTurn(
   let taken: TakenTurn<never>;
   try {
     taken = await CancellationScope.withTimeout(agent.recoveryGraceSeconds * 1000, () =>
-      takeTurn(state, acts, cursor, { frame: agentFrame(state) }),
+      takeTurn(state, acts, cursor, agentSpec(state)),
     );
   } catch (err) {
     if (isCancellation(err) && !CancellationScope.current().consideredCancelled) return reason;

@@ -92,6 +92,7 @@ export const codebaseInvestigatorAgent: AgentDefinition = {
   outputSchema: CODEBASE_REPORT_SCHEMA,
   tools: ['list_directory', 'read_file', 'glob', 'grep_search'],
   temperature: 0.1,
+  topP: 0.95,
   maxTurns: 50,
   maxMinutes: 10,
   recoveryGraceSeconds: 60,

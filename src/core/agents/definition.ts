@@ -24,6 +24,8 @@ export interface AgentDefinition {
   model?: string;
   /** Absent: the model's default. */
   temperature?: number;
+  /** Nucleus sampling (0 to 1). Absent: the model's default. */
+  topP?: number;
   maxTurns: number;
   maxMinutes: number;
   /** How long the final warning turn (recovery turn) may take. */
@@ -132,6 +134,7 @@ export const agentDefinitionSchema = z
         .optional(),
       model: nonBlank('a model name').optional(),
       temperature: z.number({ error: 'must be a number from 0 to 2' }).min(0).max(2).optional(),
+      topP: z.number({ error: 'must be a number from 0 to 1' }).min(0).max(1).optional(),
       maxTurns: z.number({ error: 'must be a whole number above 0' }).int().positive().default(DEFAULT_MAX_TURNS),
       maxMinutes: z.number({ error: 'must be a number of minutes above 0' }).positive().default(DEFAULT_MAX_MINUTES),
       recoveryGraceSeconds: z

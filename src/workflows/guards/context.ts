@@ -43,20 +43,25 @@ export function deliverSteering(state: PromptState, cursor: Cursor): void {
   }
 }
 
+/** Whether the next request is preceded by a compression step (see `maybeCompress`). */
+export function compressionDue(state: PromptState): boolean {
+  const action = shouldCompress({
+    lastPromptTokens: state.context.lastPromptTokens,
+    model: state.progress.model,
+    force: state.context.forceCompress,
+    hasFailedBefore: state.context.compressionFailed,
+  });
+  return action !== 'none';
+}
+
 /**
  * Gemini CLI's compression step before a request: when the last prompt used half the model's
  * window (or a person asked), the older 70% of the conversation becomes a state snapshot in a new
  * transcript; after a failed attempt, old tool outputs are truncated instead.
  */
 export async function maybeCompress(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<void> {
+  if (!compressionDue(state)) return;
   const force = state.context.forceCompress;
-  const action = shouldCompress({
-    lastPromptTokens: state.context.lastPromptTokens,
-    model: state.progress.model,
-    force,
-    hasFailedBefore: state.context.compressionFailed,
-  });
-  if (action === 'none') return;
   await preCompress(state, force ? 'manual' : 'auto');
   state.context.forceCompress = false;
   state.context.compressions += 1;

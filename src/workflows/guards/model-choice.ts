@@ -45,10 +45,12 @@ export async function chooseModel(
  * persist after Temporal's retries (or the quota is used up), with an event saying so; the same
  * request is then sent again. The failed model is remembered as unavailable until its quota resets,
  * and a prompt whose model is already known unavailable goes straight to the fallback.
+ * `mayFallBack` is asked only when a fallback would happen (a `patched` check of a loop that gained it).
  */
 export async function callWithFallback(
   state: PromptState,
   call: (model: string) => Promise<ModelTurn>,
+  mayFallBack: () => boolean = () => true,
 ): Promise<ModelTurn> {
   skipUnavailable(state);
   try {
@@ -61,7 +63,7 @@ export async function callWithFallback(
     const resetMs = quotaResetOf(quota) ?? QUOTA_RESET_UNKNOWN_MS;
     state.progress.unavailable = markUnavailable(unavailableNow(state), failed, Date.now() + resetMs, Date.now());
     const fallback = state.progress.fellBack ? undefined : fallbackFor(state, failed);
-    if (!fallback) throw err;
+    if (!fallback || !mayFallBack()) throw err;
     // The worker refused the call: its message says until when the model is out.
     const refused = (quota.details?.[0] as { knownUnavailable?: unknown } | undefined)?.knownUnavailable === true;
     const why = refused ? quota.message : `${failed} kept answering with quota errors`;

@@ -16,8 +16,15 @@ export function framedRequest(
   memo: FrameMemo | undefined,
   request: CallModelInput,
 ): { request: FramedCallModelInput; json: string } {
-  const { workspace, toolNames, systemPrompt, extraDeclarations, ...rest } = request;
-  const frame: RequestFrame = { workspace, toolNames, systemPrompt, extraDeclarations };
+  const { workspace, toolNames, systemPrompt, extraDeclarations, sampling, ...rest } = request;
+  // A frame without sampling serialises as before, so older runs keep their references.
+  const frame: RequestFrame = {
+    workspace,
+    toolNames,
+    systemPrompt,
+    extraDeclarations,
+    ...(sampling ? { sampling } : {}),
+  };
   const json = JSON.stringify(frame);
   return { request: memo?.json === json ? { ...rest, frameRef: memo.ref } : request, json };
 }
