@@ -101,14 +101,15 @@ test('an AfterTool hook on invoke_agent reads the whole long report', async () =
   expect(JSON.stringify(seen.tool_response)).toContain(summary);
 });
 
-test('a sub-agent sends its definition’s sampling settings: the investigator’s 0.1 and 0.95', async () => {
+test('a sub-agent sends its definition’s sampling settings on every request: the investigator’s 0.1 and 0.95', async () => {
   const report = { SummaryOfFindings: 's', ExplorationTrace: [], RelevantLocations: [] };
-  const r = await h.run([invoke('codebase_investigator'), complete({ report }), textResponse('ok')]);
-  expect(lastResponse(2)).toContain('Termination reason: goal');
+  const list = functionCallResponse({ name: 'list_directory', args: { dir_path: '.' } });
+  const r = await h.run([invoke('codebase_investigator'), list, complete({ report }), textResponse('ok')]);
+  expect(lastResponse(3)).toContain('Termination reason: goal');
   expect(r.result?.response).toBe('ok');
-  expect(body(1).generationConfig).toMatchObject({ temperature: 0.1, topP: 0.95 });
-  expect(body(0).generationConfig?.temperature).toBeUndefined();
-  expect(body(2).generationConfig?.temperature).toBeUndefined();
+  // The settings are part of the request frame, which later requests of a run send by reference.
+  for (const i of [1, 2]) expect(body(i).generationConfig).toMatchObject({ temperature: 0.1, topP: 0.95 });
+  for (const i of [0, 3]) expect(body(i).generationConfig?.temperature).toBeUndefined();
 });
 
 test('a sub-agent falls back to the fast model when quota errors outlast the retries', async () => {
