@@ -71,7 +71,8 @@ export interface ModelTurn {
 
 /** One part of the user message appended to the transcript before a model request. */
 export type NewPart =
-  | { kind: 'text'; text: string }
+  /** `textRef`: the whole text in the store, `text` only its start (a long sub-agent task). */
+  | { kind: 'text'; text: string; textRef?: string }
   | {
       kind: 'functionResponse';
       callId: string;

@@ -304,7 +304,13 @@ export const loopDecisionSchema = z.union([
 export type LoopDecision = 'continue' | 'disable' | 'stop';
 
 /** What a parent prompt passes to one sub-agent run. */
-export type SubagentInput = Omit<PromptInput, 'maxTurns' | 'prompt'> & { agent: AgentDefinition; prompt: string };
+export type SubagentInput = Omit<PromptInput, 'maxTurns' | 'prompt'> & {
+  agent: AgentDefinition;
+  /** The task, or only its start when `promptRef` is set. */
+  prompt: string;
+  /** Store reference of a task too long for history (the parent model's string was a blob marker). */
+  promptRef?: string;
+};
 
 // The session: its input, its status, its messages.
 

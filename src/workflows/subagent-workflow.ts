@@ -44,7 +44,7 @@ export async function subagentWorkflow(input: SubagentInput): Promise<SubagentRe
   const cursor: Cursor = {
     transcriptId: workflowInfo().workflowId,
     length: 0,
-    append: [{ kind: 'text', text: input.prompt }],
+    append: [{ kind: 'text', text: input.prompt, ...(input.promptRef ? { textRef: input.promptRef } : {}) }],
   };
   const open: OpenCalls = { calls: [] };
   let timedOut = false;

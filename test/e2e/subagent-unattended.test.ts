@@ -87,6 +87,16 @@ test('a 6,000-character codebase_investigator report reaches the parent whole, a
   await maybeRecordHistory(h, r.workflowId, 'subagent-long-report');
 });
 
+test('a long invoke_agent prompt reaches the sub-agent whole', async () => {
+  const task = longText(3000);
+  const r = await h.run([invoke('helper', task), complete({ result: 'done' }), textResponse('ok')], {
+    agents: [helper()],
+  });
+  expect(r.result?.response).toBe('ok');
+  const first = (h.fake.requests[1].body as { contents: { parts: { text?: string }[] }[] }).contents[0];
+  expect(first.parts[0].text).toBe(task);
+});
+
 test('an AfterTool hook on invoke_agent reads the whole long report', async () => {
   const ws = h.workspace();
   const summary = longText(6000);

@@ -1,5 +1,5 @@
 import { executeChild, isCancellation, patched, workflowInfo } from '@temporalio/workflow';
-import { hasBlobMarkers } from '../../core/blob-marker';
+import { hasBlobMarkers, isBlobMarker } from '../../core/blob-marker';
 import { activitiesFor } from '../state/activity-options';
 import type { AgentDefinition } from '../../core/agents/definition';
 import { addUsage, EMPTY_USAGE } from '../../core/types';
@@ -80,9 +80,11 @@ export async function invokeAgent(
 
 function childInput(state: PromptState, agent: AgentDefinition, record: CallRecord): SubagentInput {
   const input = state.input;
+  // A long task is a blob marker: the child reads it from the store with its first request.
+  const task = record.args.prompt;
   return {
     agent,
-    prompt: String(record.args.prompt ?? ''),
+    ...(isBlobMarker(task) ? { prompt: task.preview, promptRef: task.$blob } : { prompt: String(task ?? '') }),
     parent: { workflowId: workflowInfo().workflowId, callId: record.callId },
     workspace: input.workspace,
     model: agent.model ?? state.progress.model,
