@@ -20,7 +20,8 @@ import { createPromptState, emit, eventsPage, statusOf, type PromptState } from 
 import { runToolCalls, settleCalls } from './tools/run-calls';
 import { runTurn, takeTurn, type OpenCalls, type TakenTurn, type TurnFrame, type TurnSpec } from './prompt/turn';
 import { compressionDue, maybeCompress } from './guards/context';
-import { callWithFallback } from './guards/model-choice';
+import { callWithFallback, chooseModel } from './guards/model-choice';
+import { autoRoutingModels } from '../core/routing';
 
 /**
  * One sub-agent run, as Gemini CLI's local executor: model turn, its allowed tools (anything else is
@@ -56,6 +57,9 @@ export async function subagentWorkflow(input: SubagentInput): Promise<SubagentRe
   emit(state, { type: 'user_prompt', text: input.prompt });
   try {
     if (!tools.ok) return finish(state, { reason: 'error', detail: tools.message });
+    // An `auto` model is routed once per run, as the prompt does (a parent's own choice arrives concrete).
+    if (autoRoutingModels(input.model) && patched(SUBAGENT_LOOP_PATCH))
+      await chooseModel(state, acts, cursor.transcriptId, 0);
     let stop: Stop | undefined;
     while (!stop) stop = await agentStep(state, acts, cursor, open, () => timedOut);
     if (isRecoverable(stop.reason)) stop = { reason: await recoveryTurn(state, acts, cursor, stop.reason) };
@@ -92,8 +96,9 @@ async function agentStep(
 }
 
 /**
- * The sub-agent gained the prompt's turn machinery: compression before a request and the fallback
- * model on quota errors. Each adds commands only when it fires, so only then is the patch asked.
+ * The sub-agent gained the prompt's turn machinery: routing of an `auto` model, compression before a
+ * request and the fallback model on quota errors. Each adds commands only when it fires, so only then
+ * is the patch asked.
  */
 export const SUBAGENT_LOOP_PATCH = 'subagent-compress-and-fallback';
 

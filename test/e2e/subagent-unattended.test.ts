@@ -138,6 +138,30 @@ test('a sub-agent falls back to the fast model when quota errors outlast the ret
   await maybeRecordHistory(h, await childId(r.workflowId), 'subagent-fallback');
 });
 
+test('a sub-agent whose model is auto is routed once, as the prompt is', async () => {
+  const classifier = {
+    method: 'generateContent' as const,
+    response: {
+      candidates: [
+        {
+          content: { role: 'model', parts: [{ text: JSON.stringify({ reasoning: 'simple', model_choice: 'flash' }) }] },
+          finishReason: 'STOP',
+        },
+      ],
+    },
+  };
+  const r = await h.run([invoke('helper'), classifier, read(), complete({ result: 'routed' }), textResponse('ok')], {
+    workspace: h.workspace({ 'a.txt': 'A' }),
+    agents: [helper({ model: 'auto' })],
+  });
+  expect(r.result?.response).toBe('ok');
+  expect(models().slice(1, 4)).toEqual([
+    'generateContent:gemini-2.5-flash-lite',
+    'generateContentStream:gemini-2.5-flash',
+    'generateContentStream:gemini-2.5-flash',
+  ]);
+});
+
 test('a sub-agent past half its window compresses first, and a request that cannot fit is not sent', async () => {
   const huge = streamLine([
     {
