@@ -83,8 +83,11 @@ export interface PromptInput {
   parent?: { workflowId: string; callId: string };
   /** Continue an existing transcript (a session) instead of starting one named after the workflow. */
   transcript?: { id: string; length: number };
-  /** Set by the prompt itself when it continues as new: where the previous run stopped. */
-  resume?: PromptCarry | FlatPromptCarry;
+  /**
+   * Set by the prompt itself when it continues as new: where the previous run stopped. Runs made before the state
+   * had pieces wrote a flat record instead, which `prompt/carry.ts` knows and upgrades.
+   */
+  resume?: PromptCarry | Record<string, unknown>;
   /** Command hooks from the settings files, read by the client at its edge (Gemini CLI's format). */
   hooks?: HooksConfig;
   /** SessionStart context a session hands to its first prompt. */
@@ -250,33 +253,6 @@ export interface ContextCarry {
    * changed on disk since is refused. Absent in carries made before it existed.
    */
   knownFiles?: Record<string, string>;
-}
-
-/** The carry of runs made before the prompt's state had pieces: still accepted on resume (prompt/carry.ts). */
-export interface FlatPromptCarry {
-  model: string;
-  fellBack: boolean;
-  mode: ApprovalMode;
-  modeBeforePlan?: ApprovalMode;
-  turns: number;
-  response: string;
-  stats: PromptStats;
-  sessionRules: PolicyRule[];
-  lastPromptTokens: number;
-  forceCompress: boolean;
-  compressionFailed: boolean;
-  compressions: number;
-  tokenBudget?: number;
-  loop: LoopState;
-  steering: string[];
-  cursor: Cursor;
-  /** Sequence number of `events[0]`: watchers keep their absolute cursors across runs. */
-  eventBase: number;
-  events: AgentEvent[];
-  calls: CallRecord[];
-  publishedStatus?: string;
-  /** Runs before this one, for `status`. */
-  runs: number;
 }
 
 /** A message from the user while the prompt works: delivered with the next model request. */

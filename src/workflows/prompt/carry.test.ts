@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { FlatPromptCarry, PromptInput } from '../api';
+import type { PromptInput } from '../api';
+import type { FlatPromptCarry } from './carry';
 import { createPromptState } from '../state/prompt-state';
 import { carryOf, fromFlatCarry, restoreCarry } from './carry';
 

@@ -1,7 +1,38 @@
 import { allHandlersFinished, condition, continueAsNew, workflowInfo } from '@temporalio/workflow';
-import type { PromptInput } from '../api';
 import type { PromptState } from '../state/prompt-state';
-import type { Cursor, FlatPromptCarry, PromptCarry } from '../api';
+import type { AgentEvent } from '../../core/events';
+import type { LoopState } from '../../core/loop/types';
+import type { PolicyRule } from '../../core/policy/types';
+import type { ApprovalMode } from '../../core/types';
+import type { CallRecord, Cursor, PromptCarry, PromptInput, PromptStats } from '../api';
+
+/** The carry of runs made before the prompt's state had pieces: still accepted on resume, and frozen:
+ * runs recorded with it must keep resuming. */
+export type FlatPromptCarry = {
+  model: string;
+  fellBack: boolean;
+  mode: ApprovalMode;
+  modeBeforePlan?: ApprovalMode;
+  turns: number;
+  response: string;
+  stats: PromptStats;
+  sessionRules: PolicyRule[];
+  lastPromptTokens: number;
+  forceCompress: boolean;
+  compressionFailed: boolean;
+  compressions: number;
+  tokenBudget?: number;
+  loop: LoopState;
+  steering: string[];
+  cursor: Cursor;
+  /** Sequence number of `events[0]`: watchers keep their absolute cursors across runs. */
+  eventBase: number;
+  events: AgentEvent[];
+  calls: CallRecord[];
+  publishedStatus?: string;
+  /** Runs before this one, for `status`. */
+  runs: number;
+};
 
 /** Events a new run keeps for watchers that are behind; older ones are summarised by `eventBase`. */
 export const CARRIED_EVENTS = 100;
@@ -41,8 +72,8 @@ export function carryOf(state: PromptState, cursor: Cursor): PromptCarry {
 }
 
 /** The state of a resumed run: each carried piece over a fresh state. */
-export function restoreCarry(state: PromptState, resume: PromptCarry | FlatPromptCarry): Cursor {
-  const carry = 'progress' in resume ? resume : fromFlatCarry(resume);
+export function restoreCarry(state: PromptState, resume: NonNullable<PromptInput['resume']>): Cursor {
+  const carry = 'progress' in resume ? (resume as PromptCarry) : fromFlatCarry(resume as FlatPromptCarry);
   // Over the fresh pieces: a field the carry left out (undefined does not survive JSON) keeps its start value.
   state.progress = { ...state.progress, ...defined(carry.progress) };
   state.context = { ...state.context, ...defined(carry.context) };
