@@ -140,6 +140,7 @@ function formatStatus(r: StatusReport): string {
   for (const p of r.pendingApprovals)
     lines.push(`  awaiting approval: ${p.callId} ${p.name} ${JSON.stringify(p.args)}`);
   if (r.error) lines.push(`  error: ${r.error.type}: ${r.error.message}`);
+  if (r.todos?.length) lines.push('  todos:', ...r.todos.map((t) => `    [${t.status}] ${t.description}`));
   if (r.stats)
     lines.push(`  tokens: ${r.stats.usage.input} in, ${r.stats.usage.output} out, ${r.stats.usage.cached} cached`);
   if (r.response) lines.push('', r.response);

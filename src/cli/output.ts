@@ -1,4 +1,5 @@
 import type { StatusReport } from '../client';
+import type { Todo } from '../tools/write-todos';
 import type { AgentEvent } from '../core/events';
 import { LiveTextTracker, type LiveOutput, type StreamPiece } from '../core/live-text';
 
@@ -97,6 +98,8 @@ function statusLine(e: AgentEvent, sessionId: string): string | undefined {
       );
     case 'approval_mode':
       return `[approval mode: ${e.mode}]`;
+    case 'todos':
+      return todosLine(e.todos);
     case 'warning':
       return `[WARNING] ${e.message}`;
     case 'error':
@@ -112,6 +115,14 @@ function statusLine(e: AgentEvent, sessionId: string): string | undefined {
     default:
       return undefined;
   }
+}
+
+/** One stderr line for the whole list: how far along it is, and what is being worked on. */
+function todosLine(todos: readonly Todo[]): string {
+  if (todos.length === 0) return '[todos] cleared';
+  const done = todos.filter((t) => t.status === 'completed').length;
+  const working = todos.find((t) => t.status === 'in_progress');
+  return `[todos] ${done}/${todos.length} completed${working ? `; working on: ${working.description}` : ''}`;
 }
 
 function jsonPrinter({ stdout }: Io, sessionId: string): Printer {
@@ -151,6 +162,8 @@ function streamJsonPrinter({ stdout }: Io, sessionId: string, model?: string): P
           return void line({ type: 'tool_use', tool_name: e.name, tool_id: e.callId, parameters: e.args }, e.time);
         case 'tool_call_response':
           return void line(toolResultLine(e), e.time);
+        case 'todos':
+          return void line({ type: 'todos', todos: e.todos }, e.time);
         case 'warning':
           return void line({ type: 'error', severity: 'warning', message: e.message }, e.time);
         case 'error':

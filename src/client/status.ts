@@ -10,6 +10,7 @@ import {
   type SessionStatus,
 } from '../workflows/api';
 import { queryWithin } from './connection';
+import type { Todo } from '../tools/write-todos';
 
 export type StatusName =
   | 'running'
@@ -30,6 +31,8 @@ export interface StatusReport {
   response?: string;
   error?: { type: string; message: string };
   stats?: PromptStats;
+  /** The model's todo list (`write_todos`), once it wrote one. */
+  todos?: Todo[];
 }
 
 /** What the server says about a workflow execution (throws WorkflowNotFoundError for an unknown id). */
@@ -88,11 +91,13 @@ export async function promptStatus(client: Client, workflowId: string): Promise<
         };
       }
       const status = s.phase === 'finished' ? 'running' : s.phase;
-      return { ...base, status, turns: s.turns, pendingApprovals: s.pendingApprovals, stats: s.stats };
+      const todos = s.todos ? { todos: s.todos } : {};
+      return { ...base, status, turns: s.turns, pendingApprovals: s.pendingApprovals, stats: s.stats, ...todos };
     }
     case 'COMPLETED': {
       const r = (await handle.result()) as PromptResult;
-      return { ...base, status: 'completed', turns: r.turns, response: r.response, stats: r.stats };
+      const todos = r.todos ? { todos: r.todos } : {};
+      return { ...base, status: 'completed', turns: r.turns, response: r.response, stats: r.stats, ...todos };
     }
     default:
       return closedWithoutResult(client, handle, base);
@@ -110,7 +115,7 @@ async function closedWithoutResult(
     const cause = err instanceof WorkflowFailedError ? err.cause : err;
     const s =
       cause instanceof ApplicationFailure ? undefined : await queryWithin(client, handle.workflowId, statusQuery);
-    const extra = s ? { turns: s.turns, stats: s.stats, response: s.response } : {};
+    const extra = s ? { turns: s.turns, stats: s.stats, response: s.response, ...(s.todos && { todos: s.todos }) } : {};
     if (cause instanceof CancelledFailure)
       return {
         ...base,

@@ -1,4 +1,5 @@
 import type { ApprovalMode, TokenUsage } from './types';
+import type { Todo } from '../tools/write-todos';
 
 /**
  * The prompt's event log, in order, readable by `eventsQuery` with a cursor. Kept in workflow
@@ -25,6 +26,8 @@ export type AgentEventBody =
   | { type: 'context_window_will_overflow'; estimatedRequestTokens: number; remainingTokens: number }
   | { type: 'budget_exhausted'; used: number; budget: number }
   | { type: 'warning'; message: string }
+  /** The model replaced its todo list (`write_todos`). */
+  | { type: 'todos'; todos: Todo[] }
   /** Hooks of one event ran (only when some are configured for it); failures come as warnings. */
   | {
       type: 'hook';

@@ -12,6 +12,7 @@ import { enterPlanModeTool, exitPlanModeTool } from './plan-mode';
 import { readToolOutputTool } from './read-tool-output';
 import { completeTaskTool } from './complete-task';
 import { invokeAgentTool } from './invoke-agent';
+import { writeTodosTool } from './write-todos';
 
 export type { FunctionDeclaration } from './types';
 
@@ -29,6 +30,7 @@ export const TOOLS = [
   readToolOutputTool,
   invokeAgentTool,
   completeTaskTool,
+  writeTodosTool,
 ] as const;
 
 export const toolNames: readonly string[] = TOOLS.map((tool) => tool.name);

@@ -25,6 +25,7 @@ describe('tool list', () => {
       'read_tool_output',
       'invoke_agent',
       'complete_task',
+      'write_todos',
     ]);
     expect(TOOLS.map((tool) => tool.name)).toEqual(toolNames);
   });

@@ -9,6 +9,7 @@ import type { HooksConfig } from '../core/hooks/types';
 import type { LoopState } from '../core/loop/types';
 import type { ModelUnavailability } from '../core/model-availability';
 import type { ApprovalMode, NewPart, TerminateReason, TokenUsage, ToolCallStatus, ToolOutcome } from '../core/types';
+import type { Todo } from '../tools/write-todos';
 
 /** Shared by workflows and the client: the whole message surface of a prompt (STYLE rule 12). */
 
@@ -108,6 +109,7 @@ export interface PromptResult {
   sessionRules?: PolicyRule[];
   /** Models known out of quota when the prompt ended, and until when (a session hands them on). */
   unavailableModels?: ModelUnavailability[];
+  todos?: Todo[];
 }
 
 export interface PromptStats {
@@ -155,6 +157,7 @@ export interface PromptStatus {
   eventCount: number;
   /** Earlier runs of this prompt (it continues as new when its history grows long). */
   runs: number;
+  todos?: Todo[];
 }
 
 /** `outcome` values follow Gemini CLI's ToolConfirmationOutcome. Typed by hand with the stock CLI. */
@@ -234,6 +237,8 @@ export interface PromptProgress {
   publishedStatus?: string;
   /** Runs of this prompt before the current one, for `status`. */
   runs: number;
+  /** The model's todo list (`write_todos`); absent until it writes one. */
+  todos?: Todo[];
 }
 
 /** What decides the size of the next request: compression, steering and the token budget. */

@@ -10,7 +10,8 @@ import type { PolicyRule } from './types';
 /**
  * Tools that change nothing outside the conversation. `read_tool_output` only reads the transcript
  * store (the outputs that masking and truncation told the model to read back), so it runs in every
- * mode, plan mode included. `complete_task` only ends a sub-agent's run.
+ * mode, plan mode included. `complete_task` only ends a sub-agent's run;
+ * `write_todos` only changes the prompt's own todo list.
  */
 export const READ_ONLY_TOOLS = [
   'read_file',
@@ -21,6 +22,7 @@ export const READ_ONLY_TOOLS = [
   'google_web_search',
   'read_tool_output',
   'complete_task',
+  'write_todos',
 ];
 
 /** Tools that write files; `proceed_always` narrows them to one `file_path`. */

@@ -34,6 +34,7 @@ function finishPrompt(state: PromptState, reason: 'completed' | 'stopped'): Prom
     response: state.progress.response,
     turns: state.progress.turns,
     stats: state.progress.stats,
+    ...(state.progress.todos ? { todos: state.progress.todos } : {}),
     ...continuation(state),
   };
 }

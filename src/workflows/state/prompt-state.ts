@@ -180,6 +180,7 @@ export function statusOf(state: PromptState): PromptStatus {
     stats: state.progress.stats,
     eventCount: state.log.base + state.log.events.length,
     runs: state.progress.runs,
+    todos: state.progress.todos,
   };
 }
 

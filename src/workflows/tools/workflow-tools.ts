@@ -5,8 +5,9 @@ import type { ApprovalMode } from '../../core/types';
 import { checkCompleteTask, COMPLETE_TASK_ACCEPTED } from '../../core/agents/complete-task';
 import { PLANS_DIR } from '../../tools/plan-mode';
 import { invokeAgent } from './agent-calls';
-import { setMode, type PromptState } from '../state/prompt-state';
+import { emit, setMode, type PromptState } from '../state/prompt-state';
 import type { CallRecord } from '../api';
+import { describeTodos, todosOf } from '../../tools/write-todos';
 
 /** What a workflow-run tool answers: text for the model, ok or not. */
 export interface WorkflowToolResult {
@@ -19,8 +20,8 @@ export interface WorkflowToolResult {
 
 /**
  * Tools the workflow carries out itself because they change the prompt, not the world: plan mode,
- * `complete_task` (a sub-agent's result) and `invoke_agent` (a child workflow). They run after the
- * policy (and, if asked, a person) allowed them.
+ * `complete_task` (a sub-agent's result), `invoke_agent` (a child workflow) and `write_todos` (the todo
+ * list). They run after the policy (and, if asked, a person) allowed them.
  */
 export async function runWorkflowTool(state: PromptState, record: CallRecord): Promise<WorkflowToolResult> {
   switch (record.name) {
@@ -32,6 +33,8 @@ export async function runWorkflowTool(state: PromptState, record: CallRecord): P
       return completeTask(state, record);
     case 'invoke_agent':
       return invokeAgent(state, record);
+    case 'write_todos':
+      return { ok: true, text: writeTodos(state, record) };
     default:
       return { ok: false, text: `${record.name} cannot run here.` };
   }
@@ -58,6 +61,14 @@ function exitPlanMode(state: PromptState, record: CallRecord): string {
     `The plan in ${String(record.args.plan_filename)} was approved. The approval mode is now ` +
     `${next}: carry out the plan.`
   );
+}
+
+/** The list replaces the previous one in the prompt's progress (carried across continue-as-new). */
+function writeTodos(state: PromptState, record: CallRecord): string {
+  const todos = todosOf(record.args);
+  state.progress.todos = todos;
+  emit(state, { type: 'todos', todos });
+  return describeTodos(todos);
 }
 
 /** Only a sub-agent has an output schema; an accepted output ends its run with `goal`. */
