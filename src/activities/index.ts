@@ -17,6 +17,7 @@ import { routeModel, type RouteModelInput } from './route-model';
 import { checkNextSpeaker, type NextSpeakerInput } from './next-speaker';
 import { fixEdit, type FixEditInput } from './fix-edit';
 import { runHooks, type RunHooksInput } from './hooks/run-hooks';
+import { expandAtPaths, type ExpandAtPathsInput } from './at-paths';
 import { withoutSecrets } from './env-filter';
 import { createExec } from './exec';
 import { heartbeatIntervalFor } from './heartbeat';
@@ -103,6 +104,10 @@ function transcriptAndToolActivities(deps: ActivityDeps) {
     /** The workflow's checks of a call with blob markers, on its full arguments (a local activity). */
     async judgeCall(input: JudgeCallInput) {
       return judgeCall(deps.store, input);
+    },
+    /** The files a prompt's `@path` references name, read once and stored. */
+    async expandAtPaths(input: ExpandAtPathsInput) {
+      return expandAtPaths(deps.store, input);
     },
     async runHooks(input: RunHooksInput) {
       return runHooks({ store: deps.store, env: commandEnv, runner, heartbeatIntervalMs }, input);

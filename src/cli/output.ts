@@ -100,6 +100,8 @@ function statusLine(e: AgentEvent, sessionId: string): string | undefined {
       return `[approval mode: ${e.mode}]`;
     case 'todos':
       return todosLine(e.todos);
+    case 'referenced_files':
+      return `[files] ${shorten(e.files.join(', '), 120)} added to the prompt`;
     case 'warning':
       return `[WARNING] ${e.message}`;
     case 'error':

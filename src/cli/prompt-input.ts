@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { PromptInput } from '../workflows/api';
 import { InputError } from './exit-codes';
+import { checkAtPaths } from './at-paths';
 import { checkPayloadSize } from '../client';
 import type { ApprovalMode } from '../core/types';
 import type { OutputFormat } from './output';
@@ -39,7 +40,9 @@ export type PromptSettings = Omit<PromptInput, 'prompt'>;
 export function promptInput(options: RunOptions): PromptInput {
   if (!options.prompt.trim()) throw new InputError('the prompt is empty: pass it as an argument or on standard input');
   checkPayloadSize('the prompt', options.prompt, LARGE_TEXT_HINT);
-  return { prompt: options.prompt, ...promptSettings(options) };
+  const settings = promptSettings(options);
+  checkAtPaths(options.prompt, settings.workspace);
+  return { prompt: options.prompt, ...settings };
 }
 
 /** What to do with text too large for a workflow message: the agent reads files of any size. */

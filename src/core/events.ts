@@ -26,6 +26,8 @@ export type AgentEventBody =
   | { type: 'context_window_will_overflow'; estimatedRequestTokens: number; remainingTokens: number }
   | { type: 'budget_exhausted'; used: number; budget: number }
   | { type: 'warning'; message: string }
+  /** The files a prompt's `@path` references named, read and added to its message. */
+  | { type: 'referenced_files'; files: string[] }
   /** The model replaced its todo list (`write_todos`). */
   | { type: 'todos'; todos: Todo[] }
   /** Hooks of one event ran (only when some are configured for it); failures come as warnings. */

@@ -37,6 +37,8 @@ export const FAILURES = {
   sessionTurnLimit: { type: 'SessionTurnLimit', retryable: false, exitCode: EXIT_CODES.turnLimit },
   loopDetected: { type: 'LoopDetected', retryable: false, exitCode: EXIT_CODES.error },
   contextWindowOverflow: { type: 'ContextWindowOverflow', retryable: false, exitCode: EXIT_CODES.error },
+  /** A prompt's `@path` names nothing in the workspace (Gemini CLI: a fatal input error). */
+  atPath: { type: 'AtPathReference', retryable: false, exitCode: EXIT_CODES.input },
   /** A workflow error that was not an ApplicationFailure (a bug): wrapped so the task is not retried forever. */
   internal: { type: 'InternalError', retryable: false, exitCode: EXIT_CODES.error },
   /** An ApplicationFailure without a type, or a client-side error of no known kind. */

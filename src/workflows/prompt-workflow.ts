@@ -34,6 +34,7 @@ import { invokeAgentDeclaration } from './tools/agent-calls';
 import { runTurn, type OpenCalls, type TurnFrame, type TurnOutcome } from './prompt/turn';
 import { continueAfterInvalidStream } from './prompt/invalid-stream';
 import { checkTurnLimits } from './prompt/limits';
+import { addReferencedFiles } from './prompt/at-paths';
 
 /**
  * One user prompt, as Gemini CLI's loop: model turn; run its function calls; send their responses;
@@ -59,6 +60,7 @@ export async function agentPromptWorkflow(input: PromptInput): Promise<PromptRes
 async function run(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<Ending> {
   const open: OpenCalls = { calls: [] };
   try {
+    if (!state.input.resume) await addReferencedFiles(state, acts, cursor);
     // A resumed run (continue-as-new) has fired BeforeAgent and chosen its model already.
     const blocked = await beginPrompt(state, acts, cursor);
     if (blocked) return blocked;

@@ -1,6 +1,6 @@
 import { functionCallResponse, textResponse } from '../../src/fake-gemini';
 import { closeTestEnv } from '../helpers/temporal-env';
-import { createHarness, type Harness } from '../helpers/agent-harness';
+import { createHarness, maybeRecordHistory, type Harness } from '../helpers/agent-harness';
 import { createPromptState } from '../../src/workflows/state/prompt-state';
 import { carryOf } from '../../src/workflows/prompt/carry';
 import { statusQuery, type PromptInput } from '../../src/workflows/api';
@@ -47,6 +47,7 @@ test('the list is kept in the prompt, shown in status and as an event, without a
   expect(run.status.todos).toEqual(plan);
   expect(run.events.filter((e) => e.type === 'todos')).toEqual([expect.objectContaining({ todos: plan })]);
   expect(run.events.some((e) => e.type === 'tool_call_awaiting_approval')).toBe(false);
+  await maybeRecordHistory(h, run.workflowId, 'prompt-write-todos');
 });
 
 test('bad lists are answered with a clear error and leave the last good list in place', async () => {

@@ -33,6 +33,8 @@ export function activitiesFor(input: PromptSettings) {
   });
   const utility = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: { maximumAttempts: 1 } });
   // Gemini CLI gives its edit fixer one attempt and 40 s; past that the edit's own error stands.
+  // Reading a prompt's `@path` files: a failure is the user's mistake (non-retryable), a crash is retried.
+  const files = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: { maximumAttempts: 3 } });
   const fixer = proxyActivities<Activities>({ startToCloseTimeout: '40 seconds', retry: { maximumAttempts: 1 } });
   return {
     callModel: model.callModel,
@@ -44,6 +46,7 @@ export function activitiesFor(input: PromptSettings) {
     routeModel: utility.routeModel,
     checkNextSpeaker: utility.checkNextSpeaker,
     fixEdit: fixer.fixEdit,
+    expandAtPaths: files.expandAtPaths,
   };
 }
 

@@ -1,0 +1,24 @@
+import { patched } from '@temporalio/workflow';
+import { parseAtPaths } from '../../tools/at-paths';
+import type { Cursor } from '../api';
+import type { PromptActivities } from '../state/activity-options';
+import { emit, type PromptState } from '../state/prompt-state';
+
+/** Prompts recorded before `@path` expansion scheduled no activity before their first request. */
+export const AT_PATHS_PATCH = 'at-path-expansion';
+
+/**
+ * Gemini CLI's `@path` handling: the files a new prompt references are read by an activity and their
+ * text joins the prompt's message, by store reference. Only a prompt's first run does this (a resumed run
+ * carries its message), and only a prompt with references schedules the activity.
+ */
+export async function addReferencedFiles(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<void> {
+  const paths = parseAtPaths(state.input.prompt);
+  if (paths.length === 0 || !patched(AT_PATHS_PATCH)) return;
+  const read = await acts.expandAtPaths({ workspace: state.input.workspace, paths });
+  if (read.skipped.length > 0)
+    emit(state, { type: 'warning', message: `Referenced files left out: ${read.skipped.join(', ')}.` });
+  if (!read.textRef) return;
+  emit(state, { type: 'referenced_files', files: read.files });
+  cursor.append = [...cursor.append, { kind: 'text', text: read.preview, textRef: read.textRef }];
+}
