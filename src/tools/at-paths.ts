@@ -19,12 +19,13 @@ const MAX_FILES_WALKED = 50_000;
 const TRAILING_PUNCTUATION = /[.,;:!?)\]}'"]+$/;
 
 /**
- * The paths referenced in `prompt`: an `@` at the start or after whitespace, then the path up to the next
+ * The paths referenced in `prompt`: an `@` at the start, or after whitespace or an opening bracket or quote, then
+ * the path up to the next
  * unescaped whitespace (`\ ` keeps a space). A lone `@`, or one inside a word (`me@example.com`), is text.
  */
 export function parseAtPaths(prompt: string): string[] {
   const paths: string[] = [];
-  const pattern = /(^|\s)@((?:\\\s|[^\s])+)/g;
+  const pattern = /(^|[\s([{"'])@((?:\\\s|[^\s])+)/g;
   for (const match of prompt.matchAll(pattern)) {
     const path = match[2].replace(/\\(\s)/g, '$1').replace(TRAILING_PUNCTUATION, '');
     if (path !== '' && !paths.includes(path)) paths.push(path);
