@@ -37,6 +37,8 @@ export interface AgentWorkerOptions {
   commandEnv?: NodeJS.ProcessEnv;
   /** Starts shell commands and hooks (default: the process's shared spawner). */
   runner?: ProcessRunner;
+  /** durable-agent's home: the user-level `GEMINI.md` that prompts load and `save_memory` writes. */
+  home?: string;
 }
 
 /** Wires a worker: connection, activities from real dependencies, the workflow bundle, the task queue. */
@@ -53,6 +55,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
       grepTimeoutMs: options.grepTimeoutMs,
       commandEnv: options.commandEnv,
       runner: options.runner,
+      home: options.home,
     }),
     ...workflowSource(options.workflowBundlePath),
     shutdownGraceTime: options.shutdownGraceTime ?? '5 seconds',
@@ -118,6 +121,7 @@ export async function startAgentWorker(
     grepTimeoutMs: config.grepTimeoutMs,
     commandEnv: options.commandEnv,
     runner,
+    home: config.home,
   });
   runner.start();
   const running = worker.run();

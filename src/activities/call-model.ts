@@ -40,6 +40,8 @@ export interface CallModelInput {
   systemPrompt?: string;
   /** A sub-agent's sampling settings (temperature, topP); absent: the model's defaults. */
   sampling?: Sampling;
+  /** Store reference of the project context, appended to the system instruction of every request. */
+  memoryRef?: string;
   /**
    * Declarations the workflow builds itself (`invoke_agent` listing agents, `complete_task` from an output schema);
    * they replace registry ones of the same name.
@@ -130,7 +132,8 @@ async function streamTurn(
   afterToolResults: boolean,
 ): Promise<CutTurn> {
   return withHeartbeat(deps.heartbeatIntervalMs ?? 5000, async (ctx) => {
-    const request = modelRequest(input, contents, ctx.cancellationSignal);
+    const memory = input.memoryRef ? await deps.store.getBlob(input.memoryRef) : undefined;
+    const request = modelRequest(input, contents, ctx.cancellationSignal, memory);
     const workflowId = ctx.info.workflowExecution?.workflowId;
     const attemptId = `${ctx.info.activityId}.${ctx.info.attempt}`;
     const live = livePublisher(workflowId ? deps.live : undefined, workflowId ?? '', input.turn, attemptId, (m) =>
@@ -153,13 +156,14 @@ async function streamTurn(
 }
 
 /** The SDK request: the conversation, our system prompt and the declarations of the turn's tools. */
-function modelRequest(input: CallModelInput, contents: Content[], abortSignal: AbortSignal) {
+function modelRequest(input: CallModelInput, contents: Content[], abortSignal: AbortSignal, memory?: string) {
   const systemInstruction = buildSystemPrompt({
     workspace: input.workspace,
     platform: process.platform,
     date: new Date().toDateString(),
     toolNames: input.toolNames,
     preamble: input.systemPrompt,
+    memory,
   });
   return {
     model: input.model,

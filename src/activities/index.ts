@@ -18,6 +18,7 @@ import { checkNextSpeaker, type NextSpeakerInput } from './next-speaker';
 import { fixEdit, type FixEditInput } from './fix-edit';
 import { runHooks, type RunHooksInput } from './hooks/run-hooks';
 import { expandAtPaths, type ExpandAtPathsInput } from './at-paths';
+import { loadPromptMemory, type LoadMemoryInput } from './load-memory';
 import { withoutSecrets } from './env-filter';
 import { createExec } from './exec';
 import { heartbeatIntervalFor } from './heartbeat';
@@ -38,6 +39,8 @@ export interface ActivityDeps {
   runner?: ProcessRunner;
   /** Models out of quota on this worker (default: a memory of the activities' own). */
   availability?: ModelAvailability;
+  /** durable-agent's home on this worker: the user-level `GEMINI.md` (none: no user-level memory). */
+  home?: string;
 }
 
 export interface RecordMessageInput {
@@ -94,7 +97,13 @@ function transcriptAndToolActivities(deps: ActivityDeps) {
   const heartbeatIntervalMs = deps.toolHeartbeatIntervalMs;
   return {
     async runTool(input: RunToolInput) {
-      const toolDeps = { store: deps.store, journal: deps.journal, grepTimeoutMs: deps.grepTimeoutMs, exec };
+      const toolDeps = {
+        store: deps.store,
+        journal: deps.journal,
+        grepTimeoutMs: deps.grepTimeoutMs,
+        exec,
+        home: deps.home,
+      };
       return runTool({ ...toolDeps, heartbeatIntervalMs }, input);
     },
     /** `invoke_agent`'s result with the sub-agent's long output strings read back from the store. */
@@ -108,6 +117,10 @@ function transcriptAndToolActivities(deps: ActivityDeps) {
     /** The files a prompt's `@path` references name, read once and stored. */
     async expandAtPaths(input: ExpandAtPathsInput) {
       return expandAtPaths(deps.store, input);
+    },
+    /** The project context files, read at the start of each prompt. */
+    async loadMemory(input: LoadMemoryInput) {
+      return loadPromptMemory({ store: deps.store, home: deps.home }, input);
     },
     async runHooks(input: RunHooksInput) {
       return runHooks({ store: deps.store, env: commandEnv, runner, heartbeatIntervalMs }, input);

@@ -17,6 +17,8 @@ export interface RequestFrame {
   extraDeclarations?: FunctionDeclaration[];
   /** A sub-agent's own sampling settings (its definition's); absent: the model's defaults. */
   sampling?: Sampling;
+  /** Store reference of the project context (GEMINI.md files) the prompt loaded at its start. */
+  memoryRef?: string;
 }
 
 /** Sampling settings sent with a request, as the SDK's config names them. */
@@ -50,6 +52,7 @@ export async function resolveFrame<T extends RequestFrame>(
     systemPrompt: rest.systemPrompt,
     extraDeclarations: rest.extraDeclarations,
     ...(rest.sampling ? { sampling: rest.sampling } : {}),
+    ...(rest.memoryRef ? { memoryRef: rest.memoryRef } : {}),
   };
   return { input: rest as unknown as T, stored: await store.putBlob(JSON.stringify(frame)) };
 }

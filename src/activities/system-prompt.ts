@@ -9,6 +9,8 @@ export interface SystemPromptContext {
   toolNames: string[];
   /** Replaces the main agent's preamble, mandates and workflows (a sub-agent's own prompt). */
   preamble?: string;
+  /** The project context (GEMINI.md files), after a rule, as Gemini CLI appends the user memory. */
+  memory?: string;
 }
 
 const PREAMBLE = `You are durable-agent, a software engineering agent working in a user's project through tools.
@@ -45,6 +47,8 @@ export function buildSystemPrompt(ctx: SystemPromptContext): string {
 - Platform: ${ctx.platform}
 - Date: ${ctx.date}
 - Tools available: ${ctx.toolNames.join(', ')}`;
-  if (ctx.preamble) return [ctx.preamble, environment].join('\n\n');
-  return [PREAMBLE, MANDATES, WORKFLOWS, GUIDELINES, environment].join('\n\n');
+  const prompt = ctx.preamble
+    ? [ctx.preamble, environment].join('\n\n')
+    : [PREAMBLE, MANDATES, WORKFLOWS, GUIDELINES, environment].join('\n\n');
+  return ctx.memory ? `${prompt}\n\n---\n\n${ctx.memory}` : prompt;
 }

@@ -14,6 +14,7 @@ import { positiveInt } from './arguments';
 import type { Io, OutputFormat } from './output';
 import { serveCommand } from './serve';
 import { addTrust } from './trust';
+import { addMemory } from './memory';
 import { addRun } from './run-options';
 import type { FakeResponses } from './runtime';
 import { fakeResponsesOption } from './fake-responses';
@@ -45,6 +46,7 @@ function buildProgram(): Command {
   addChat(program, setup, io, fakeOption);
   addServers(program);
   addTrust(program, setup, io);
+  addMemory(program, setup, io);
   return program;
 }
 

@@ -102,6 +102,8 @@ function statusLine(e: AgentEvent, sessionId: string): string | undefined {
       return todosLine(e.todos);
     case 'referenced_files':
       return `[files] ${shorten(e.files.join(', '), 120)} added to the prompt`;
+    case 'memory_loaded':
+      return `[context] ${e.files.join(', ')} (${e.chars} characters)`;
     case 'warning':
       return `[WARNING] ${e.message}`;
     case 'error':

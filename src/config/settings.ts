@@ -23,7 +23,13 @@ export class SettingsFileError extends ConfigFileError {
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+const fileName = z.string().trim().min(1, 'must not be empty');
+
 const settingsSchema = z.looseObject({
+  /** Gemini CLI's key: the context file names, one or a list (`["AGENTS.md", "GEMINI.md"]`). */
+  context: z
+    .looseObject({ fileName: z.union([fileName, z.array(fileName).min(1, 'must name at least one file')]).optional() })
+    .optional(),
   hooks: hooksConfigSchema.optional(),
   hooksConfig: z
     .looseObject({
@@ -77,6 +83,22 @@ export async function loadHookSettings(files: SettingsFiles): Promise<HooksConfi
 export async function loadEnvRedaction(userFile: string): Promise<EnvRedaction> {
   const redaction = (await readSettings(userFile))?.security?.environmentVariableRedaction;
   return { allowed: redaction?.allowed ?? [], blocked: redaction?.blocked ?? [] };
+}
+
+/**
+ * `context.fileName` of the settings, the workspace's over the user's (Gemini CLI merges them so);
+ * undefined when neither sets it (the default, `GEMINI.md`). A name must be a plain file name.
+ */
+export async function loadContextFileNames(files: SettingsFiles): Promise<string[] | undefined> {
+  for (const file of [files.workspaceFile, files.userFile]) {
+    const value = file === undefined ? undefined : (await readSettings(file))?.context?.fileName;
+    if (value === undefined) continue;
+    const names = typeof value === 'string' ? [value] : value;
+    const bad = names.find((name) => name.includes('/') || name.includes('\\') || name === '.' || name === '..');
+    if (bad !== undefined) throw new SettingsFileError(`${file}: context.fileName: "${bad}" is not a file name`);
+    return [...new Set(names)];
+  }
+  return undefined;
 }
 
 async function readSettings(file: string): Promise<Settings | undefined> {

@@ -7,7 +7,7 @@ import { loadAgentFiles, type AgentDirs } from './agents';
 import type { Config } from './env';
 import { atConfigEdge } from './errors';
 import { loadPolicyFiles, type PolicyDirs } from './policies';
-import { loadEnvRedaction, loadHookSettings, type SettingsFiles } from './settings';
+import { loadContextFileNames, loadEnvRedaction, loadHookSettings, type SettingsFiles } from './settings';
 import { readTrustedFolders, trustingFolder } from './trusted-folders';
 
 /**
@@ -54,7 +54,7 @@ export function configSources(
 }
 
 export type WorkspaceConfig = Required<Pick<PromptInput, 'policyRules' | 'agents' | 'workspaceTrusted'>> &
-  Pick<PromptInput, 'hooks'>;
+  Pick<PromptInput, 'hooks' | 'contextFileNames'>;
 
 /**
  * Policies of every tier, the agents `invoke_agent` may start (the built-ins first) and the hooks.
@@ -77,6 +77,7 @@ export async function loadWorkspaceConfig(
     policyRules: policies.rules,
     agents: [...BUILTIN_AGENTS, ...agents.agents],
     hooks: await atConfigEdge(() => loadHookSettings(sources.settings)),
+    contextFileNames: await atConfigEdge(() => loadContextFileNames(sources.settings)),
     workspaceTrusted: trusted,
   };
 }

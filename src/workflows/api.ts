@@ -91,6 +91,8 @@ export interface PromptInput {
   resume?: PromptCarry | Record<string, unknown>;
   /** Command hooks from the settings files, read by the client at its edge (Gemini CLI's format). */
   hooks?: HooksConfig;
+  /** `context.fileName` of the settings: the context file names (absent: `GEMINI.md`). */
+  contextFileNames?: string[];
   /** SessionStart context a session hands to its first prompt. */
   hookContext?: string;
   /** Where the prompt's hooks stood, when it continues as new. */
@@ -258,6 +260,8 @@ export interface ContextCarry {
    * changed on disk since is refused. Absent in carries made before it existed.
    */
   knownFiles?: Record<string, string>;
+  /** Store reference of the project context loaded at the prompt's start (absent: none, or an older run). */
+  memoryRef?: string;
 }
 
 /** A message from the user while the prompt works: delivered with the next model request. */

@@ -35,6 +35,7 @@ import { runTurn, type OpenCalls, type TurnFrame, type TurnOutcome } from './pro
 import { continueAfterInvalidStream } from './prompt/invalid-stream';
 import { checkTurnLimits } from './prompt/limits';
 import { addReferencedFiles } from './prompt/at-paths';
+import { loadProjectMemory } from './prompt/memory';
 
 /**
  * One user prompt, as Gemini CLI's loop: model turn; run its function calls; send their responses;
@@ -60,8 +61,9 @@ export async function agentPromptWorkflow(input: PromptInput): Promise<PromptRes
 async function run(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<Ending> {
   const open: OpenCalls = { calls: [] };
   try {
+    // A resumed run (continue-as-new) has read its references and context, fired BeforeAgent and chosen its model.
     if (!state.input.resume) await addReferencedFiles(state, acts, cursor);
-    // A resumed run (continue-as-new) has fired BeforeAgent and chosen its model already.
+    if (!state.input.resume) await loadProjectMemory(state, acts);
     const blocked = await beginPrompt(state, acts, cursor);
     if (blocked) return blocked;
     if (!state.input.resume) await chooseModel(state, acts, cursor.transcriptId, cursor.length);
@@ -160,6 +162,7 @@ function promptFrame(state: PromptState, hooked: Awaited<ReturnType<typeof befor
     extraDeclarations: [invokeAgentDeclaration(state)].filter((d) => hooked.allows(d.name)),
     lastPromptTokens: state.context.lastPromptTokens,
     hooks: hooked.hooks,
+    ...(state.context.memoryRef ? { memoryRef: state.context.memoryRef } : {}),
     // The activity checks the stream from where the workflow's tracking stands; off means never cut.
     ...(state.loop.disabled ? {} : { contentLoop: state.loop.content }),
   };

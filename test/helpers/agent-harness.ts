@@ -48,7 +48,8 @@ export interface Harness {
 
 let counter = 0;
 
-export async function createHarness(name: string): Promise<Harness> {
+/** `home`: durable-agent's home on the worker (the user-level GEMINI.md); none by default. */
+export async function createHarness(name: string, options: { home?: string } = {}): Promise<Harness> {
   const env = await getTestEnv();
   const root = fs.mkdtempSync(path.join(env.tmpDir, `${name}-`));
   const fake = await FakeGeminiServer.start({ script: [] });
@@ -66,6 +67,7 @@ export async function createHarness(name: string): Promise<Harness> {
     live,
     workflowBundlePath: env.workflowBundle.codePath,
     shutdownGraceTime: '1 second',
+    home: options.home,
   });
   const running = worker.run();
   const harness: Harness = {

@@ -41,6 +41,7 @@ export function activitiesFor(input: PromptSettings) {
     compressTranscript: model.compressTranscript,
     runTool: withLocalReads(tools.runTool),
     recordMessage: tools.recordMessage,
+    loadMemory: tools.loadMemory,
     agentResult: tools.agentResult,
     checkForLoop: loopCheck.checkForLoop,
     routeModel: utility.routeModel,

@@ -16,14 +16,15 @@ export function framedRequest(
   memo: FrameMemo | undefined,
   request: CallModelInput,
 ): { request: FramedCallModelInput; json: string } {
-  const { workspace, toolNames, systemPrompt, extraDeclarations, sampling, ...rest } = request;
-  // A frame without sampling serialises as before, so older runs keep their references.
+  const { workspace, toolNames, systemPrompt, extraDeclarations, sampling, memoryRef, ...rest } = request;
+  // A frame without sampling or memory serialises as before, so older runs keep their references.
   const frame: RequestFrame = {
     workspace,
     toolNames,
     systemPrompt,
     extraDeclarations,
     ...(sampling ? { sampling } : {}),
+    ...(memoryRef ? { memoryRef } : {}),
   };
   const json = JSON.stringify(frame);
   return { request: memo?.json === json ? { ...rest, frameRef: memo.ref } : request, json };

@@ -1,0 +1,20 @@
+import { patched } from '@temporalio/workflow';
+import type { PromptActivities } from '../state/activity-options';
+import { emit, type PromptState } from '../state/prompt-state';
+
+/** Marks runs that read the project context at their start: older histories have no such activity. */
+export const PROJECT_MEMORY_PATCH = 'project-memory';
+
+/**
+ * Reads the project context (GEMINI.md files) once, at the start of a new prompt, in an activity:
+ * replay reads the recorded reference, never the files. A session's prompts each do this, so an edit
+ * between two messages is seen. The reference is carried across continue-as-new in `context`.
+ */
+export async function loadProjectMemory(state: PromptState, acts: PromptActivities): Promise<void> {
+  if (!patched(PROJECT_MEMORY_PATCH)) return;
+  const loaded = await acts.loadMemory({ workspace: state.input.workspace, fileNames: state.input.contextFileNames });
+  for (const warning of loaded.warnings) emit(state, { type: 'warning', message: `context files: ${warning}` });
+  if (!loaded.memoryRef) return;
+  state.context.memoryRef = loaded.memoryRef;
+  emit(state, { type: 'memory_loaded', files: loaded.files, chars: loaded.chars });
+}
