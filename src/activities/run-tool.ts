@@ -37,6 +37,8 @@ export interface ToolActivityDeps {
   grepTimeoutMs?: number;
   /** Runs shell commands (default: `createExec()`). */
   exec?: ToolDeps['exec'];
+  /** durable-agent's home, where `save_memory` writes the user-level `GEMINI.md`. */
+  home?: string;
 }
 
 const PREVIEW_CHARS = 300;
@@ -134,6 +136,7 @@ async function runParsed(
       readBlob: (ref) => deps.store.getBlob(ref),
       exec: deps.exec,
       knownFiles: input.knownFiles,
+      home: deps.home,
     });
     return await tool.execute(args, toolDeps);
   } catch (err) {

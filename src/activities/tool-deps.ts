@@ -7,6 +7,7 @@ import { createExec } from './exec';
 import { createLineMatcher } from './line-matcher';
 import { listInside, readDirectoryInside, readFileInside, targetInside, type IsInside } from './safe-fs';
 import { removeFileInside, writeFileInside } from './safe-write';
+import { saveMemoryFact } from './memory/save';
 
 /** Part of the tool dependencies' surface, next to `createToolDeps` and `createWorkspace`. */
 
@@ -24,7 +25,9 @@ export async function createToolDeps(options: {
   readBlob?: (ref: string) => Promise<string>;
   exec?: ToolDeps['exec'];
   knownFiles?: ToolDeps['knownFiles'];
+  home?: string;
 }): Promise<ToolDeps> {
+  const { home } = options;
   const { shellTimeoutMs, maxOutputChars, grepTimeoutMs, signal } = options;
   const limits: ToolLimits = { shellTimeoutMs, maxOutputChars, grepTimeoutMs };
   return {
@@ -36,6 +39,7 @@ export async function createToolDeps(options: {
     lineMatcher: (search, timeoutMs) => createLineMatcher(search, timeoutMs, signal),
     fingerprint,
     knownFiles: options.knownFiles,
+    ...(home ? { userMemory: { addFact: (fact: string) => saveMemoryFact(home, fact) } } : {}),
   };
 }
 

@@ -13,6 +13,7 @@ import { readToolOutputTool } from './read-tool-output';
 import { completeTaskTool } from './complete-task';
 import { invokeAgentTool } from './invoke-agent';
 import { writeTodosTool } from './write-todos';
+import { saveMemoryTool } from './save-memory';
 
 export type { FunctionDeclaration } from './types';
 
@@ -31,6 +32,7 @@ export const TOOLS = [
   invokeAgentTool,
   completeTaskTool,
   writeTodosTool,
+  saveMemoryTool,
 ] as const;
 
 export const toolNames: readonly string[] = TOOLS.map((tool) => tool.name);

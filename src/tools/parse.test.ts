@@ -26,6 +26,7 @@ describe('tool list', () => {
       'invoke_agent',
       'complete_task',
       'write_todos',
+      'save_memory',
     ]);
     expect(TOOLS.map((tool) => tool.name)).toEqual(toolNames);
   });

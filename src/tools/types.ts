@@ -27,6 +27,8 @@ export interface ToolDeps {
    * workspace-relative path. An edit refuses a file listed here whose content on disk differs.
    */
   knownFiles?: Readonly<Record<string, string>>;
+  /** The user-level context file (`<home>/GEMINI.md`), outside the workspace; absent on a worker without a home. */
+  userMemory?: { addFact(fact: string): Promise<string> };
 }
 
 /** A JavaScript regular expression to find in lines, and one whose matches are left out. */

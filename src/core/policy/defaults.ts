@@ -48,11 +48,16 @@ function generalRules(readOnly: readonly string[]): Record<string, RuleFields> {
   return {
     'read-only tools': { toolName: [...readOnly], decision: 'allow', priority: 50 },
     'mutating tools': {
-      toolName: [...EDIT_TOOLS, 'run_shell_command', 'web_fetch'],
+      toolName: [...EDIT_TOOLS, 'run_shell_command', 'web_fetch', 'save_memory'],
       decision: 'ask_user',
       priority: 10,
     },
-    auto_edit: { toolName: [...EDIT_TOOLS, 'web_fetch'], decision: 'allow', priority: 15, modes: ['auto_edit'] },
+    auto_edit: {
+      toolName: [...EDIT_TOOLS, 'web_fetch', 'save_memory'],
+      decision: 'allow',
+      priority: 15,
+      modes: ['auto_edit'],
+    },
     // The agent's own configuration (policies, hooks, agents) is read by later prompts: a write
     // there asks even in auto_edit. Plan mode already refuses it (only plan files are written).
     'agent configuration edits': {
