@@ -295,6 +295,8 @@ export type SubagentInput = Omit<PromptInput, 'maxTurns' | 'prompt'> & {
   prompt: string;
   /** Store reference of a task too long for history (the parent model's string was a blob marker). */
   promptRef?: string;
+  /** The parent's project context (store reference), added to the sub-agent's system instruction too. */
+  memoryRef?: string;
 };
 
 // The session: its input, its status, its messages.

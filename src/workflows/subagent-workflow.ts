@@ -33,6 +33,7 @@ export async function subagentWorkflow(input: SubagentInput): Promise<SubagentRe
   const agent = input.agent;
   const state = createPromptState({ ...input, maxTurns: agent.maxTurns });
   state.agent = agent;
+  if (input.memoryRef) state.context.memoryRef = input.memoryRef;
   const tools = resolveAgentTools(agent, toolNames);
   // Plan mode belongs to the main prompt; a sub-agent runs in the mode it was started in.
   state.agentTools = tools.ok
@@ -123,6 +124,7 @@ function agentFrame(state: PromptState): TurnFrame {
     systemPrompt: `${agent.systemPrompt}\n\n${finishInstructions(agent)}`,
     extraDeclarations: [completeTaskDeclaration(agent.outputSchema)],
     lastPromptTokens: state.context.lastPromptTokens,
+    ...(state.context.memoryRef ? { memoryRef: state.context.memoryRef } : {}),
     ...(agent.temperature !== undefined || agent.topP !== undefined ? { sampling: definedOnly(sampling) } : {}),
   };
 }

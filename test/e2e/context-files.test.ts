@@ -111,6 +111,26 @@ test('@path imports: relative, confined to the project, once each, at most five 
   expect(warnings.join('\n')).toMatch(/secret\.md skipped: outside[\s\S]*missing\.md skipped: file not found/);
 });
 
+test('a sub-agent gets the prompt’s context in its system instruction too, loaded once by the parent', async () => {
+  const workspace = project({ 'pkg/GEMINI.md': 'shared rules', 'pkg/a.txt': 'A' });
+  const run = await h.run(
+    [
+      functionCallResponse({ name: 'invoke_agent', args: { agent_name: 'generalist', prompt: 'look' } }),
+      functionCallResponse({ name: 'complete_task', args: { result: 'seen' } }),
+      textResponse('done'),
+    ],
+    { workspace },
+  );
+  expect(run.result?.response).toBe('done');
+  expect(system(1)).toContain(block('GEMINI.md', 'shared rules'));
+  expect(system(1)).not.toBe(system(0));
+  const history = await h.env.client.workflow.getHandle(run.workflowId).fetchHistory();
+  const loads = history.events!.filter(
+    (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'loadMemory',
+  );
+  expect(loads).toHaveLength(1);
+});
+
 test('a workspace without context files sends the plain system instruction', async () => {
   const workspace = project({ 'pkg/a.txt': 'A' });
   const run = await h.run([textResponse('ok')], { workspace });
