@@ -182,3 +182,36 @@ test('a long prompt continues as new between turns and keeps its conversation, e
     await recordRuns(handle.workflowId, 'prompt-continue-as-new', 2);
   });
 }, 120_000);
+
+test('the project context loaded at the start reaches the requests of every run, and is read only once', async () => {
+  const list = (n: number) => functionCallResponse({ name: 'list_directory', args: { dir_path: n % 2 ? '.' : 'sub' } });
+  const script = [...Array.from({ length: 5 }, (_, i) => list(i + 1)), textResponse('listed')];
+  await withWorker('can-memory', script, async (fake) => {
+    const ws = workspace();
+    fs.mkdirSync(path.join(ws, '.git'));
+    fs.mkdirSync(path.join(ws, 'sub'));
+    fs.writeFileSync(path.join(ws, 'GEMINI.md'), 'carried rules');
+    const handle = await client.workflow.start(agentPromptWorkflow, {
+      taskQueue: 'can-memory',
+      workflowId: `can-memory-${Date.now()}`,
+      args: [
+        { prompt: 'list', workspace: ws, model: 'm', approvalMode: 'yolo', maxTurns: 20, modelRetryInitialMs: 50 },
+      ],
+    });
+    expect(((await handle.result()) as PromptResult).response).toBe('listed');
+    expect(await runsOf(handle.workflowId)).toBeGreaterThan(1);
+    const systems = fake.requests.map((r) =>
+      JSON.stringify((r.body as { systemInstruction: unknown }).systemInstruction),
+    );
+    expect(systems).toHaveLength(6);
+    for (const system of systems) expect(system).toContain('carried rules');
+    let loads = 0;
+    for (const runId of await runIds(handle.workflowId)) {
+      const history = await client.workflow.getHandle(handle.workflowId, runId).fetchHistory();
+      loads += history.events!.filter(
+        (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'loadMemory',
+      ).length;
+    }
+    expect(loads).toBe(1);
+  });
+}, 120_000);
