@@ -131,6 +131,15 @@ test('a sub-agent gets the prompt’s context in its system instruction too, loa
   expect(loads).toHaveLength(1);
 });
 
+test('what cannot be a context file is passed over: a folder of that name, a dangling link', async () => {
+  const workspace = project({ 'pkg/sub/GEMINI.md/inner.txt': 'x', 'pkg/b/GEMINI.md': 'b rules' });
+  fs.symlinkSync(path.join(workspace, 'nowhere.md'), path.join(workspace, 'GEMINI.md'));
+  const run = await h.run([textResponse('ok')], { workspace });
+  expect(run.result?.response).toBe('ok');
+  expect(system(0).endsWith(`---\n\n${block('b/GEMINI.md', 'b rules')}`)).toBe(true);
+  expect(run.events.find((e) => e.type === 'memory_loaded')).toMatchObject({ files: ['b/GEMINI.md'] });
+});
+
 test('a workspace without context files sends the plain system instruction', async () => {
   const workspace = project({ 'pkg/a.txt': 'A' });
   const run = await h.run([textResponse('ok')], { workspace });

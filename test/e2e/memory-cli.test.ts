@@ -58,6 +58,20 @@ test('memory show in a folder without context files says so', async () => {
   expect(result.stdout).toBe('No context files found (looked for GEMINI.md).\n');
 });
 
+test('memory show names skipped imports on stderr; a missing folder is exit 42', async () => {
+  const box = project('warn');
+  fs.appendFileSync(path.join(box.workspace, 'GEMINI.md'), '@./nope.md\n');
+  const result = await box.run(['memory', 'show', '-w', box.workspace]);
+  expectExit(result, 0);
+  expect(result.stdout).toContain('<!-- Import failed: ./nope.md - file not found -->');
+  expect(result.stderr).toMatch(
+    /\[WARNING\] context files: \S+GEMINI\.md: import @\.\/nope\.md skipped: file not found/,
+  );
+  const missing = await box.run(['memory', 'show', '-w', path.join(box.workspace, 'absent')]);
+  expectExit(missing, 42);
+  expect(missing.stderr).toContain('absent is not a directory');
+});
+
 test('a bad context.fileName stops memory show and run with exit 52, naming the file', async () => {
   const box = project('bad');
   fs.writeFileSync(path.join(box.home, 'settings.json'), JSON.stringify({ context: { fileName: ['../GEMINI.md'] } }));
