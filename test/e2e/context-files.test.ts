@@ -140,6 +140,15 @@ test('what cannot be a context file is passed over: a folder of that name, a dan
   expect(run.events.find((e) => e.type === 'memory_loaded')).toMatchObject({ files: ['b/GEMINI.md'] });
 });
 
+test('context files that cannot be read at all are a warning, and the prompt runs without them', async () => {
+  const workspace = path.join(project({}), 'gone');
+  const run = await h.run([textResponse('ok')], { workspace });
+  expect(run.result?.response).toBe('ok');
+  expect(system(0)).not.toContain('--- Context from:');
+  const warning = run.events.find((e) => e.type === 'warning') as { message?: string } | undefined;
+  expect(warning?.message).toMatch(/^context files could not be read: .*ENOENT.*gone/);
+});
+
 test('a workspace without context files sends the plain system instruction', async () => {
   const workspace = project({ 'pkg/a.txt': 'A' });
   const run = await h.run([textResponse('ok')], { workspace });

@@ -79,7 +79,7 @@ test('read-only tools run as local activities (one marker each), other tools as 
   const scheduled = events
     .filter((e) => e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED)
     .map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name);
-  expect(scheduled).toEqual(['callModel', 'callModel', 'runTool', 'callModel']);
+  expect(scheduled).toEqual(['loadMemory', 'callModel', 'callModel', 'runTool', 'callModel']);
   const markers = events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity');
   expect(markers).toHaveLength(1);
   expect(run.events).toContainEqual(

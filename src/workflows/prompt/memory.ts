@@ -1,4 +1,4 @@
-import { patched } from '@temporalio/workflow';
+import { isCancellation, patched } from '@temporalio/workflow';
 import type { PromptActivities } from '../state/activity-options';
 import { emit, type PromptState } from '../state/prompt-state';
 
@@ -12,9 +12,22 @@ export const PROJECT_MEMORY_PATCH = 'project-memory';
  */
 export async function loadProjectMemory(state: PromptState, acts: PromptActivities): Promise<void> {
   if (!patched(PROJECT_MEMORY_PATCH)) return;
-  const loaded = await acts.loadMemory({ workspace: state.input.workspace, fileNames: state.input.contextFileNames });
+  let loaded: Awaited<ReturnType<PromptActivities['loadMemory']>>;
+  try {
+    loaded = await acts.loadMemory({ workspace: state.input.workspace, fileNames: state.input.contextFileNames });
+  } catch (err) {
+    // Without its context the prompt still runs: the failure is told, not fatal.
+    if (isCancellation(err)) throw err;
+    emit(state, { type: 'warning', message: `context files could not be read: ${describe(err)}` });
+    return;
+  }
   for (const warning of loaded.warnings) emit(state, { type: 'warning', message: `context files: ${warning}` });
   if (!loaded.memoryRef) return;
   state.context.memoryRef = loaded.memoryRef;
   emit(state, { type: 'memory_loaded', files: loaded.files, chars: loaded.chars });
+}
+
+function describe(err: unknown): string {
+  const cause = (err as { cause?: { message?: string } }).cause?.message;
+  return cause ?? (err as Error).message;
 }

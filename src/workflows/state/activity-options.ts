@@ -36,12 +36,14 @@ export function activitiesFor(input: PromptSettings) {
   // Reading a prompt's `@path` files: a failure is the user's mistake (non-retryable), a crash is retried.
   const files = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: { maximumAttempts: 3 } });
   const fixer = proxyActivities<Activities>({ startToCloseTimeout: '40 seconds', retry: { maximumAttempts: 1 } });
+  // Reading the context files is short and does not heartbeat: a time limit of its own, a few attempts.
+  const memory = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumAttempts: 3 } });
   return {
     callModel: model.callModel,
     compressTranscript: model.compressTranscript,
     runTool: withLocalReads(tools.runTool),
     recordMessage: tools.recordMessage,
-    loadMemory: tools.loadMemory,
+    loadMemory: memory.loadMemory,
     agentResult: tools.agentResult,
     checkForLoop: loopCheck.checkForLoop,
     routeModel: utility.routeModel,
