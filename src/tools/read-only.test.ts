@@ -9,10 +9,11 @@ describe('the read-only tools of the default policy', () => {
     expect(readers.filter((name) => !READ_ONLY_TOOLS.includes(name))).toEqual([]);
   });
 
-  it('hold no registered tool that edits, executes or starts an agent (complete_task only ends a run)', () => {
+  // complete_task only ends a sub-agent's run; write_todos only replaces the prompt's own todo list.
+  it('hold no registered tool that edits, executes or starts an agent', () => {
     const others = TOOLS.filter((tool) => READ_ONLY_TOOLS.includes(tool.name))
       .filter((tool) => tool.kind !== 'read' && tool.kind !== 'search')
       .map((tool) => tool.name);
-    expect(others).toEqual(['complete_task']);
+    expect(others).toEqual(['complete_task', 'write_todos']);
   });
 });
