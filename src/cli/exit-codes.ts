@@ -14,6 +14,7 @@ export function exitCodeFor(report: Pick<StatusReport, 'status' | 'error'>): num
     case 'completed':
     case 'running':
     case 'awaiting_approval':
+    case 'awaiting_answer':
     case 'loop_detected':
     case 'budget_exhausted':
       return EXIT.ok;

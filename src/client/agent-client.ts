@@ -3,6 +3,7 @@ import { KIND_ATTRIBUTE, STATUS_ATTRIBUTE } from '../core/search-attributes';
 import type { agentPromptWorkflow, agentSessionWorkflow } from '../workflows';
 import {
   confirmToolCallUpdate,
+  submitAnswerUpdate,
   type PromptInput,
   type ToolConfirmation,
   closeSessionSignal,
@@ -14,6 +15,7 @@ import {
   type SessionInput,
 } from '../workflows/api';
 import { hasAgentSearchAttributes } from './connection';
+import type { QuestionAnswerPayload } from '../core/questions';
 
 /** Starts one prompt; the client only starts workflows and sends messages (STYLE rule 1). */
 export async function startPrompt(
@@ -73,6 +75,14 @@ export function confirmToolCall(client: Client, workflowId: string, confirmation
   return client.workflow.getHandle(workflowId).executeUpdate(confirmToolCallUpdate, { args: [confirmation] });
 }
 
+/**
+ * Answers an `ask_user` call; resolves to the workflow's receipt. The update's validator refuses an
+ * unknown, already answered or misshapen answer at once (WorkflowUpdateFailedError).
+ */
+export function answerQuestion(client: Client, workflowId: string, answer: QuestionAnswerPayload): Promise<string> {
+  return client.workflow.getHandle(workflowId).executeUpdate(submitAnswerUpdate, { args: [answer] });
+}
+
 /** Compresses the prompt's conversation before its next model request. */
 export async function requestCompression(client: Client, workflowId: string): Promise<void> {
   await client.workflow.getHandle(workflowId).signal(compressSignal);
@@ -117,10 +127,10 @@ export async function listPrompts(client: Client, limit = 50): Promise<ListedPro
   return out;
 }
 
-/** Ids of running prompts with a call awaiting approval (all running prompts without the attributes). */
+/** Ids of running prompts with a call awaiting approval or an answer (all running prompts without the attributes). */
 export async function promptsAwaitingApproval(client: Client, limit = 200): Promise<string[]> {
   const query = (await hasAgentSearchAttributes(client))
-    ? `${STATUS_ATTRIBUTE.name} = 'awaiting_approval' AND ExecutionStatus = 'Running'`
+    ? `${STATUS_ATTRIBUTE.name} IN ('awaiting_approval', 'awaiting_answer') AND ExecutionStatus = 'Running'`
     : "WorkflowType = 'agentPromptWorkflow' AND ExecutionStatus = 'Running'";
   const ids: string[] = [];
   for await (const wf of client.workflow.list({ query })) {

@@ -5,6 +5,7 @@
  */
 export { closeClient, connectClient, hasAgentSearchAttributes, hasPollers } from './connection';
 export {
+  answerQuestion,
   cancelPrompt,
   closeSession,
   confirmToolCall,

@@ -15,6 +15,7 @@ import type { Todo } from '../tools/write-todos';
 export type StatusName =
   | 'running'
   | 'awaiting_approval'
+  | 'awaiting_answer'
   | 'loop_detected'
   | 'budget_exhausted'
   | 'completed'
@@ -28,6 +29,8 @@ export interface StatusReport {
   status: StatusName;
   turns?: number;
   pendingApprovals: { callId: string; name: string; args: unknown }[];
+  /** `ask_user` calls waiting for an answer; present only while there are some. */
+  pendingQuestions?: { callId: string; questions: unknown }[];
   response?: string;
   error?: { type: string; message: string };
   stats?: PromptStats;
@@ -80,10 +83,11 @@ export async function promptStatus(client: Client, workflowId: string): Promise<
     case 'CONTINUED_AS_NEW': {
       const s = await queryWithin(client, workflowId, statusQuery);
       if (!s) {
-        const waiting = description.typedSearchAttributes.get(STATUS_ATTRIBUTE) === 'awaiting_approval';
+        const published = description.typedSearchAttributes.get(STATUS_ATTRIBUTE);
+        const waiting = published === 'awaiting_approval' || published === 'awaiting_answer';
         return {
           ...base,
-          status: waiting ? 'awaiting_approval' : 'running',
+          status: waiting ? published : 'running',
           error: {
             type: 'NoWorker',
             message: 'no worker answered; start one with `durable-agent server` or `durable-agent worker`',
@@ -92,7 +96,9 @@ export async function promptStatus(client: Client, workflowId: string): Promise<
       }
       const status = s.phase === 'finished' ? 'running' : s.phase;
       const todos = s.todos ? { todos: s.todos } : {};
-      return { ...base, status, turns: s.turns, pendingApprovals: s.pendingApprovals, stats: s.stats, ...todos };
+      const questions = s.pendingQuestions?.length ? { pendingQuestions: s.pendingQuestions } : {};
+      const waiting = { pendingApprovals: s.pendingApprovals, ...questions };
+      return { ...base, status, turns: s.turns, ...waiting, stats: s.stats, ...todos };
     }
     case 'COMPLETED': {
       const r = (await handle.result()) as PromptResult;

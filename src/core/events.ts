@@ -13,6 +13,8 @@ export type AgentEventBody =
   | { type: 'thought'; turn: number; subject: string; description: string }
   | { type: 'tool_call_request'; turn: number; callId: string; name: string; args: unknown }
   | { type: 'tool_call_awaiting_approval'; callId: string; name: string; args: unknown }
+  /** An `ask_user` call waits for `answerQuestion`. */
+  | { type: 'question_asked'; callId: string; questions: unknown }
   | { type: 'tool_call_response'; callId: string; name: string; ok: boolean; preview: string; errorKind?: string }
   | { type: 'finished'; turn: number; reason?: string; usage: TokenUsage }
   | { type: 'max_turns'; maxTurns: number }

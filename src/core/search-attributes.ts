@@ -12,4 +12,5 @@ export const SESSION_ATTRIBUTE = defineSearchAttributeKey('DurableAgentSession',
 
 export const SEARCH_ATTRIBUTE_NAMES = [STATUS_ATTRIBUTE.name, KIND_ATTRIBUTE.name, SESSION_ATTRIBUTE.name];
 
-export type AgentStatusValue = 'running' | 'awaiting_approval';
+/** `awaiting_answer`: an `ask_user` question waits for the user (and no call for approval). */
+export type AgentStatusValue = 'running' | 'awaiting_approval' | 'awaiting_answer';

@@ -110,6 +110,8 @@ export type ToolCallStatus =
   | 'validating'
   | 'scheduled'
   | 'awaiting_approval'
+  /** An `ask_user` call waiting for the user's answer. */
+  | 'awaiting_answer'
   | 'executing'
   | 'success'
   | 'error'

@@ -14,6 +14,7 @@ import { completeTaskTool } from './complete-task';
 import { invokeAgentTool } from './invoke-agent';
 import { writeTodosTool } from './write-todos';
 import { saveMemoryTool } from './save-memory';
+import { askUserTool } from './ask-user';
 
 export type { FunctionDeclaration } from './types';
 
@@ -33,6 +34,7 @@ export const TOOLS = [
   completeTaskTool,
   writeTodosTool,
   saveMemoryTool,
+  askUserTool,
 ] as const;
 
 export const toolNames: readonly string[] = TOOLS.map((tool) => tool.name);

@@ -27,6 +27,7 @@ describe('tool list', () => {
       'complete_task',
       'write_todos',
       'save_memory',
+      'ask_user',
     ]);
     expect(TOOLS.map((tool) => tool.name)).toEqual(toolNames);
   });

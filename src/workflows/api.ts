@@ -8,6 +8,7 @@ import type { HookState } from '../core/hooks/context';
 import type { HooksConfig } from '../core/hooks/types';
 import type { LoopState } from '../core/loop/types';
 import type { ModelUnavailability } from '../core/model-availability';
+import type { QuestionAnswer } from '../core/questions';
 import type { ApprovalMode, NewPart, TerminateReason, TokenUsage, ToolCallStatus, ToolOutcome } from '../core/types';
 import type { Todo } from '../tools/write-todos';
 
@@ -146,11 +147,13 @@ export interface ToolCallView {
 }
 
 export interface PromptStatus {
-  phase: 'running' | 'awaiting_approval' | 'loop_detected' | 'budget_exhausted' | 'finished';
+  phase: 'running' | 'awaiting_approval' | 'awaiting_answer' | 'loop_detected' | 'budget_exhausted' | 'finished';
   turns: number;
   approvalMode: ApprovalMode;
   /** Includes sub-agents' calls (with `childWorkflowId`), which `approve` answers through this prompt. */
   pendingApprovals: { callId: string; name: string; args: unknown; childWorkflowId?: string }[];
+  /** `ask_user` calls waiting for `answerQuestion` (absent when there are none). */
+  pendingQuestions?: { callId: string; questions: unknown }[];
   toolCalls: ToolCallView[];
   response?: string;
   terminateReason?: TerminateReason;
@@ -185,6 +188,9 @@ export { approvalModeSchema, toolConfirmationSchema } from '../core/confirmation
 export const toolConfirmationSignal = defineSignal<[unknown]>('toolConfirmation');
 export const setApprovalModeSignal = defineSignal<[unknown]>('setApprovalMode');
 export const confirmToolCallUpdate = defineUpdate<string, [ToolConfirmation]>('confirmToolCall');
+/** An answer to an `ask_user` call (payload: `questionAnswerSchema` in core/questions), as a signal or an update. */
+export const answerQuestionSignal = defineSignal<[unknown]>('answerQuestion');
+export const submitAnswerUpdate = defineUpdate<string, [unknown]>('submitAnswer');
 export const childApprovalSignal = defineSignal<[ChildApprovalNotice]>('childApproval');
 export const statusQuery = defineQuery<PromptStatus>('status');
 export const eventsQuery = defineQuery<EventsPage, [number]>('events');
@@ -201,6 +207,8 @@ export interface CallRecord {
   args: Record<string, unknown>;
   status: ToolCallStatus;
   decision?: ToolConfirmation;
+  /** For `ask_user`: the user's answer, once given. */
+  answer?: QuestionAnswer;
   /** Set once the call has its one function response. */
   outcome?: ToolOutcome;
 }

@@ -76,6 +76,8 @@ function generalRules(readOnly: readonly string[]): Record<string, RuleFields> {
       denyMessage: 'Plan mode is not available in yolo mode.',
     },
     enter_plan_mode: { toolName: 'enter_plan_mode', decision: 'ask_user', priority: 50 },
+    // The question is itself the person's turn: it waits for an answer, not for an approval, in every mode.
+    ask_user: { toolName: 'ask_user', decision: 'allow', priority: 50 },
     // A sub-agent's own calls are decided by the policy inside its child workflow.
     invoke_agent: {
       toolName: 'invoke_agent',

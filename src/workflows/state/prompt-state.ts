@@ -120,9 +120,10 @@ export function emit(state: PromptState, body: AgentEventBody): void {
 /** Mirrors "a call awaits approval" into the status search attribute, when the cluster has it. */
 export function publishStatus(state: PromptState): void {
   if (!state.input.searchAttributes) return;
-  const waiting =
-    state.book.childApprovals.size > 0 || [...state.book.calls.values()].some((c) => c.status === 'awaiting_approval');
-  const value: AgentStatusValue = waiting ? 'awaiting_approval' : 'running';
+  const calls = [...state.book.calls.values()];
+  const waiting = state.book.childApprovals.size > 0 || calls.some((c) => c.status === 'awaiting_approval');
+  const asking = calls.some((c) => c.status === 'awaiting_answer');
+  const value: AgentStatusValue = waiting ? 'awaiting_approval' : asking ? 'awaiting_answer' : 'running';
   if (state.progress.publishedStatus === value) return;
   state.progress.publishedStatus = value;
   upsertSearchAttributes([{ key: STATUS_ATTRIBUTE, value }]);
@@ -150,18 +151,19 @@ export function eventsPage(state: PromptState, cursor: number): EventsPage {
   return { events, next, done: state.finished && next >= state.log.base + state.log.events.length };
 }
 
-function phaseOf(state: PromptState, awaitingApproval: boolean): PromptStatus['phase'] {
+function phaseOf(state: PromptState, awaitingApproval: boolean, asking: boolean): PromptStatus['phase'] {
   if (state.finished) return 'finished';
   if (state.loopPaused) return 'loop_detected';
   if (state.budgetPaused) return 'budget_exhausted';
-  return awaitingApproval ? 'awaiting_approval' : 'running';
+  return awaitingApproval ? 'awaiting_approval' : asking ? 'awaiting_answer' : 'running';
 }
 
 export function statusOf(state: PromptState): PromptStatus {
   const calls = [...state.book.calls.values()];
   const pending = calls.filter((c) => c.status === 'awaiting_approval');
+  const asking = calls.filter((c) => c.status === 'awaiting_answer');
   return {
-    phase: phaseOf(state, pending.length + state.book.childApprovals.size > 0),
+    phase: phaseOf(state, pending.length + state.book.childApprovals.size > 0, asking.length > 0),
     turns: state.progress.turns,
     approvalMode: state.progress.mode,
     pendingApprovals: [
@@ -173,6 +175,9 @@ export function statusOf(state: PromptState): PromptStatus {
         childWorkflowId,
       })),
     ],
+    ...(asking.length
+      ? { pendingQuestions: asking.map((c) => ({ callId: c.callId, questions: c.args.questions })) }
+      : {}),
     toolCalls: calls.map(({ callId, name, args, status }) => ({ callId, name, args, status })),
     response: state.finished ? state.progress.response : undefined,
     terminateReason: state.terminateReason,

@@ -11,6 +11,7 @@ import {
   type ToolConfirmation,
 } from '../api';
 import { emit, publishStatus, setMode, type PromptState } from '../state/prompt-state';
+import { registerQuestionHandlers } from './questions';
 
 /**
  * Checks a confirmation against the prompt's state. Returns the reason it cannot apply, or
@@ -47,7 +48,9 @@ export function checkConfirmation(
   return { ok: true, value };
 }
 
+/** Also the answers to `ask_user` questions: a person's replies, registered wherever approvals are. */
 export function registerApprovalHandlers(state: PromptState): void {
+  registerQuestionHandlers(state);
   setHandler(toolConfirmationSignal, (payload: unknown) => {
     const check = checkConfirmation(state, payload);
     if (!check.ok) {

@@ -5,6 +5,7 @@ import type { ApprovalMode } from '../../core/types';
 import { checkCompleteTask, COMPLETE_TASK_ACCEPTED } from '../../core/agents/complete-task';
 import { PLANS_DIR } from '../../tools/plan-mode';
 import { invokeAgent } from './agent-calls';
+import { askUser } from './questions';
 import { emit, setMode, type PromptState } from '../state/prompt-state';
 import type { CallRecord } from '../api';
 import { describeTodos, todosOf } from '../../tools/write-todos';
@@ -35,6 +36,8 @@ export async function runWorkflowTool(state: PromptState, record: CallRecord): P
       return invokeAgent(state, record);
     case 'write_todos':
       return { ok: true, text: writeTodos(state, record) };
+    case 'ask_user':
+      return askUser(state, record);
     default:
       return { ok: false, text: `${record.name} cannot run here.` };
   }
