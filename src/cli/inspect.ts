@@ -15,6 +15,7 @@ import { followPrompt } from './follow';
 import { createPrinter, type Io, type OutputFormat } from './output';
 import { openArgsStore, withFullPendingArgs } from './full-args';
 import type { LoopDecision } from '../workflows/api';
+import { describeQuestion, questionHint } from './answer';
 
 type StoreConfig = Pick<Config, 'home' | 'storeUrl'>;
 
@@ -62,7 +63,7 @@ export async function listCommand(client: Client, io: Io): Promise<number> {
   return 0;
 }
 
-/** `pending [ID]`: calls awaiting approval, in one prompt or in every running one. */
+/** `pending [ID]`: calls awaiting approval and questions awaiting an answer, in one prompt or in every running one. */
 export async function pendingCommand(
   client: Client,
   config: StoreConfig,
@@ -83,11 +84,17 @@ export async function pendingCommand(
         count += 1;
         io.stdout.write(`${id}  ${call.callId}  ${call.name}  ${JSON.stringify(call.args)}\n`);
       }
+      for (const question of status?.pendingQuestions ?? []) {
+        count += 1;
+        io.stdout.write(
+          `${id}  ${question.callId}  ask_user\n${questionHint(id, question.callId, question.questions)}`,
+        );
+      }
     }
   } finally {
     await args.close();
   }
-  if (count === 0) io.stdout.write('nothing awaits approval\n');
+  if (count === 0) io.stdout.write('nothing awaits approval or an answer\n');
   return 0;
 }
 
@@ -139,6 +146,12 @@ function formatStatus(r: StatusReport): string {
   const lines = [`${r.workflowId}: ${r.status}${r.turns !== undefined ? ` after ${r.turns} turn(s)` : ''}`];
   for (const p of r.pendingApprovals)
     lines.push(`  awaiting approval: ${p.callId} ${p.name} ${JSON.stringify(p.args)}`);
+  for (const q of r.pendingQuestions ?? []) {
+    const questions = Array.isArray(q.questions) ? q.questions : [];
+    lines.push(`  awaiting an answer: ${q.callId} ask_user`);
+    lines.push(...questions.flatMap((question, i) => describeQuestion(question, i)).map((line) => `    ${line}`));
+    lines.push(`    answer: durable-agent answer ${r.workflowId} ${q.callId} --answer '...'`);
+  }
   if (r.error) lines.push(`  error: ${r.error.type}: ${r.error.message}`);
   if (r.todos?.length) lines.push('  todos:', ...r.todos.map((t) => `    [${t.status}] ${t.description}`));
   if (r.stats)

@@ -9,6 +9,7 @@ import { EXIT, InputError } from './exit-codes';
 import { cancelPromptCommand, withClient, withPrompt } from './connect';
 import { confirmCommand, listCommand, pendingCommand, statusCommand, watchCommand } from './inspect';
 import { addSteering } from './steering';
+import { addAnswer } from './answer';
 import { addChat } from './chat';
 import { positiveInt } from './arguments';
 import type { Io, OutputFormat } from './output';
@@ -43,6 +44,7 @@ function buildProgram(): Command {
   addInspection(program);
   addApprovals(program);
   addSteering(program, setup, io);
+  addAnswer(program, setup, io);
   addChat(program, setup, io, fakeOption);
   addServers(program);
   addTrust(program, setup, io);
@@ -89,7 +91,7 @@ function addInspection(program: Command): void {
   program
     .command('pending')
     .argument('[id]')
-    .description('list calls awaiting approval')
+    .description('list calls awaiting approval and questions awaiting an answer')
     .action(async (id?: string) => {
       const context = setup();
       process.exitCode = await withClient(context, (client) => pendingCommand(client, context.config, id, io));

@@ -23,6 +23,7 @@ import { openRuntime, type AgentRuntime } from './runtime';
 import { reportLeftRunning, SIGNAL_EXIT, watchStopSignals, type StopWatch } from './run-signals';
 import { startBackgroundServer } from './background';
 import { approvalHint } from './approval-hint';
+import { questionHint } from './answer';
 import { openArgsStore } from './full-args';
 import { createApprovalHandler } from './interactive-approval';
 
@@ -119,6 +120,7 @@ function approvalsFor(
       })
     : undefined;
   const onEvent = (event: AgentEvent) => {
+    if (event.type === 'question_asked') io.stderr.write(questionHint(workflowId, event.callId, event.questions));
     if (approvals) approvals.onEvent(event);
     else if (event.type === 'tool_call_awaiting_approval')
       io.stderr.write(approvalHint(workflowId, event.callId, event.name, event.args));

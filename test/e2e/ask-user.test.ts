@@ -7,6 +7,9 @@ import type { WorkflowHandle, WorkflowUpdateFailedError } from '@temporalio/clie
 import { functionCallResponse, textResponse } from '../../src/fake-gemini';
 import { promptStatus } from '../../src/client';
 import { answerQuestionSignal, statusQuery, submitAnswerUpdate, type PromptStatus } from '../../src/workflows/api';
+import type { AgentDefinition } from '../../src/core/agents/definition';
+import { generalistAgent } from '../../src/core/agents/builtins';
+import { MAX_RUN_EVENTS } from '../../src/workflows/prompt/carry';
 import { closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, type Harness } from '../helpers/agent-harness';
 
@@ -31,10 +34,11 @@ const QUESTIONS = [
   },
   { question: 'Which port?', header: 'Port', type: 'text' },
 ];
+const askCall = { name: 'ask_user', args: { questions: QUESTIONS } };
 const ask = (questions: unknown = QUESTIONS) => functionCallResponse({ name: 'ask_user', args: { questions } });
 
-async function waitForQuestion(handle: WorkflowHandle): Promise<PromptStatus> {
-  for (let i = 0; i < 200; i++) {
+async function waitForQuestion(handle: WorkflowHandle, tries = 200): Promise<PromptStatus> {
+  for (let i = 0; i < tries; i++) {
     const status = await handle.query(statusQuery);
     if (status.pendingQuestions?.length) return status;
     await new Promise((r) => setTimeout(r, 50));
@@ -134,3 +138,44 @@ test('with an approval timeout, an unanswered question becomes an error result a
   expect(sentText(1)).toContain('No answer arrived within 1500 ms');
   expect(run.events.find((e) => e.type === 'tool_call_response')).toMatchObject({ name: 'ask_user', ok: false });
 });
+
+test('a sub-agent cannot ask: its ask_user gets an error result at once and it goes on', async () => {
+  const helper: AgentDefinition = {
+    ...generalistAgent,
+    name: 'helper',
+    description: 'A test helper agent.',
+    tools: ['read_file', 'ask_user'],
+  };
+  const run = await h.run(
+    [
+      functionCallResponse({ name: 'invoke_agent', args: { agent_name: 'helper', prompt: 'find out' } }),
+      ask(),
+      functionCallResponse({ name: 'complete_task', args: { result: 'decided alone' } }),
+      textResponse('The helper decided alone.'),
+    ],
+    { agents: [helper] },
+  );
+  expect(run.result?.response).toBe('The helper decided alone.');
+  expect(sentText(2)).toContain('ask_user is not available to sub-agents');
+});
+
+test('a waiting question holds off continue-as-new; once answered, the prompt switches runs and finishes', async () => {
+  // Reads are local activities (about one event each): four turns stay under MAX_RUN_EVENTS at their
+  // boundaries, and the fifth step's reads take the run past it before the question waits.
+  const reads = Array.from({ length: 400 }, () => ({ name: 'list_directory', args: { dir_path: '.' } }));
+  const busy = Array.from({ length: 4 }, () => functionCallResponse(reads));
+  const handle = await h.start(
+    [...busy, functionCallResponse([...reads, askCall]), textResponse('Noted after a long run.')],
+    { loopDetection: false },
+  );
+  const callId = (await waitForQuestion(handle, 2400)).pendingQuestions![0].callId;
+  expect((await handle.describe()).historyLength).toBeGreaterThan(MAX_RUN_EVENTS);
+  await new Promise((r) => setTimeout(r, 500));
+  expect((await handle.query(statusQuery)).runs).toBe(0);
+  await handle.signal(answerQuestionSignal, { callId, answers: ['Postgres', '5432'] });
+  const run = await h.finish(handle);
+  expect(run.result?.response).toBe('Noted after a long run.');
+  expect((await handle.query(statusQuery)).runs).toBe(1);
+  const answers = JSON.stringify(JSON.stringify({ answers: { '0': 'Postgres', '1': '5432' } }));
+  expect(sentText(busy.length + 1)).toContain(answers);
+}, 180_000);
