@@ -56,6 +56,10 @@ async function waitForVisibility(workflowId: string, value: string): Promise<voi
 }
 
 const sentText = (index: number) => JSON.stringify(h.fake.requests[index].body);
+const declared = (index: number) =>
+  (
+    h.fake.requests[index].body as { tools?: { functionDeclarations: { name: string }[] }[] }
+  ).tools![0].functionDeclarations.map((d) => d.name);
 
 test('a question waits in status until the answerQuestion signal; the answers are the function response', async () => {
   const handle = await h.start([ask(), textResponse('Using Postgres on 5432.')], { approvalMode: 'default' });
@@ -139,7 +143,7 @@ test('with an approval timeout, an unanswered question becomes an error result a
   expect(run.events.find((e) => e.type === 'tool_call_response')).toMatchObject({ name: 'ask_user', ok: false });
 });
 
-test('a sub-agent cannot ask: its ask_user gets an error result at once and it goes on', async () => {
+test('a sub-agent cannot ask: ask_user is not inherited, and listed, it gets an error result at once', async () => {
   const helper: AgentDefinition = {
     ...generalistAgent,
     name: 'helper',
@@ -157,6 +161,16 @@ test('a sub-agent cannot ask: its ask_user gets an error result at once and it g
   );
   expect(run.result?.response).toBe('The helper decided alone.');
   expect(sentText(2)).toContain('ask_user is not available to sub-agents');
+
+  // The generalist, which inherits the main agent's tools, is not offered ask_user at all.
+  await h.run([
+    functionCallResponse({ name: 'invoke_agent', args: { agent_name: 'generalist', prompt: 'look' } }),
+    functionCallResponse({ name: 'complete_task', args: { result: 'looked' } }),
+    textResponse('done'),
+  ]);
+  expect(declared(0)).toContain('ask_user');
+  expect(declared(1)).toContain('read_file');
+  expect(declared(1)).not.toContain('ask_user');
 });
 
 test('a waiting question holds off continue-as-new; once answered, the prompt switches runs and finishes', async () => {

@@ -70,12 +70,12 @@ describe('built-in agents', () => {
     });
   });
 
-  it('generalist inherits every main-agent tool but invoke_agent, and returns a result string', () => {
+  it('generalist inherits every main-agent tool but invoke_agent and ask_user, and returns a result string', () => {
     expect(generalistAgent.tools).toBeUndefined();
     const resolved = resolveAgentTools(generalistAgent, [...toolNames, 'invoke_agent']);
     expect(resolved).toEqual({
       ok: true,
-      tools: toolNames.filter((name) => name !== 'invoke_agent' && name !== 'complete_task'),
+      tools: toolNames.filter((name) => !['invoke_agent', 'complete_task', 'ask_user'].includes(name)),
     });
     expect(generalistAgent).toMatchObject({ maxTurns: 20, maxMinutes: 10 });
     expect(generalistAgent.model).toBeUndefined();

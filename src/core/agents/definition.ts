@@ -40,6 +40,8 @@ export const DEFAULT_RECOVERY_GRACE_SECONDS = 60;
 /** Never given to a sub-agent by name: no recursion, and `complete_task` is always added. */
 export const INVOKE_AGENT = 'invoke_agent';
 export const COMPLETE_TASK = 'complete_task';
+/** Only the main prompt asks the user; a sub-agent's questions would reach nobody. */
+const ASK_USER = 'ask_user';
 
 export function defaultInputSchema(): JsonSchema {
   return {
@@ -228,14 +230,15 @@ export type ResolvedTools = { ok: true; tools: string[] } | { ok: false; message
 
 /**
  * The tools a sub-agent is given besides `complete_task`, from the names the main agent has: its
- * own list (each name must be among them), or, when it lists none, all of them but `invoke_agent`.
+ * own list (each name must be among them), or, when it lists none, all of them but `invoke_agent` and `ask_user`.
  */
 export function resolveAgentTools(
   agent: Pick<AgentDefinition, 'name' | 'tools'>,
   available: readonly string[],
 ): ResolvedTools {
   if (agent.tools === undefined) {
-    return { ok: true, tools: available.filter((name) => name !== INVOKE_AGENT && name !== COMPLETE_TASK) };
+    const inherited = available.filter((name) => name !== INVOKE_AGENT && name !== COMPLETE_TASK && name !== ASK_USER);
+    return { ok: true, tools: inherited };
   }
   const unknown = agent.tools.filter((name) => !available.includes(name));
   if (unknown.length > 0) {
