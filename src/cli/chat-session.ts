@@ -10,6 +10,7 @@ import {
 import type { AgentEvent } from '../core/events';
 import type { TranscriptStore } from '../store/types';
 import { approvalHint } from './approval-hint';
+import { questionHint } from './answer';
 import { InputError } from './exit-codes';
 import { createApprovalHandler } from './interactive-approval';
 import { followPrompt } from './follow';
@@ -141,6 +142,7 @@ export async function followChatPrompt(
     : undefined;
   const waiting = new Set<string>();
   const onEvent = (event: AgentEvent) => {
+    if (event.type === 'question_asked') io.stderr.write(questionHint(promptId, event.callId, event.questions));
     if (event.type === 'tool_call_awaiting_approval') {
       if (!approvals) return void io.stderr.write(approvalHint(promptId, event.callId, event.name, event.args));
       if (waiting.size === 0) input.suspend();

@@ -5,7 +5,7 @@
  * workflow signal` line works too; a worker SIGKILLed while a question waits loses nothing. Run
  * `npm run build` first: the binary runs `dist/`.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
@@ -13,7 +13,7 @@ import type { Client } from '@temporalio/client';
 import { startPrompt } from '../../src/client';
 import { FakeGeminiServer, functionCallResponse, textResponse } from '../../src/fake-gemini';
 import { answerQuestionSignal, statusQuery, type PromptResult } from '../../src/workflows/api';
-import { expectExit, sandboxesCleanedAfterEach } from '../helpers/cli';
+import { BIN, CliProcess, expectExit, sandboxesCleanedAfterEach } from '../helpers/cli';
 import { exited, spawnWorker } from '../helpers/processes';
 import { closeTestEnv, getTestEnv, TEST_ENV_VARS } from '../helpers/temporal-env';
 
@@ -110,6 +110,27 @@ test('the printed `temporal workflow signal` line, with the answers filled in, a
   const result = await run.done;
   expectExit(result, 0);
   expect(result.stdout).toContain('Using SQLite.');
+});
+
+test('chat prints the question with the commands; `answer` on the session’s prompt lets it finish', async () => {
+  const box = sandbox('ask-user-chat', sharedAddress());
+  const file = box.script(script('Chat noted it.'));
+  const id = `ask-chat-${Date.now()}`;
+  const child = spawn(process.execPath, [BIN, 'chat', id, '-w', box.workspace, '--fake-responses', file], {
+    cwd: box.dir,
+    env: box.env(),
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const cli = new CliProcess(child, 90_000);
+  child.stdin!.write('set up the service\n');
+  const [, promptId, callId] = await cli.waitFor('stderr', /durable-agent answer (\S+) (\S+) --answer/);
+  expect(promptId).toBe(`${id}-p1`);
+  expectExit(await box.run(['answer', promptId, callId, '--answer', 'Postgres', '--answer', '5432']), 0);
+  child.stdin!.end();
+  const done = await cli.done;
+  expectExit(done, 0);
+  expect(done.stdout).toContain('Chat noted it.');
 });
 
 test('a waiting question survives a SIGKILLed worker: a new worker takes the answer and finishes', async () => {
