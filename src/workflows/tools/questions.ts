@@ -3,7 +3,7 @@ import { describeIssues } from '../../core/confirmation';
 import { answerText, normaliseAnswer, questionAnswerSchema, type QuestionAnswer } from '../../core/questions';
 import { answerQuestionSignal, submitAnswerUpdate, type CallRecord } from '../api';
 import { emit, publishStatus, type PromptState } from '../state/prompt-state';
-import type { WorkflowToolResult } from './workflow-tools';
+import type { WorkflowToolResult } from './tool-result';
 
 /**
  * Checks an answer against the prompt's state. Returns the answer, normalised, or the reason it

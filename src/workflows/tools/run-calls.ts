@@ -2,7 +2,8 @@ import { condition, getExternalWorkflowHandle, log, workflowInfo } from '@tempor
 import { childApprovalSignal, type CallRecord } from '../api';
 import type { FunctionCall, NewPart, ToolOutcome } from '../../core/types';
 import { planWaves } from '../../core/waves';
-import { runWorkflowTool, type WorkflowToolResult } from './workflow-tools';
+import { runWorkflowTool } from './workflow-tools';
+import type { WorkflowToolResult } from './tool-result';
 import { judge, policyRefuses, recheckAfterApproval, refusalOf } from './call-policy';
 import { modelIdOf } from '../state/call-ids';
 import { unauthorizedToolMessage } from '../../core/agents/recovery';

@@ -8,21 +8,14 @@ import { invokeAgent } from './agent-calls';
 import { askUser } from './questions';
 import { emit, setMode, type PromptState } from '../state/prompt-state';
 import type { CallRecord } from '../api';
+import type { WorkflowToolResult } from './tool-result';
 import { describeTodos, todosOf } from '../../tools/write-todos';
-
-/** What a workflow-run tool answers: text for the model, ok or not. */
-export interface WorkflowToolResult {
-  ok: boolean;
-  /** The answer, or only its start when `responseRef` holds the whole response. */
-  text: string;
-  /** Store reference of a response too long for history (`invoke_agent` with a long report). */
-  responseRef?: string;
-}
 
 /**
  * Tools the workflow carries out itself because they change the prompt, not the world: plan mode,
- * `complete_task` (a sub-agent's result), `invoke_agent` (a child workflow) and `write_todos` (the todo
- * list). They run after the policy (and, if asked, a person) allowed them.
+ * `complete_task` (a sub-agent's result), `invoke_agent` (a child workflow), `write_todos` (the todo
+ * list) and `ask_user` (a question that waits for the user's answer). They run after the policy (and, if
+ * asked, a person) allowed them.
  */
 export async function runWorkflowTool(state: PromptState, record: CallRecord): Promise<WorkflowToolResult> {
   switch (record.name) {
