@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import type { Duration } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from './activities';
+import { McpPool } from './activities/mcp/pool';
 import { createProcessRunner, type ProcessRunner } from './activities/spawner/runner';
 import type { Config } from './config';
 import { installTemporalRuntime } from './logger';
@@ -43,7 +44,8 @@ export interface AgentWorkerOptions {
 
 /** Wires a worker: connection, activities from real dependencies, the workflow bundle, the task queue. */
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
-  return Worker.create({
+  const mcpPool = new McpPool();
+  const worker = await Worker.create({
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
@@ -56,6 +58,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
       commandEnv: options.commandEnv,
       runner: options.runner,
       home: options.home,
+      mcpPool,
     }),
     ...workflowSource(options.workflowBundlePath),
     shutdownGraceTime: options.shutdownGraceTime ?? '5 seconds',
@@ -65,6 +68,10 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     shutdownForceTime: '20 seconds',
     ...(options.stickyTimeout === undefined ? {} : { stickyQueueScheduleToStartTimeout: options.stickyTimeout }),
   });
+  // MCP connections (stdio servers are child processes) live as long as the worker runs, whoever runs it.
+  const run = worker.run.bind(worker);
+  worker.run = () => run().finally(() => mcpPool.close());
+  return worker;
 }
 
 /**

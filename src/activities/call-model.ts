@@ -1,4 +1,5 @@
 import { Context } from '@temporalio/activity';
+import { withMcpDeclarations } from './mcp/declarations';
 import type { Content, Part } from '@google/genai';
 import type { ModelSeam } from '../model/seam';
 import type { AssembledTurn } from '../core/assemble-turn';
@@ -47,6 +48,8 @@ export interface CallModelInput {
    * they replace registry ones of the same name.
    */
   extraDeclarations?: FunctionDeclaration[];
+  /** The run's discovered MCP declarations, by store reference (offered when their names are in `toolNames`). */
+  mcpDeclarationsRef?: string;
   /** What BeforeModel / BeforeToolSelection hooks decided for this request (see hooks/model-hooks). */
   hooks?: ModelHookInput;
   /**
@@ -75,7 +78,7 @@ export interface ModelDeps {
  */
 export async function callModel(deps: ModelDeps, framed: FramedCallModelInput): Promise<ModelTurn> {
   const ctx = Context.current();
-  const { input, stored: frameRef } = await resolveFrame<CallModelInput>(deps.store, framed);
+  const { input, stored: frameRef } = await resolveFrame<CallModelInput>(deps.store, framed, withMcpDeclarations);
   const fit = await estimateRequestFits(deps.store, {
     model: input.model,
     lastPromptTokens: input.lastPromptTokens ?? 0,

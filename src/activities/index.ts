@@ -21,8 +21,11 @@ import { expandAtPaths, type ExpandAtPathsInput } from './at-paths';
 import { loadPromptMemory, type LoadMemoryInput } from './load-memory';
 import { withoutSecrets } from './env-filter';
 import { createExec } from './exec';
-import { heartbeatIntervalFor } from './heartbeat';
+import { heartbeatIntervalFor, withHeartbeat } from './heartbeat';
 import { defaultProcessRunner, type ProcessRunner } from './spawner/runner';
+import { McpPool } from './mcp/pool';
+import { discoverMcpTools, type DiscoverMcpInput } from './mcp/discover';
+import { callMcpTool, type CallMcpToolInput } from './mcp/call';
 
 export interface ActivityDeps {
   models: ModelSeam;
@@ -41,6 +44,8 @@ export interface ActivityDeps {
   availability?: ModelAvailability;
   /** durable-agent's home on this worker: the user-level `GEMINI.md` (none: no user-level memory). */
   home?: string;
+  /** MCP connections of this worker (default: a pool of the activities' own). */
+  mcpPool?: McpPool;
 }
 
 export interface RecordMessageInput {
@@ -54,7 +59,7 @@ export interface RecordMessageInput {
  * store, tests pass the same with the SDK pointed at the fake Gemini server.
  */
 export function createActivities(deps: ActivityDeps) {
-  return { ...modelActivities(deps), ...transcriptAndToolActivities(deps) };
+  return { ...modelActivities(deps), ...transcriptAndToolActivities(deps), ...mcpActivities(deps) };
 }
 
 /** The activities that call a model: the turn itself, and the utility calls metered by model. */
@@ -130,6 +135,21 @@ function transcriptAndToolActivities(deps: ActivityDeps) {
       const message = { role: 'user', parts: await toParts(input.append, deps.store) };
       await deps.store.writeMessage(input.transcriptId, input.index, message, Context.current().info.attempt);
       return input.index + 1;
+    },
+  };
+}
+
+/** MCP discovery and calls, over one connection pool per worker. */
+function mcpActivities(deps: ActivityDeps) {
+  const pool = deps.mcpPool ?? new McpPool();
+  return {
+    async discoverMcpTools(input: DiscoverMcpInput) {
+      return withHeartbeat(5000, () => discoverMcpTools({ pool, store: deps.store }, input));
+    },
+    async callMcpTool(input: CallMcpToolInput) {
+      const heartbeatIntervalMs =
+        deps.toolHeartbeatIntervalMs ?? heartbeatIntervalFor(Context.current().info.heartbeatTimeoutMs);
+      return callMcpTool({ pool, store: deps.store, heartbeatIntervalMs }, input);
     },
   };
 }

@@ -19,6 +19,8 @@ export interface RequestFrame {
   sampling?: Sampling;
   /** Store reference of the project context (GEMINI.md files) the prompt loaded at its start. */
   memoryRef?: string;
+  /** Store reference of the declarations MCP discovery found at the start of the run. */
+  mcpDeclarationsRef?: string;
 }
 
 /** Sampling settings sent with a request, as the SDK's config names them. */
@@ -32,17 +34,19 @@ export type FramedInput<T extends RequestFrame> = Omit<T, keyof RequestFrame> &
   Partial<RequestFrame> & { frameRef?: string };
 
 /**
- * The input with its frame resolved. An inline frame is stored and its reference returned (`stored`),
- * for the workflow to send next time; an input of an older workflow (always inline) reads the same.
+ * The input with its frame resolved, then passed through `complete` (which adds what the frame names by
+ * reference). An inline frame is stored and its reference returned (`stored`), for the workflow to send
+ * next time; an input of an older workflow (always inline) reads the same.
  */
 export async function resolveFrame<T extends RequestFrame>(
   store: TranscriptStore,
   input: FramedInput<T>,
+  complete: (store: TranscriptStore, input: T) => Promise<T> = async (_, whole) => whole,
 ): Promise<{ input: T; stored?: string }> {
   const { frameRef, ...rest } = input;
   if (frameRef) {
     const frame = JSON.parse(await store.getBlob(frameRef)) as RequestFrame;
-    return { input: { ...rest, ...frame } as unknown as T };
+    return { input: await complete(store, { ...rest, ...frame } as unknown as T) };
   }
   if (rest.workspace === undefined || rest.toolNames === undefined)
     throw new TypeError('a model request needs either frameRef or workspace and toolNames');
@@ -53,6 +57,7 @@ export async function resolveFrame<T extends RequestFrame>(
     extraDeclarations: rest.extraDeclarations,
     ...(rest.sampling ? { sampling: rest.sampling } : {}),
     ...(rest.memoryRef ? { memoryRef: rest.memoryRef } : {}),
+    ...(rest.mcpDeclarationsRef ? { mcpDeclarationsRef: rest.mcpDeclarationsRef } : {}),
   };
-  return { input: rest as unknown as T, stored: await store.putBlob(JSON.stringify(frame)) };
+  return { input: await complete(store, rest as unknown as T), stored: await store.putBlob(JSON.stringify(frame)) };
 }

@@ -180,14 +180,23 @@ describe('parsePolicyFile', () => {
 
   it('skips, with a warning, rules whose conditions it cannot check, rather than widening them', () => {
     const text =
-      rule('toolName = "*"\nmcpName = "github"\ndecision = "allow"\npriority = 2') +
+      rule('toolName = "*"\nsubagent = "github"\ndecision = "allow"\npriority = 2') +
       '\n[[rule]]\ntoolName = "z"\ninteractive = false\ndecision = "allow"\npriority = 3\n';
     const { rules, warnings } = parsePolicyFile(text, 'm.toml', 'user');
     expect(rules.map((r) => r.toolName)).toEqual(['x']);
     expect(warnings).toEqual([
-      'm.toml: rule 2: skipped: its condition mcpName is not supported',
+      'm.toml: rule 2: skipped: its condition subagent is not supported',
       'm.toml: rule 3: skipped: it applies to headless mode only',
     ]);
+  });
+
+  it("narrows a rule with mcpName to that server's tools, under the names the model sees", () => {
+    const text =
+      rule('toolName = "*"\nmcpName = "github"\ndecision = "allow"\npriority = 2') +
+      '\n[[rule]]\ntoolName = ["a", "b"]\nmcpName = "gh"\ndecision = "deny"\npriority = 3\n';
+    const { rules, warnings } = parsePolicyFile(text, 'm.toml', 'user');
+    expect(rules.map((r) => r.toolName)).toEqual(['x', 'mcp_github_*', ['mcp_gh_a', 'mcp_gh_b']]);
+    expect(warnings).toEqual([]);
   });
 });
 

@@ -49,6 +49,10 @@ const PRIORITY_REQUIRED = 'priority is required: an integer from 0 to 999';
 
 const ruleSchema = z.object({
   toolName: oneOrMore('toolName is required: a tool name or a list of them'),
+  mcpName: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+$/, 'mcpName must be an MCP server name')
+    .optional(),
   argsPattern: z.string().min(1).optional(),
   commandPrefix: oneOrMore('commandPrefix must be a command prefix or a list of them').optional(),
   commandRegex: z.string().min(1).optional(),
@@ -68,7 +72,7 @@ type RuleInput = z.infer<typeof ruleSchema>;
 
 const KNOWN_KEYS = new Set(Object.keys(ruleSchema.shape));
 /** Gemini CLI conditions this agent cannot check; ignoring one would widen the rule, so it is dropped. */
-const UNSUPPORTED_CONDITIONS = ['mcpName', 'subagent', 'toolAnnotations'];
+const UNSUPPORTED_CONDITIONS = ['subagent', 'toolAnnotations'];
 
 /** Reads every `*.toml` of each tier's folder (a missing folder holds no rules), admin last. */
 export async function loadPolicyFiles(dirs: PolicyDirs): Promise<LoadedPolicy> {
@@ -183,11 +187,18 @@ function checkConditions(rule: RuleInput, fail: (problem: string) => Error): voi
 
 function toPolicyRule(input: RuleInput, tier: PolicyTier, source: string): PolicyRule {
   const { toolName, argsPattern, commandPrefix, commandRegex, decision, priority, modes } = input;
-  const rule: PolicyRule = { toolName, decision, priority, tier, source };
+  const rule: PolicyRule = { toolName: scopedToServer(toolName, input.mcpName), decision, priority, tier, source };
   Object.assign(rule, definedOnly({ argsPattern, commandPrefix, commandRegex }));
   Object.assign(rule, definedOnly({ denyMessage: input.denyMessage, allowRedirection: input.allowRedirection }));
   if (modes) rule.modes = [...new Set(modes.map((mode) => (mode === 'autoEdit' ? 'auto_edit' : mode)))];
   return rule;
+}
+
+/** `mcpName` narrows the rule to one server's tools, under the names the model sees (`*`: all of them). */
+function scopedToServer(toolName: string | string[], server: string | undefined): string | string[] {
+  if (server === undefined) return toolName;
+  const scope = (name: string) => `mcp_${server}_${name}`;
+  return Array.isArray(toolName) ? toolName.map(scope) : scope(toolName);
 }
 
 function definedOnly<T extends object>(fields: T): Partial<T> {

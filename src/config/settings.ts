@@ -101,7 +101,7 @@ export async function loadContextFileNames(files: SettingsFiles): Promise<string
   return undefined;
 }
 
-async function readSettings(file: string): Promise<Settings | undefined> {
+export async function readSettings(file: string): Promise<Settings | undefined> {
   let text: string;
   try {
     text = await fs.readFile(file, 'utf8');

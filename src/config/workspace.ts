@@ -8,13 +8,14 @@ import type { Config } from './env';
 import { atConfigEdge } from './errors';
 import { loadPolicyFiles, type PolicyDirs } from './policies';
 import { loadContextFileNames, loadEnvRedaction, loadHookSettings, type SettingsFiles } from './settings';
+import { loadMcpServers } from './mcp-settings';
 import { readTrustedFolders, trustingFolder } from './trusted-folders';
 
 /**
  * A prompt's configuration files, read once at the process edge (invariant 9) and handed to the
  * workflow as input, so workers need no configuration of their own. The user's files under the home
  * are always read: they are the user's own. The workspace's `.durable-agent/` policies, settings
- * (hooks; MCP servers will be read from the same settings files) and agents are read only when the
+ * (hooks, MCP servers) and agents are read only when the
  * workspace is trusted; otherwise they are not even opened, and one warning line names them. A file
  * that cannot be used stops the command with a `ConfigError` (exit 52) before anything starts.
  */
@@ -54,7 +55,7 @@ export function configSources(
 }
 
 export type WorkspaceConfig = Required<Pick<PromptInput, 'policyRules' | 'agents' | 'workspaceTrusted'>> &
-  Pick<PromptInput, 'hooks' | 'contextFileNames'>;
+  Pick<PromptInput, 'hooks' | 'contextFileNames' | 'mcpServers'>;
 
 /**
  * Policies of every tier, the agents `invoke_agent` may start (the built-ins first) and the hooks.
@@ -78,6 +79,7 @@ export async function loadWorkspaceConfig(
     agents: [...BUILTIN_AGENTS, ...agents.agents],
     hooks: await atConfigEdge(() => loadHookSettings(sources.settings)),
     contextFileNames: await atConfigEdge(() => loadContextFileNames(sources.settings)),
+    ...definedMcp(await atConfigEdge(() => loadMcpServers(sources.settings))),
     workspaceTrusted: trusted,
   };
 }
@@ -94,6 +96,11 @@ export async function isWorkspaceTrusted(
 ): Promise<boolean> {
   if (flag || config.trustWorkspace) return true;
   return trustingFolder(await atConfigEdge(() => readTrustedFolders(config.home)), workspace) !== undefined;
+}
+
+/** A prompt without MCP servers keeps the input it always had. */
+function definedMcp(mcpServers: PromptInput['mcpServers']): Pick<PromptInput, 'mcpServers'> {
+  return mcpServers ? { mcpServers } : {};
 }
 
 /** The user's `security.environmentVariableRedaction`, read where a worker starts. */

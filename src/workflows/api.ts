@@ -9,6 +9,7 @@ import type { HooksConfig } from '../core/hooks/types';
 import type { LoopState } from '../core/loop/types';
 import type { ModelUnavailability } from '../core/model-availability';
 import type { QuestionAnswer } from '../core/questions';
+import type { McpServerConfig } from '../core/mcp';
 import type { ApprovalMode, NewPart, TerminateReason, TokenUsage, ToolCallStatus, ToolOutcome } from '../core/types';
 import type { Todo } from '../tools/write-todos';
 
@@ -94,6 +95,8 @@ export interface PromptInput {
   hooks?: HooksConfig;
   /** `context.fileName` of the settings: the context file names (absent: `GEMINI.md`). */
   contextFileNames?: string[];
+  /** `mcpServers` of the settings files (Gemini CLI's format), discovered at the start of each run. */
+  mcpServers?: Record<string, McpServerConfig>;
   /** SessionStart context a session hands to its first prompt. */
   hookContext?: string;
   /** Where the prompt's hooks stood, when it continues as new. */

@@ -36,6 +36,7 @@ import { continueAfterInvalidStream } from './prompt/invalid-stream';
 import { checkTurnLimits } from './prompt/limits';
 import { addReferencedFiles } from './prompt/at-paths';
 import { loadProjectMemory } from './prompt/memory';
+import { discoverMcp, mcpToolNames } from './tools/mcp-calls';
 
 /**
  * One user prompt, as Gemini CLI's loop: model turn; run its function calls; send their responses;
@@ -67,6 +68,7 @@ async function run(state: PromptState, acts: PromptActivities, cursor: Cursor): 
     const blocked = await beginPrompt(state, acts, cursor);
     if (blocked) return blocked;
     if (!state.input.resume) await chooseModel(state, acts, cursor.transcriptId, cursor.length);
+    await discoverMcp(state, acts);
     for (;;) {
       await continueAsNewIfSuggested(state, cursor);
       const ending = await step(state, acts, cursor, open);
@@ -118,7 +120,9 @@ async function step(
     state,
     acts,
     cursor,
-    toolsForMode(toolNames, state.progress.mode).filter((name) => name !== 'complete_task'),
+    toolsForMode([...toolNames, ...mcpToolNames(state)], state.progress.mode).filter(
+      (name) => name !== 'complete_task',
+    ),
   );
   if (hooked.end) return hooked.end;
   const outcome = await promptTurn(state, acts, cursor, open, hooked);
@@ -163,6 +167,7 @@ function promptFrame(state: PromptState, hooked: Awaited<ReturnType<typeof befor
     lastPromptTokens: state.context.lastPromptTokens,
     hooks: hooked.hooks,
     ...(state.context.memoryRef ? { memoryRef: state.context.memoryRef } : {}),
+    ...(state.mcp?.declarationsRef ? { mcpDeclarationsRef: state.mcp.declarationsRef } : {}),
     // The activity checks the stream from where the workflow's tracking stands; off means never cut.
     ...(state.loop.disabled ? {} : { contentLoop: state.loop.content }),
   };

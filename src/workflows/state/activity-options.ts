@@ -4,6 +4,7 @@ import { LLM_LOOP_CHECK_MAX_ATTEMPTS } from '../../core/loop/llm-schedule';
 import { NON_RETRYABLE_MODEL_ERRORS } from '../../core/failures';
 import type { PromptSettings } from './settings';
 import { withLocalReads } from './local-tools';
+import { MCP_DEFAULT_TIMEOUT_MS } from '../../core/mcp';
 
 /**
  * The activities of a prompt, each with the options its kind needs. Temporal owns retries: model
@@ -38,6 +39,7 @@ export function activitiesFor(input: PromptSettings) {
   const fixer = proxyActivities<Activities>({ startToCloseTimeout: '40 seconds', retry: { maximumAttempts: 1 } });
   // Reading the context files is short and does not heartbeat: a time limit of its own, a few attempts.
   const memory = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumAttempts: 3 } });
+  const mcp = mcpActivities(input);
   return {
     callModel: model.callModel,
     compressTranscript: model.compressTranscript,
@@ -50,7 +52,28 @@ export function activitiesFor(input: PromptSettings) {
     checkNextSpeaker: utility.checkNextSpeaker,
     fixEdit: fixer.fixEdit,
     expandAtPaths: files.expandAtPaths,
+    discoverMcpTools: mcp.discoverMcpTools,
+    callMcpTool: mcp.callMcpTool,
   };
+}
+
+/**
+ * MCP discovery returns each server's failure as a result, so a retry means the worker died; a call
+ * heartbeats like a tool and may last the longest server timeout (Gemini CLI: 10 minutes).
+ */
+function mcpActivities(input: PromptSettings) {
+  const longest = Math.max(MCP_DEFAULT_TIMEOUT_MS, ...Object.values(input.mcpServers ?? {}).map((s) => s.timeout ?? 0));
+  const discovery = proxyActivities<Activities>({
+    startToCloseTimeout: '2 minutes',
+    heartbeatTimeout: '1 minute',
+    retry: { initialInterval: '1 second', maximumAttempts: 3 },
+  });
+  const calls = proxyActivities<Activities>({
+    startToCloseTimeout: longest + 60_000,
+    heartbeatTimeout: input.toolHeartbeatTimeoutMs,
+    retry: { initialInterval: '1 second', maximumAttempts: 5 },
+  });
+  return { discoverMcpTools: discovery.discoverMcpTools, callMcpTool: calls.callMcpTool };
 }
 
 export type PromptActivities = ReturnType<typeof activitiesFor>;

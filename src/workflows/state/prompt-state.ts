@@ -1,4 +1,5 @@
 import { upsertSearchAttributes } from '@temporalio/workflow';
+import type { McpCatalog } from '../../core/mcp';
 import type { AgentEvent, AgentEventBody } from '../../core/events';
 import type { AgentDefinition } from '../../core/agents/definition';
 import { createLoopState, type LoopState } from '../../core/loop/detection';
@@ -41,6 +42,8 @@ export interface PromptState {
   hooks: HookState;
   /** The model request frame this run stored last (not carried: the next run stores its own). */
   frame?: FrameMemo;
+  /** MCP tools discovered at the start of this run (not carried: each run discovers again). */
+  mcp?: McpCatalog;
   finished: boolean;
   terminateReason?: TerminateReason;
   error?: { type: string; message: string };

@@ -16,8 +16,9 @@ export function framedRequest(
   memo: FrameMemo | undefined,
   request: CallModelInput,
 ): { request: FramedCallModelInput; json: string } {
-  const { workspace, toolNames, systemPrompt, extraDeclarations, sampling, memoryRef, ...rest } = request;
-  // A frame without sampling or memory serialises as before, so older runs keep their references.
+  const { workspace, toolNames, systemPrompt, extraDeclarations, sampling, memoryRef, mcpDeclarationsRef, ...rest } =
+    request;
+  // A frame without sampling, memory or MCP tools serialises as before, so older runs keep their references.
   const frame: RequestFrame = {
     workspace,
     toolNames,
@@ -25,6 +26,7 @@ export function framedRequest(
     extraDeclarations,
     ...(sampling ? { sampling } : {}),
     ...(memoryRef ? { memoryRef } : {}),
+    ...(mcpDeclarationsRef ? { mcpDeclarationsRef } : {}),
   };
   const json = JSON.stringify(frame);
   return { request: memo?.json === json ? { ...rest, frameRef: memo.ref } : request, json };

@@ -12,6 +12,7 @@ import {
 } from '../../core/policy/index';
 import type { ShellNarrowing } from '../../core/policy/index';
 import type { ApprovalMode } from '../../core/types';
+import { mcpTrustRules } from '../../core/mcp';
 import { PLANS_DIR } from '../../tools/plan-mode';
 import type { ToolErrorKind } from '../../tools/types';
 import { setMode, type PromptState } from '../state/prompt-state';
@@ -36,7 +37,12 @@ export async function judge(
   record: CallRecord,
   allowRuleFor?: ApprovalMode,
 ): Promise<JudgeCallResult> {
-  const rules = [...defaultRules(record.name), ...state.settings.policyRules, ...state.progress.sessionRules];
+  const rules = [
+    ...defaultRules(record.name),
+    ...mcpTrustRules(state.input.mcpServers),
+    ...state.settings.policyRules,
+    ...state.progress.sessionRules,
+  ];
   const context = { mode: state.progress.mode, plansDir: PLANS_DIR, workspaceRoot: state.input.workspace };
   const narrowing = allowRuleFor ? shellNarrowing(record.name) : undefined;
   if (hasBlobMarkers(record.args) && patched(FULL_ARGS_PATCH)) {

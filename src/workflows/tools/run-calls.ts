@@ -12,6 +12,7 @@ import { isReadOnly, type ToolErrorKind } from '../../tools/types';
 import { emit, publishStatus, type PromptState } from '../state/prompt-state';
 import { afterTool, beforeTool, notifyApproval } from '../hooks/tool-hooks';
 import { runActivityCall, type ToolActs } from './edit-calls';
+import { mcpArgsProblem, mcpToolOf, runMcpCall } from './mcp-calls';
 
 const CANCELLED_BY_USER = 'User cancelled operation.';
 /** AfterTool tail calls chain at most this deep (ids `<call>~tail~tail…`). */
@@ -26,7 +27,7 @@ const MAX_TAIL_CALLS = 3;
 export async function runToolCalls(state: PromptState, calls: FunctionCall[], acts: ToolActs): Promise<NewPart[]> {
   const outcomes = new Map<string, ToolOutcome>();
   let cancelled = false;
-  for (const wave of planWaves(calls, parallelSafe)) {
+  for (const wave of planWaves(calls, (call) => parallelSafe(state, call))) {
     if (cancelled) {
       for (const call of wave)
         outcomes.set(call.id, finishInline(state, track(state, call), 'cancelled', CANCELLED_BY_USER));
@@ -54,8 +55,11 @@ async function processCall(state: PromptState, call: FunctionCall, acts: ToolAct
   const unauthorized = authorize(state, call.name);
   if (unauthorized) return finishInline(state, record, 'policy_violation', unauthorized);
   if (call.invalid) return finishInline(state, record, 'invalid_tool_params', call.invalid);
-  const parsed = parseToolArgs(call.name, call.args);
-  if (!parsed.ok) return finishInline(state, record, parsed.error.kind, parsed.error.message);
+  const mcp = mcpToolOf(state, call.name);
+  const parsed = mcp ? undefined : parseToolArgs(call.name, call.args);
+  if (parsed && !parsed.ok) return finishInline(state, record, parsed.error.kind, parsed.error.message);
+  const badMcpArgs = mcp && mcpArgsProblem(record);
+  if (badMcpArgs) return finishInline(state, record, 'invalid_tool_params', badMcpArgs);
   const judged = await judge(state, record);
   const denied = refusalOf(judged);
   if (denied) return finishInline(state, record, denied.kind, denied.message);
@@ -65,9 +69,9 @@ async function processCall(state: PromptState, call: FunctionCall, acts: ToolAct
   }
   const hooked = await beforeTool(state, record, (r) => policyRefuses(state, r));
   if (hooked) return finishInline(state, record, hooked.kind, hooked.message);
-  if (parsed.tool.runsIn === 'workflow')
+  if (parsed?.tool.runsIn === 'workflow')
     return finishWorkflowTool(state, record, await runWorkflowTool(state, record), acts);
-  const outcome = await runActivityCall(state, record, acts);
+  const outcome = mcp ? await runMcpCall(state, record, mcp, acts) : await runActivityCall(state, record, acts);
   return finish(state, record, await afterHooks(state, record, outcome, acts));
 }
 
@@ -193,9 +197,11 @@ function finish(state: PromptState, record: CallRecord, outcome: ToolOutcome): T
   return outcome;
 }
 
-function parallelSafe(call: FunctionCall): boolean {
+function parallelSafe(state: PromptState, call: FunctionCall): boolean {
   const tool = findTool(call.name);
-  return (!tool || isReadOnly(tool)) && call.args.wait_for_previous !== true;
+  const mcp = mcpToolOf(state, call.name);
+  const readOnly = mcp ? mcp.readOnly : !tool || isReadOnly(tool);
+  return readOnly && call.args.wait_for_previous !== true;
 }
 
 /** The function response answers the call as the model made it: its id, even where the prompt renamed it. */
