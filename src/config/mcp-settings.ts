@@ -28,10 +28,7 @@ const serverSchema = z
     message: 'needs exactly one of "command" (stdio), "httpUrl" (streamable HTTP) or "url" (SSE)',
   });
 
-const serversSchema = z.record(
-  z.string().regex(/^[A-Za-z0-9_.-]+$/, 'server names use letters, digits, _ . -'),
-  serverSchema,
-);
+const serversSchema = z.record(z.string().regex(/^[A-Za-z0-9_.-]+$/), serverSchema);
 
 const KNOWN = Object.keys(serverSchema.shape) as (keyof McpServerConfig)[];
 
@@ -45,7 +42,8 @@ export async function loadMcpServers(files: SettingsFiles): Promise<Record<strin
     const parsed = serversSchema.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new SettingsFileError(`${file}: mcpServers.${issue.path.join('.')}: ${issue.message}`);
+      const message = issue.code === 'invalid_key' ? 'server names use letters, digits, _ . -' : issue.message;
+      throw new SettingsFileError(`${file}: mcpServers.${issue.path.join('.')}: ${message}`);
     }
     for (const [name, server] of Object.entries(parsed.data)) merged[name] = pick(server);
   }
