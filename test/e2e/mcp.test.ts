@@ -135,3 +135,22 @@ test('bad MCP servers and results: a clear warning or error result each, and the
   expect(gone.error).toMatch(/Tool "mcp_gone_echo" not found/);
   expect(fs.existsSync('/no/such/mcp-server')).toBe(false);
 });
+
+test('a stdio server that exits is started again by the next call (the pool reconnects)', async () => {
+  const run = await h.run(
+    [
+      functionCallResponse({ name: 'mcp_q_quit', args: {} }),
+      functionCallResponse({ name: 'mcp_q_echo', args: { text: 'back' } }),
+      functionCallResponse({ name: 'mcp_q_quit', args: {} }),
+      textResponse('done'),
+    ],
+    { mcpServers: { q: stdioServer() } },
+  );
+  expect(run.result?.response).toBe('done');
+  const first = responsesIn(1)[0].output!;
+  expect(responsesIn(2)).toEqual([{ name: 'mcp_q_echo', output: 'echo: back' }]);
+  const second = responsesIn(3)[0].output!;
+  expect(first).toMatch(/^quitting \d+$/);
+  expect(second).toMatch(/^quitting \d+$/);
+  expect(second).not.toBe(first);
+});

@@ -38,13 +38,19 @@ export class McpPool {
     this.timer.unref();
   }
 
-  /** The connected client for `target`, connecting if there is none; a failed connect is not kept. */
-  client(target: McpTarget): Promise<Client> {
+  /**
+   * The connected client for `target`, connecting if there is none or its connection was closed (a
+   * stdio server that exited); a failed connect is not kept.
+   */
+  async client(target: McpTarget): Promise<Client> {
     const key = keyOf(target);
     const existing = this.entries.get(key);
     if (existing) {
       existing.lastUsed = Date.now();
-      return existing.client;
+      const client = await existing.client.catch(() => undefined);
+      if (client?.transport) return client;
+      if (this.entries.get(key) === existing) this.entries.delete(key);
+      return this.client(target);
     }
     const client = connect(target);
     this.entries.set(key, { client, lastUsed: Date.now() });
