@@ -4,7 +4,7 @@ import { functionCallResponse, textResponse } from '../../src/fake-gemini';
 import { closeTestEnv } from '../helpers/temporal-env';
 import { answerEvery } from '../helpers/approvals';
 import { createHarness, maybeRecordHistory, type Harness } from '../helpers/agent-harness';
-import { startHttpServer, stdioServer } from '../helpers/mcp-servers';
+import { startHttpServer, startSseServer, stdioServer } from '../helpers/mcp-servers';
 
 type Sent = {
   contents: { parts: { functionResponse?: { name: string; response: { output?: string; error?: string } } }[] }[];
@@ -153,4 +153,20 @@ test('a stdio server that exits is started again by the next call (the pool reco
   expect(first).toMatch(/^quitting \d+$/);
   expect(second).toMatch(/^quitting \d+$/);
   expect(second).not.toBe(first);
+});
+
+test('an SSE MCP server (url)', async () => {
+  const server = await startSseServer();
+  try {
+    const run = await h.run(
+      [functionCallResponse({ name: 'mcp_old_echo', args: { text: 'sse' } }), textResponse('ok')],
+      {
+        mcpServers: { old: { url: server.url } },
+      },
+    );
+    expect(run.result?.response).toBe('ok');
+    expect(responsesIn(1)).toEqual([{ name: 'mcp_old_echo', output: 'echo: sse' }]);
+  } finally {
+    await server.close();
+  }
 });
