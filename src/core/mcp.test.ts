@@ -31,6 +31,6 @@ describe('mcpTrustRules', () => {
     const rules = [...mcpTrustRules({ t: { command: 'x', trust: true }, u: { command: 'y' } })];
     const context = { mode: 'default' as const, plansDir: 'plans', workspaceRoot: '/w' };
     expect(evaluatePolicy({ rules }, { name: 'mcp_t_tool', args: {} }, context).decision).toBe('allow');
-    expect(rules).toHaveLength(1);
+    expect(evaluatePolicy({ rules }, { name: 'mcp_u_tool', args: {} }, context).decision).toBe('ask_user');
   });
 });

@@ -43,7 +43,13 @@ export interface McpCatalog {
   tools: McpToolInfo[];
   /** Store reference of the tools' function declarations (JSON array). */
   declarationsRef?: string;
+  /** Servers that offer resources (then `list_mcp_resources` and `read_mcp_resource` are among the tools). */
+  resourceServers?: string[];
 }
+
+/** Gemini CLI's resource tools, offered only when some server has resources; they belong to no one server. */
+export const LIST_RESOURCES_TOOL = 'list_mcp_resources';
+export const READ_RESOURCE_TOOL = 'read_mcp_resource';
 
 /**
  * The name the model sees, as Gemini CLI builds it: `mcp_<server>_<tool>`, every character the
@@ -66,7 +72,20 @@ export function mcpToolWanted(config: McpServerConfig, tool: string): boolean {
  * user tier (priority 4.2 there), above the default `ask_user` and below policy files' own rules.
  */
 export function mcpTrustRules(servers: Record<string, McpServerConfig> | undefined): PolicyRule[] {
-  return Object.entries(servers ?? {})
+  if (!servers) return [];
+  // Gemini CLI's default policy counts the resource tools among the read-only tools (allow @50).
+  const resources: PolicyRule = {
+    toolName: [LIST_RESOURCES_TOOL, READ_RESOURCE_TOOL],
+    decision: 'allow',
+    priority: 50,
+    tier: 'default',
+    source: 'default policy: read-only MCP resource tools',
+  };
+  return [resources, ...trusted(servers)];
+}
+
+function trusted(servers: Record<string, McpServerConfig>): PolicyRule[] {
+  return Object.entries(servers)
     .filter(([, config]) => config.trust === true)
     .map(([server]) => ({
       toolName: `mcp_${server}_*`,

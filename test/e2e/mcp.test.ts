@@ -170,3 +170,25 @@ test('an SSE MCP server (url)', async () => {
     await server.close();
   }
 });
+
+test('MCP resources: list_mcp_resources and read_mcp_resource are offered and run without asking', async () => {
+  const handle = await h.start(
+    [
+      functionCallResponse({ name: 'list_mcp_resources', args: {} }),
+      functionCallResponse({ name: 'read_mcp_resource', args: { uri: 'test://notes' } }),
+      functionCallResponse({ name: 'read_mcp_resource', args: { uri: 'test://missing' } }),
+      textResponse('read'),
+    ],
+    { approvalMode: 'default', mcpServers: { docs: stdioServer() } },
+  );
+  const asked = await answerEvery(handle, () => ({ outcome: 'cancel' }));
+  const run = await h.finish(handle);
+  expect(asked).toEqual([]);
+  expect(offered(0)).toEqual(expect.arrayContaining(['list_mcp_resources', 'read_mcp_resource']));
+  expect(responsesIn(1)).toEqual([{ name: 'list_mcp_resources', output: 'docs: test://notes (notes, text/plain)' }]);
+  expect(responsesIn(2)).toEqual([{ name: 'read_mcp_resource', output: 'the notes resource' }]);
+  expect(responsesIn(3)[0].error).toMatch(
+    /read_mcp_resource failed: resource test:\/\/missing could not be read \(docs: .*no resource/,
+  );
+  expect(run.result?.response).toBe('read');
+});

@@ -7,6 +7,7 @@ import { truncateOutput } from '../../tools/truncate';
 import { withHeartbeat } from '../heartbeat';
 import { describe } from './discover';
 import type { McpPool, McpTarget } from './pool';
+import { resourceText, type ResourceServers } from './resources';
 
 export interface CallMcpToolInput {
   callId: string;
@@ -20,6 +21,8 @@ export interface CallMcpToolInput {
   workspace: string;
   /** The server marked the tool read-only: a retry after a crash may run it again. */
   readOnly: boolean;
+  /** For the resource tools (`server` empty): the servers that offer resources. */
+  resourceServers?: ResourceServers;
 }
 
 const PREVIEW_CHARS = 300;
@@ -43,6 +46,13 @@ export async function callMcpTool(
   const target: McpTarget = { server: input.server, config: input.config, workspace: input.workspace, timeoutMs };
   const args = await resolveBlobMarkers(input.args, deps.store);
   return withHeartbeat(deps.heartbeatIntervalMs, async () => {
+    if (input.resourceServers) {
+      const text = await resourceText(deps.pool, input.resourceServers, input.workspace, input.tool, args).then(
+        (t) => ({ ok: true, t }),
+        (err: Error) => ({ ok: false, t: `${input.tool} failed: ${describe(err)}` }),
+      );
+      return outcome(deps.store, input, text.ok, text.t, text.ok ? undefined : 'mcp_tool_error');
+    }
     try {
       const client = await deps.pool.client(target);
       const options = { timeout: timeoutMs, signal: ctx.cancellationSignal };

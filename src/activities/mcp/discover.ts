@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import {
+  LIST_RESOURCES_TOOL,
+  READ_RESOURCE_TOOL,
   MCP_DEFAULT_TIMEOUT_MS,
   mcpToolName,
   mcpToolWanted,
@@ -17,6 +19,8 @@ export interface DiscoverMcpInput {
 
 export interface DiscoverMcpResult {
   tools: McpToolInfo[];
+  /** Servers that declared the resources capability. */
+  resourceServers?: string[];
   /** Store reference of the declarations, absent when no server offered a tool. */
   declarationsRef?: string;
   /** One line per server that could not be used, or tool that was left out, for the prompt's events. */
@@ -50,6 +54,7 @@ export async function discoverMcpTools(
   );
   const result: DiscoverMcpResult = { tools: [], problems: [] };
   const declarations: FunctionDeclaration[] = [];
+  const resourceServers = found.filter((f) => f.resources).map((f) => f.server);
   for (const { tools, problems } of found) {
     result.problems.push(...problems);
     for (const { info, declaration } of tools) {
@@ -60,6 +65,13 @@ export async function discoverMcpTools(
         continue;
       }
       result.tools.push(info);
+      declarations.push(declaration);
+    }
+  }
+  if (resourceServers.length > 0) {
+    result.resourceServers = resourceServers;
+    for (const declaration of RESOURCE_DECLARATIONS) {
+      result.tools.push({ name: declaration.name, server: '', tool: declaration.name, readOnly: true });
       declarations.push(declaration);
     }
   }
@@ -74,17 +86,28 @@ async function discoverServer(
   server: string,
   config: McpServerConfig,
   workspace: string,
-): Promise<{ tools: Found[]; problems: string[] }> {
+): Promise<{ server: string; tools: Found[]; problems: string[]; resources?: boolean }> {
   const timeoutMs = Math.min(config.timeout ?? MCP_DEFAULT_TIMEOUT_MS, DISCOVERY_TIMEOUT_MS);
   const target: McpTarget = { server, config, workspace, timeoutMs };
   let listed: unknown[];
+  let resources = false;
   try {
     const client = await pool.client(target);
-    listed = (await client.request({ method: 'tools/list', params: {} }, listSchema, { timeout: timeoutMs })).tools;
+    resources = client.getServerCapabilities()?.resources !== undefined;
+    const list =
+      client.getServerCapabilities()?.tools === undefined
+        ? undefined
+        : client.request({ method: 'tools/list', params: {} }, listSchema, { timeout: timeoutMs });
+    listed = (await list)?.tools ?? [];
   } catch (err) {
     await pool.drop(target);
-    return { tools: [], problems: [`MCP server "${server}" could not be used: ${describe(err)}`] };
+    return { server, tools: [], problems: [`MCP server "${server}" could not be used: ${describe(err)}`] };
   }
+  return { server, ...toolsOf(server, config, listed), resources };
+}
+
+/** The listed tools that pass their schema check and the server's filters, named; a bad one is a problem line. */
+function toolsOf(server: string, config: McpServerConfig, listed: unknown[]): { tools: Found[]; problems: string[] } {
   const tools: Found[] = [];
   const problems: string[] = [];
   for (const raw of listed) {
@@ -113,6 +136,20 @@ async function discoverServer(
   }
   return { tools, problems };
 }
+
+/** Gemini CLI's two resource tools (parameters as it declares them). */
+const RESOURCE_DECLARATIONS: FunctionDeclaration[] = [
+  {
+    name: LIST_RESOURCES_TOOL,
+    description: 'Lists the resources the MCP servers offer, with their URIs.',
+    parametersJsonSchema: { type: 'object', properties: { serverName: { type: 'string' } } },
+  },
+  {
+    name: READ_RESOURCE_TOOL,
+    description: 'Reads one MCP resource by its URI (from list_mcp_resources).',
+    parametersJsonSchema: { type: 'object', properties: { uri: { type: 'string' } }, required: ['uri'] },
+  },
+];
 
 export function describe(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);

@@ -1,5 +1,5 @@
 import { patched } from '@temporalio/workflow';
-import type { McpToolInfo } from '../../core/mcp';
+import type { McpServerConfig, McpToolInfo } from '../../core/mcp';
 import type { ToolOutcome } from '../../core/types';
 import type { CallRecord } from '../api';
 import type { PromptActivities } from '../state/activity-options';
@@ -18,7 +18,7 @@ export async function discoverMcp(state: PromptState, acts: Pick<PromptActivitie
   const servers = state.input.mcpServers;
   if (!servers || Object.keys(servers).length === 0 || !patched(MCP_DISCOVERY_PATCH)) return;
   const found = await acts.discoverMcpTools({ servers, workspace: state.input.workspace });
-  state.mcp = { tools: found.tools, declarationsRef: found.declarationsRef };
+  state.mcp = { tools: found.tools, declarationsRef: found.declarationsRef, resourceServers: found.resourceServers };
   for (const message of found.problems) emit(state, { type: 'warning', message });
 }
 
@@ -50,9 +50,15 @@ export function runMcpCall(
     name: record.name,
     server: tool.server,
     tool: tool.tool,
-    config: state.input.mcpServers![tool.server],
+    config: state.input.mcpServers![tool.server] ?? {},
     args: record.args,
     workspace: state.input.workspace,
     readOnly: tool.readOnly,
+    ...(tool.server === '' ? { resourceServers: resourceServers(state) } : {}),
   });
+}
+
+function resourceServers(state: PromptState): Record<string, McpServerConfig> {
+  const all = state.input.mcpServers ?? {};
+  return Object.fromEntries((state.mcp?.resourceServers ?? []).map((name) => [name, all[name]]));
 }
