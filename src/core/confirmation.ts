@@ -4,7 +4,14 @@ import { APPROVAL_MODES } from './types';
 /** The `toolConfirmation` payload, exactly what a person types with `temporal workflow signal`. */
 export const toolConfirmationSchema = z.object({
   callId: z.string().min(1, 'callId is required'),
-  outcome: z.enum(['proceed_once', 'proceed_always', 'modify', 'cancel']),
+  outcome: z.enum([
+    'proceed_once',
+    'proceed_always',
+    'proceed_always_tool',
+    'proceed_always_server',
+    'modify',
+    'cancel',
+  ]),
   args: z.record(z.string(), z.unknown()).optional(),
   reason: z.string().optional(),
   /** For `exit_plan_mode`: the approval mode to continue in (default: `default`). */

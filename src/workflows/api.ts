@@ -171,7 +171,8 @@ export interface PromptStatus {
 /** `outcome` values follow Gemini CLI's ToolConfirmationOutcome. Typed by hand with the stock CLI. */
 export interface ToolConfirmation {
   callId: string;
-  outcome: 'proceed_once' | 'proceed_always' | 'modify' | 'cancel';
+  /** `proceed_always_server` (an MCP call): every tool of its server; `proceed_always_tool` is `proceed_always`. */
+  outcome: 'proceed_once' | 'proceed_always' | 'proceed_always_tool' | 'proceed_always_server' | 'modify' | 'cancel';
   args?: Record<string, unknown>;
   reason?: string;
   /** For `exit_plan_mode`: the approval mode to continue in (default: `default`). */

@@ -192,3 +192,30 @@ test('MCP resources: list_mcp_resources and read_mcp_resource are offered and ru
   );
   expect(run.result?.response).toBe('read');
 });
+
+test('proceed_always_server allows every tool of that server; proceed_always_tool only that tool', async () => {
+  const handle = await h.start(
+    [
+      functionCallResponse({ name: 'mcp_a_echo', args: { text: '1' } }),
+      functionCallResponse({ name: 'mcp_a_add', args: { a: 1, b: 1 } }),
+      functionCallResponse({ name: 'mcp_b_echo', args: { text: '2' } }),
+      functionCallResponse({ name: 'mcp_b_echo', args: { text: '3' } }),
+      functionCallResponse({ name: 'mcp_b_add', args: { a: 2, b: 2 } }),
+      textResponse('done'),
+    ],
+    { approvalMode: 'default', mcpServers: { a: stdioServer(), b: stdioServer() } },
+  );
+  const asked = await answerEvery(handle, (call) => ({
+    outcome:
+      call.name === 'mcp_a_echo'
+        ? 'proceed_always_server'
+        : call.name === 'mcp_b_echo'
+          ? 'proceed_always_tool'
+          : 'proceed_once',
+  }));
+  const run = await h.finish(handle);
+  expect(asked.map((c) => c.name)).toEqual(['mcp_a_echo', 'mcp_b_echo', 'mcp_b_add']);
+  expect(responsesIn(2)).toEqual([{ name: 'mcp_a_add', output: '2' }]);
+  expect(responsesIn(5)).toEqual([{ name: 'mcp_b_add', output: '4' }]);
+  expect(run.result?.response).toBe('done');
+});

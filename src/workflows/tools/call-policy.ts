@@ -13,6 +13,7 @@ import {
 import type { ShellNarrowing } from '../../core/policy/index';
 import type { ApprovalMode } from '../../core/types';
 import { mcpTrustRules } from '../../core/mcp';
+import { mcpToolOf } from './mcp-calls';
 import { PLANS_DIR } from '../../tools/plan-mode';
 import type { ToolErrorKind } from '../../tools/types';
 import { setMode, type PromptState } from '../state/prompt-state';
@@ -95,9 +96,16 @@ export async function policyRefuses(state: PromptState, record: CallRecord): Pro
  * Gemini CLI does.
  */
 export async function recheckAfterApproval(state: PromptState, record: CallRecord): Promise<Refusal | undefined> {
-  if (record.decision?.outcome === 'proceed_always') {
+  const outcome = record.decision?.outcome;
+  if (outcome === 'proceed_always' || outcome === 'proceed_always_tool' || outcome === 'proceed_always_server') {
     const { allowRule } = await judge(state, record, state.progress.mode);
-    if (allowRule) state.progress.sessionRules.push(allowRule);
+    const server = outcome === 'proceed_always_server' ? mcpToolOf(state, record.name)?.server : undefined;
+    // Gemini CLI's server scope: one rule for `mcp_<server>_*`; on any other call it is the call's own rule.
+    const rule =
+      allowRule && server
+        ? { ...allowRule, toolName: `mcp_${server}_*`, source: `session: always allow MCP server ${server}` }
+        : allowRule;
+    if (rule) state.progress.sessionRules.push(rule);
     if (EDIT_TOOLS.includes(record.name) && state.progress.mode === 'default') setMode(state, 'auto_edit');
   }
   const refusal = refusalOf(await judge(state, record));
