@@ -4,6 +4,7 @@ import { FakeGeminiServer, functionCallResponse, textResponse } from '../../src/
 import { statusQuery, type PromptResult } from '../../src/workflows/api';
 import { closeTestEnv, getTestEnv } from '../helpers/temporal-env';
 import { exited, spawnWorker, waitFor } from '../helpers/processes';
+import { startPromptOnWorkerProcess } from '../helpers/worker-prompt';
 import { hooksOn } from '../helpers/hook-config';
 
 let fake: FakeGeminiServer;
@@ -32,29 +33,13 @@ test('a hook that already ran is not run again after its worker is killed and an
   fake = await FakeGeminiServer.start({
     script: [functionCallResponse({ name: 'run_shell_command', args: { command } }), textResponse('Handled.')],
   });
-  const taskQueue = env.uniqueTaskQueue('hook-kill');
-  const workerEnv = {
-    TEMPORAL_ADDRESS: env.address,
-    DURABLE_AGENT_TASK_QUEUE: taskQueue,
-    GOOGLE_GEMINI_BASE_URL: fake.url,
-    DURABLE_AGENT_HOME: home,
-  };
-  const first = spawnWorker(workerEnv);
-  const handle = await env.client.workflow.start('agentPromptWorkflow', {
-    taskQueue,
-    workflowId: `hook-kill-${Date.now()}`,
-    args: [
-      {
-        prompt: 'run the slow thing',
-        workspace,
-        model: 'gemini-test',
-        approvalMode: 'yolo',
-        maxTurns: 10,
-        toolHeartbeatTimeoutMs: 2000,
-        modelRetryInitialMs: 100,
-        hooks,
-      },
-    ],
+  const { workerEnv, first, handle } = await startPromptOnWorkerProcess(env, {
+    name: 'hook-kill',
+    fakeUrl: fake.url,
+    home,
+    workspace,
+    prompt: 'run the slow thing',
+    input: { hooks },
   });
   await waitFor(
     async () => (await handle.query(statusQuery)).toolCalls.some((c) => c.status === 'executing'),

@@ -4,6 +4,7 @@ import { FakeGeminiServer, functionCallResponse, textResponse } from '../../src/
 import { statusQuery, type PromptResult } from '../../src/workflows/api';
 import { closeTestEnv, getTestEnv } from '../helpers/temporal-env';
 import { exited, spawnWorker, waitFor } from '../helpers/processes';
+import { startPromptOnWorkerProcess } from '../helpers/worker-prompt';
 import { maybeRecordHistory } from '../helpers/agent-harness';
 
 let fake: FakeGeminiServer;
@@ -28,28 +29,12 @@ test('a prompt survives its worker being SIGKILLed mid-tool and completes on a n
       textResponse('The slow command was handled.'),
     ],
   });
-  const taskQueue = env.uniqueTaskQueue('kill');
-  const workerEnv = {
-    TEMPORAL_ADDRESS: env.address,
-    DURABLE_AGENT_TASK_QUEUE: taskQueue,
-    GOOGLE_GEMINI_BASE_URL: fake.url,
-    DURABLE_AGENT_HOME: home,
-  };
-  const first = spawnWorker(workerEnv);
-  const handle = await env.client.workflow.start('agentPromptWorkflow', {
-    taskQueue,
-    workflowId: `kill-${Date.now()}`,
-    args: [
-      {
-        prompt: 'run the slow thing',
-        workspace,
-        model: 'gemini-test',
-        approvalMode: 'yolo',
-        maxTurns: 10,
-        toolHeartbeatTimeoutMs: 2000,
-        modelRetryInitialMs: 100,
-      },
-    ],
+  const { workerEnv, first, handle } = await startPromptOnWorkerProcess(env, {
+    name: 'kill',
+    fakeUrl: fake.url,
+    home,
+    workspace,
+    prompt: 'run the slow thing',
   });
   await waitFor(
     async () => (await handle.query(statusQuery)).toolCalls.some((c) => c.status === 'executing'),
@@ -89,28 +74,12 @@ test('a sub-agent survives its worker being SIGKILLed mid-run and finishes on a 
       textResponse('The sub-agent handled it.'),
     ],
   });
-  const taskQueue = env.uniqueTaskQueue('kill-child');
-  const workerEnv = {
-    TEMPORAL_ADDRESS: env.address,
-    DURABLE_AGENT_TASK_QUEUE: taskQueue,
-    GOOGLE_GEMINI_BASE_URL: fake.url,
-    DURABLE_AGENT_HOME: home,
-  };
-  const first = spawnWorker(workerEnv);
-  const handle = await env.client.workflow.start('agentPromptWorkflow', {
-    taskQueue,
-    workflowId: `kill-child-${Date.now()}`,
-    args: [
-      {
-        prompt: 'delegate',
-        workspace,
-        model: 'gemini-test',
-        approvalMode: 'yolo',
-        maxTurns: 10,
-        toolHeartbeatTimeoutMs: 2000,
-        modelRetryInitialMs: 100,
-      },
-    ],
+  const { workerEnv, first, handle } = await startPromptOnWorkerProcess(env, {
+    name: 'kill-child',
+    fakeUrl: fake.url,
+    home,
+    workspace,
+    prompt: 'delegate',
   });
   await waitFor(async () => fs.existsSync(path.join(workspace, 'marker.txt')), 30_000, first.output);
   first.kill('SIGKILL');

@@ -4,6 +4,7 @@ import { FakeGeminiServer, functionCallResponse, textResponse } from '../../src/
 import { statusQuery, type PromptResult } from '../../src/workflows/api';
 import { closeTestEnv, getTestEnv } from '../helpers/temporal-env';
 import { exited, spawnWorker, waitFor } from '../helpers/processes';
+import { startPromptOnWorkerProcess } from '../helpers/worker-prompt';
 import { stdioServer } from '../helpers/mcp-servers';
 
 let fake: FakeGeminiServer;
@@ -35,29 +36,13 @@ test.each([
         textResponse('handled'),
       ],
     });
-    const taskQueue = env.uniqueTaskQueue('mcp-kill');
-    const workerEnv = {
-      TEMPORAL_ADDRESS: env.address,
-      DURABLE_AGENT_TASK_QUEUE: taskQueue,
-      GOOGLE_GEMINI_BASE_URL: fake.url,
-      DURABLE_AGENT_HOME: home,
-    };
-    const first = spawnWorker(workerEnv);
-    const handle = await env.client.workflow.start('agentPromptWorkflow', {
-      taskQueue,
-      workflowId: `mcp-kill-${Date.now()}`,
-      args: [
-        {
-          prompt: 'call the slow tool',
-          workspace,
-          model: 'gemini-test',
-          approvalMode: 'yolo',
-          maxTurns: 10,
-          toolHeartbeatTimeoutMs: 2000,
-          modelRetryInitialMs: 100,
-          mcpServers: { srv: stdioServer() },
-        },
-      ],
+    const { workerEnv, first, handle } = await startPromptOnWorkerProcess(env, {
+      name: 'mcp-kill',
+      fakeUrl: fake.url,
+      home,
+      workspace,
+      prompt: 'call the slow tool',
+      input: { mcpServers: { srv: stdioServer() } },
     });
     await waitFor(async () => fs.existsSync(marker), 30_000, first.output);
     first.kill('SIGKILL');
