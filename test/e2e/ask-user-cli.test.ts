@@ -16,6 +16,7 @@ import { answerQuestionSignal, statusQuery, type PromptResult } from '../../src/
 import { BIN, CliProcess, expectExit, sandboxesCleanedAfterEach } from '../helpers/cli';
 import { exited, spawnWorker } from '../helpers/processes';
 import { closeTestEnv, getTestEnv, TEST_ENV_VARS } from '../helpers/temporal-env';
+import { QUESTIONS } from '../helpers/questions';
 
 jest.setTimeout(180_000);
 
@@ -23,18 +24,6 @@ const sharedAddress = () => process.env[TEST_ENV_VARS.address] as string;
 const sandbox = sandboxesCleanedAfterEach();
 afterAll(() => closeTestEnv());
 
-const QUESTIONS = [
-  {
-    question: 'Which database should the service use?',
-    header: 'Database',
-    type: 'choice',
-    options: [
-      { label: 'Postgres', description: 'relational' },
-      { label: 'SQLite', description: 'one file' },
-    ],
-  },
-  { question: 'Which port?', header: 'Port', type: 'text' },
-];
 const script = (answer: string) => [
   functionCallResponse({ name: 'ask_user', args: { questions: QUESTIONS } }),
   textResponse(answer),

@@ -12,6 +12,7 @@ import { generalistAgent } from '../../src/core/agents/builtins';
 import { MAX_RUN_EVENTS } from '../../src/workflows/prompt/carry';
 import { closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, type Harness } from '../helpers/agent-harness';
+import { QUESTIONS } from '../helpers/questions';
 
 let h: Harness;
 beforeAll(async () => {
@@ -22,18 +23,6 @@ afterAll(async () => {
   await closeTestEnv();
 });
 
-const QUESTIONS = [
-  {
-    question: 'Which database should the service use?',
-    header: 'Database',
-    type: 'choice',
-    options: [
-      { label: 'Postgres', description: 'relational' },
-      { label: 'SQLite', description: 'one file' },
-    ],
-  },
-  { question: 'Which port?', header: 'Port', type: 'text' },
-];
 const askCall = { name: 'ask_user', args: { questions: QUESTIONS } };
 const ask = (questions: unknown = QUESTIONS) => functionCallResponse({ name: 'ask_user', args: { questions } });
 
