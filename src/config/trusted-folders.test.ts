@@ -15,10 +15,10 @@ afterEach(() => fs.rmSync(trustedFoldersFile(home), { force: true }));
 
 describe('trusted folders', () => {
   it('trusts a folder and everything below it, nothing beside it', () => {
-    const folders = { '/work/projects': 'TRUST_FOLDER' as const };
-    expect(trustingFolder(folders, '/work/projects')).toBe('/work/projects');
-    expect(trustingFolder(folders, '/work/projects/a/b')).toBe('/work/projects');
-    expect(trustingFolder(folders, '/work/projects-old')).toBeUndefined();
+    const folders = { '/srv/projects': 'TRUST_FOLDER' as const };
+    expect(trustingFolder(folders, '/srv/projects')).toBe('/srv/projects');
+    expect(trustingFolder(folders, '/srv/projects/a/b')).toBe('/srv/projects');
+    expect(trustingFolder(folders, '/srv/projects-old')).toBeUndefined();
     expect(trustingFolder(folders, '/work')).toBeUndefined();
   });
 
