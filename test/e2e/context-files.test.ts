@@ -6,6 +6,7 @@ import { agentSessionWorkflow } from '../../src/workflows/session-workflow';
 import { closeSessionSignal, sendMessageUpdate, type PromptResult } from '../../src/workflows/api';
 import { closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, maybeRecordHistory, type Harness } from '../helpers/agent-harness';
+import { promptResultOnceStarted } from '../helpers/session-prompts';
 
 /**
  * Project context files end to end: the real dev server, a worker whose home holds the user-level
@@ -175,17 +176,6 @@ test('a session reloads the context at the start of each prompt: an edit between
   await session.signal(closeSessionSignal);
 });
 
-async function resultOf(promptId: string): Promise<PromptResult> {
-  const handle = h.env.client.workflow.getHandle(promptId);
-  for (let i = 0; i < 400; i++) {
-    if (
-      await handle.describe().then(
-        () => true,
-        () => false,
-      )
-    )
-      break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return (await handle.result()) as PromptResult;
+function resultOf(promptId: string): Promise<PromptResult> {
+  return promptResultOnceStarted(h.env.client, promptId);
 }

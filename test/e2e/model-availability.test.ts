@@ -4,6 +4,7 @@ import { agentSessionWorkflow } from '../../src/workflows/session-workflow';
 import { closeSessionSignal, sendMessageUpdate, type PromptResult, type SessionInput } from '../../src/workflows/api';
 import { closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, type Harness } from '../helpers/agent-harness';
+import { promptResultOnceStarted } from '../helpers/session-prompts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -46,19 +47,8 @@ describe('per worker', () => {
 });
 
 describe('per session', () => {
-  async function resultOf(promptId: string): Promise<PromptResult> {
-    const handle = h.env.client.workflow.getHandle(promptId);
-    for (
-      let i = 0;
-      i < 400 &&
-      !(await handle.describe().then(
-        () => true,
-        () => false,
-      ));
-      i++
-    )
-      await new Promise((r) => setTimeout(r, 50));
-    return (await handle.result()) as PromptResult;
+  function resultOf(promptId: string): Promise<PromptResult> {
+    return promptResultOnceStarted(h.env.client, promptId);
   }
 
   async function session(defaults: Partial<SessionInput['defaults']>) {

@@ -1,9 +1,9 @@
 import { textResponse } from '../../src/fake-gemini';
-import type { PromptResult } from '../../src/workflows/api';
 import { createSandbox } from '../helpers/cli';
 import { TEST_ENV_VARS, closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, type Harness } from '../helpers/agent-harness';
 import { closeSessionSignal } from '../../src/workflows/api';
+import { promptResultOnceStarted } from '../helpers/session-prompts';
 
 type Sent = { contents: { role: string; parts: { text?: string }[] }[] };
 
@@ -37,18 +37,8 @@ test('run --session continues one conversation across runs, and send queues the 
   expect(sent).toEqual(['user:first question', 'model:First answer.', 'user:second question']);
   const queued = await box.run(['send', session, 'third question'], { env });
   expect(queued.stdout.trim()).toBe(`${session}-p3`);
-  const handle = h.env.client.workflow.getHandle(`${session}-p3`);
-  for (
-    let i = 0;
-    i < 200 &&
-    !(await handle.describe().then(
-      () => true,
-      () => false,
-    ));
-    i++
-  )
-    await new Promise((r) => setTimeout(r, 50));
-  expect(((await handle.result()) as PromptResult).response).toBe('Third answer.');
+  const third = await promptResultOnceStarted(h.env.client, `${session}-p3`, 200);
+  expect(third.response).toBe('Third answer.');
   const empty = await box.run(['send', session, '  '], { env });
   expect(empty.code).toBe(42);
   await h.env.client.workflow.getHandle(session).terminate('test over');

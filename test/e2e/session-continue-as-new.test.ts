@@ -19,6 +19,7 @@ import {
 import { agentSessionWorkflow } from '../../src/workflows/session-workflow';
 import { closeTestEnv, getTestEnv } from '../helpers/temporal-env';
 import { maybeRecordHistory } from '../helpers/agent-harness';
+import { promptResultOnceStarted } from '../helpers/session-prompts';
 
 /**
  * A dev server of its own whose dynamic config suggests continue-as-new after a few events, so that
@@ -107,18 +108,7 @@ test('a session continues as new between prompts and keeps its conversation', as
       const id = await client.workflow
         .getHandle(session.workflowId)
         .executeUpdate(sendMessageUpdate, { args: [{ text }] });
-      const handle = client.workflow.getHandle(id);
-      for (
-        let i = 0;
-        i < 200 &&
-        !(await handle.describe().then(
-          () => true,
-          () => false,
-        ));
-        i++
-      )
-        await new Promise((r) => setTimeout(r, 50));
-      results.push((await handle.result()) as PromptResult);
+      results.push(await promptResultOnceStarted(client, id, 200));
     }
     expect(results.map((r) => r.response)).toEqual(['one', 'two', 'three']);
     expect(await runsOf(session.workflowId)).toBeGreaterThan(1);

@@ -11,6 +11,7 @@ import {
 } from '../../src/workflows/api';
 import { closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, type Harness } from '../helpers/agent-harness';
+import { promptResultOnceStarted } from '../helpers/session-prompts';
 
 type Sent = { contents: { role: string; parts: { text?: string }[] }[] };
 
@@ -34,20 +35,8 @@ function defaults(over: Partial<SessionInput['defaults']> = {}): SessionInput['d
   };
 }
 
-/** A queued message's prompt starts only when its turn comes: wait for it to exist, then for its result. */
-async function resultOf(promptId: string): Promise<PromptResult> {
-  const handle = h.env.client.workflow.getHandle(promptId);
-  for (let i = 0; i < 400; i++) {
-    if (
-      await handle.describe().then(
-        () => true,
-        () => false,
-      )
-    )
-      break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return (await handle.result()) as PromptResult;
+function resultOf(promptId: string): Promise<PromptResult> {
+  return promptResultOnceStarted(h.env.client, promptId);
 }
 
 async function startSession(over: Partial<SessionInput['defaults']> = {}) {

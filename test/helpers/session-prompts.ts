@@ -1,0 +1,19 @@
+import type { Client } from '@temporalio/client';
+import type { PromptResult } from '../../src/workflows/api';
+
+/**
+ * A session's queued message becomes a prompt only when its turn comes: waits (50 ms a try, `tries` times) for the
+ * prompt's workflow to exist, then for its result.
+ */
+export async function promptResultOnceStarted(client: Client, promptId: string, tries = 400): Promise<PromptResult> {
+  const handle = client.workflow.getHandle(promptId);
+  for (let i = 0; i < tries; i++) {
+    const exists = await handle.describe().then(
+      () => true,
+      () => false,
+    );
+    if (exists) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return (await handle.result()) as PromptResult;
+}
