@@ -239,3 +239,17 @@ describe('FakeGeminiServer (by turn)', () => {
     }
   });
 });
+
+describe('FakeGeminiServer with usageFromRequest', () => {
+  it('reports the prompt tokens as the request size / 4 and records the request bytes', async () => {
+    const server = await FakeGeminiServer.start({ script: [textResponse('ok')], usageFromRequest: true });
+    try {
+      const chunks = await stream(sdk(server.url));
+      const bytes = server.requests[0].bytes;
+      expect(bytes).toBe(Buffer.byteLength(JSON.stringify(server.requests[0].body)));
+      expect(chunks.at(-1)?.usageMetadata?.promptTokenCount).toBe(Math.ceil(bytes / 4));
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -14,6 +14,8 @@ export interface RecordedRequest {
   time: Date;
   /** Stream chunks written before the answer ended or the client closed the connection. */
   chunksSent?: number;
+  /** Size of the request body in bytes, as it came over the wire. */
+  bytes: number;
 }
 
 /** A request no script line answered; `message` is also the 400 error message sent back. */
@@ -36,6 +38,12 @@ export interface FakeGeminiOptions {
   /** 0 (default) picks a free port. */
   port?: number;
   host?: string;
+  /**
+   * Report `usageMetadata.promptTokenCount` as the request's size / 4 (Gemini CLI's own estimate)
+   * instead of the script's figure, so token-driven behaviour (compression, masking) acts as it
+   * would with a real model. Used by the benchmark's side-by-side run.
+   */
+  usageFromRequest?: boolean;
 }
 
 const ROUTE = /\/models\/([^/]+):(streamGenerateContent|generateContent|countTokens)$/;
@@ -65,6 +73,7 @@ export class FakeGeminiServer {
     lines: ScriptLine[],
     private readonly strict: boolean,
     private readonly byTurn: boolean,
+    private readonly usageFromRequest: boolean,
   ) {
     this.load(lines);
   }
@@ -72,7 +81,12 @@ export class FakeGeminiServer {
   static async start(options: FakeGeminiOptions): Promise<FakeGeminiServer> {
     const { script } = options;
     const lines = Array.isArray(script) ? script : await loadScriptFile(script.path);
-    const server = new FakeGeminiServer(lines, options.strict ?? true, options.byTurn ?? false);
+    const server = new FakeGeminiServer(
+      lines,
+      options.strict ?? true,
+      options.byTurn ?? false,
+      options.usageFromRequest ?? false,
+    );
     const host = options.host ?? '127.0.0.1';
     await new Promise<void>((resolve, reject) => {
       server.http.once('error', reject).listen(options.port ?? 0, host, resolve);
@@ -131,17 +145,17 @@ export class FakeGeminiServer {
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const body = await readBody(req);
+    const { body, bytes } = await readBody(req);
     const { pathname } = new URL(req.url ?? '/', 'http://fake-gemini');
     const route = req.method === 'POST' ? ROUTE.exec(pathname) : null;
     const method = route ? METHOD_OF_ACTION[route[2]] : `${req.method} ${pathname}`;
     const model = route ? decodeURIComponent(route[1]) : '';
     const time = new Date();
-    const record: RecordedRequest = { method, model, body, time };
+    const record: RecordedRequest = { method, model, body, time, bytes };
     this.requests.push(record);
     const byTurn = this.byTurn && method === 'generateContentStream' ? lineForTurn(this.loaded, body) : undefined;
     const line = byTurn ? this.served(byTurn.line) : route ? this.take(method) : undefined;
-    if (line) return this.answer(line, res, record);
+    if (line) return this.answer(this.usageFromRequest ? withPromptTokens(line, bytes) : line, res, record);
     const why = byTurn ? `no stream line for model turn ${byTurn.turn}` : this.expected();
     const message = `fake-gemini: unexpected ${method} call (model ${model || 'none'}); ${why}`;
     this.unexpected.push({ method, model, message, time });
@@ -193,15 +207,30 @@ export class FakeGeminiServer {
   }
 }
 
-async function readBody(req: http.IncomingMessage): Promise<unknown> {
+async function readBody(req: http.IncomingMessage): Promise<{ body: unknown; bytes: number }> {
   const parts: Buffer[] = [];
   for await (const part of req) parts.push(part as Buffer);
-  const text = Buffer.concat(parts).toString('utf8');
+  const raw = Buffer.concat(parts);
+  const text = raw.toString('utf8');
   try {
-    return JSON.parse(text);
+    return { body: JSON.parse(text), bytes: raw.length };
   } catch {
-    return text;
+    return { body: text, bytes: raw.length };
   }
+}
+
+/** The line with every `usageMetadata.promptTokenCount` set to bytes / 4, the total adjusted to match. */
+function withPromptTokens(line: ScriptLine, bytes: number): ScriptLine {
+  const promptTokenCount = Math.ceil(bytes / 4);
+  const fix = (chunk: Record<string, unknown>) => {
+    const usage = chunk.usageMetadata as Record<string, number> | undefined;
+    if (!usage) return chunk;
+    const total = promptTokenCount + (usage.candidatesTokenCount ?? 0);
+    return { ...chunk, usageMetadata: { ...usage, promptTokenCount, totalTokenCount: total } };
+  };
+  if (!line.response) return line;
+  if (Array.isArray(line.response)) return { ...line, response: line.response.map(fix) } as ScriptLine;
+  return { ...line, response: fix(line.response) } as ScriptLine;
 }
 
 function sendJson(res: http.ServerResponse, status: number, value: unknown): void {
