@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: the benchmark suite of issue 8. Starts its own dev server(s), runs each
  * measurement, prints the table and writes it to docs/benchmarks.md (quick mode only prints,
- * unless --out is given). Options: --quick, --only=per-turn,history,start,concurrency,resume,
+ * unless --out is given). Options: --quick, --only=side-by-side,per-turn,history,start,concurrency,resume,
  * --variants (per-turn cost under server and worker variants), --out=FILE.
  */
 import * as fs from 'node:fs';
@@ -16,8 +16,9 @@ import { measureResume } from './resume';
 import { openRig } from './rig';
 import { renderReport, type BenchResults } from './report';
 import { measureVariants } from './variants';
+import { measureSideBySide } from './side-by-side';
 
-const SECTIONS = ['per-turn', 'history', 'start', 'concurrency', 'resume'] as const;
+const SECTIONS = ['side-by-side', 'per-turn', 'history', 'start', 'concurrency', 'resume'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Args {
@@ -58,6 +59,7 @@ function sizes(quick: boolean) {
         promptTurns: 10,
         resumeRuns: 1,
         inFlight: false,
+        side: { longTurns: 10, runs: 2, bytesTurns: 30 },
       }
     : {
         perTurnRuns: 5,
@@ -68,6 +70,7 @@ function sizes(quick: boolean) {
         promptTurns: 10,
         resumeRuns: 3,
         inFlight: true,
+        side: { longTurns: 50, runs: 3, bytesTurns: 100 },
       };
 }
 
@@ -86,6 +89,11 @@ async function runSections(env: BenchEnv, args: Args): Promise<BenchResults> {
     env.log(`${name} done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   };
   try {
+    if (args.only.has('side-by-side'))
+      await step(
+        'side by side with Gemini CLI',
+        async () => void (results.sideBySide = await measureSideBySide(env, server, n.side)),
+      );
     if (args.only.has('per-turn')) {
       await step('per-turn cost', async () => {
         const rig = await openRig(env, server, 'per-turn', 1024);

@@ -5,6 +5,8 @@ import type { StartLatencyResult } from './start-latency';
 import type { ConcurrencyResult } from './concurrency';
 import type { ResumeSample } from './resume';
 import type { VariantResult } from './variants';
+import type { SideBySideResult } from './side-by-side';
+import { sideBySideTable } from './side-by-side-report';
 import { fmt, median, range } from './stats';
 
 export interface BenchResults {
@@ -19,6 +21,7 @@ export interface BenchResults {
   resumeApproval?: ResumeSample[];
   resumeInFlight?: ResumeSample[];
   variants?: VariantResult[];
+  sideBySide?: SideBySideResult;
 }
 
 type Row = [measure: string, value: string, goal: string, met: string];
@@ -174,6 +177,18 @@ export function renderReport(r: BenchResults, analysis: string): string {
       (`${m.temporalCli}. The model is a scripted fake Gemini server on loopback answering at once, reached ` +
         `through the real \`@google/genai\` SDK.`),
     '',
+    ...(r.sideBySide
+      ? [
+          `## Side by side with Gemini CLI ${r.sideBySide.geminiCliVersion}`,
+          '',
+          'Same run, same fake Gemini server over HTTP, same workspace; runs of the two alternate.',
+          '',
+          sideBySideTable(r.sideBySide),
+          '',
+          '## durable-agent alone',
+          '',
+        ]
+      : []),
     table(rows),
   ];
   if (r.variants)

@@ -1,6 +1,12 @@
 import * as path from 'node:path';
 import type { Worker, WorkerOptions } from '@temporalio/worker';
-import { FakeGeminiServer, functionCallResponse, textResponse, type ScriptLine } from '../src/fake-gemini';
+import {
+  FakeGeminiServer,
+  functionCallResponse,
+  textResponse,
+  type FakeGeminiOptions,
+  type ScriptLine,
+} from '../src/fake-gemini';
 import { createGenAI } from '../src/model/client';
 import { FileTranscriptStore } from '../src/store/file-store';
 import { FileToolJournal } from '../src/store/journal';
@@ -36,9 +42,10 @@ export async function openRig(
   name: string,
   fileBytes: number,
   workerOptions: Partial<WorkerOptions> = {},
+  fakeOptions: Partial<FakeGeminiOptions> = {},
 ): Promise<Rig> {
   const dir = path.join(env.tmp, `${name}-${++counter}`);
-  const fake = await FakeGeminiServer.start({ script: [] });
+  const fake = await FakeGeminiServer.start({ ...fakeOptions, script: [] });
   const store = new FileTranscriptStore(path.join(dir, 'store'));
   const journal = new FileToolJournal(path.join(dir, 'journal'));
   const workspace = makeWorkspace(path.join(dir, 'ws'), 100, fileBytes);

@@ -1,0 +1,36 @@
+import { fmt, median, range } from './stats';
+import type { Pair, SideBySideResult } from './side-by-side';
+
+/** The side-by-side table: durable-agent | Gemini CLI | ratio | goal | met, one row per measure. */
+export function sideBySideTable(s: SideBySideResult): string {
+  const ms = (values: number[]) => `${fmt(median(values), 0)} ms (${range(values.map((v) => Math.round(v)))})`;
+  const perTurn = (values: number[]) => `${fmt(median(values), 1)} ms (${range(values)})`;
+  const met = (ratio: number) => (ratio <= 1 ? 'yes' : '**no**');
+  const row = (measure: string, ours: string, theirs: string, ratio: number) =>
+    `| ${measure} | ${ours} | ${theirs} | **${fmt(ratio)}×** | ≤ 1.0× | ${met(ratio)} |`;
+  const r = (pair: Pair) => median(pair.ours) / median(pair.gemini);
+  const b = s.requestBytes;
+  const kib = (bytes: number, requests: number) => `${fmt(bytes / 1024, 0)} KiB in ${requests} requests`;
+  return [
+    '| Measure | durable-agent | Gemini CLI | Ratio | Goal | Met |',
+    '|---|---|---|---|---|---|',
+    row(
+      `Per-turn cost (1 model call + 1 read_file; 1- vs ${s.longTurns}-turn prompt)`,
+      perTurn(s.perTurnMs.ours),
+      perTurn(s.perTurnMs.gemini),
+      r(s.perTurnMs),
+    ),
+    row(
+      'Cold one-turn headless run, process start → answer (ours starts its embedded server)',
+      ms(s.coldMs.ours),
+      ms(s.coldMs.gemini),
+      r(s.coldMs),
+    ),
+    row(
+      `Request bytes the model receives, ${s.bytesTurns}-turn prompt reading ${s.bytesFileSize / 1024} KiB files`,
+      kib(b.ours, b.oursRequests),
+      kib(b.gemini, b.geminiRequests),
+      b.ours / b.gemini,
+    ),
+  ].join('\n');
+}
