@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { Client } from '@temporalio/client';
 import type { Duration } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from './activities';
+import { failDeadWorkersAttempts } from './client/dead-worker-attempts';
 import { McpPool } from './activities/mcp/pool';
 import { createProcessRunner, type ProcessRunner } from './activities/spawner/runner';
 import type { Config } from './config';
@@ -116,6 +118,9 @@ export async function startAgentWorker(
   const runner = createProcessRunner();
   const stores = await openStores(config);
   const connection = await connectWorker(config.temporalAddress, config.temporalConnection);
+  // While the worker loads, fail the attempts a killed worker of this host left running: retried at
+  // once rather than after their heartbeat timeout.
+  const sweep = failDeadWorkersAttempts(new Client({ connection, namespace: config.temporalNamespace })).catch(() => 0);
   const worker = await createAgentWorker({
     connection,
     namespace: config.temporalNamespace,
@@ -135,6 +140,7 @@ export async function startAgentWorker(
   const stop = async () => {
     if (worker.getState() === 'RUNNING') worker.shutdown();
     await running;
+    await sweep;
     await connection.close();
     await stores.close();
     runner.close();

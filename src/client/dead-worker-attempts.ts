@@ -1,0 +1,74 @@
+import * as os from 'node:os';
+import type { Client } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+
+/** temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED: an attempt is running. */
+const ATTEMPT_STARTED = 2;
+
+/** The failure type of an attempt whose worker process was found dead; retryable for every activity. */
+export const WORKER_DIED = 'WorkerDied';
+
+/**
+ * How soon the failed attempt is retried. Temporal honours an application failure's next retry delay
+ * over the retry policy's interval, so the attempt is retried at once whatever backoff the activity
+ * has for real errors (the model's 5 s, Gemini CLI's delay for API errors).
+ */
+const RETRY_AT_ONCE_MS = 1;
+
+/** The pid of a worker identity `pid@host` (the SDK's default) when `host` is this machine; else undefined. */
+export function localPidOf(identity: string, host: string = os.hostname()): number | undefined {
+  const match = /^(\d+)@(.+)$/.exec(identity);
+  if (!match || match[2] !== host) return undefined;
+  const pid = Number(match[1]);
+  return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+/** Whether a process with this pid exists (one we may not signal counts as alive). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Fails, by workflow, run and activity id, every started activity attempt of a running workflow whose
+ * worker was a process of this host that no longer exists, so that it is retried at once instead of
+ * after its heartbeat timeout (a model call's 15 s plus the first retry delay). A new worker calls it
+ * as it starts: a worker killed mid-call says nothing to the server. A worker on another host, or a
+ * live one, is never touched; a pid reused by an unrelated process only means waiting for the timeout
+ * as before. Returns how many attempts were failed; errors (a workflow that just closed, an attempt
+ * that just completed) are skipped.
+ */
+export async function failDeadWorkersAttempts(client: Client, selfPid: number = process.pid): Promise<number> {
+  const namespace = client.options.namespace;
+  let failed = 0;
+  for await (const wf of client.workflow.list({ query: 'ExecutionStatus="Running"' })) {
+    const execution = { workflowId: wf.workflowId, runId: wf.runId };
+    const description = await client.workflowService
+      .describeWorkflowExecution({ namespace, execution })
+      .catch(() => undefined);
+    for (const activity of description?.pendingActivities ?? []) {
+      const identity = activity.lastWorkerIdentity ?? '';
+      const pid = localPidOf(identity);
+      if (activity.state !== ATTEMPT_STARTED || !activity.activityId || pid === undefined) continue;
+      if (pid === selfPid || processAlive(pid)) continue;
+      const failure = ApplicationFailure.create({
+        type: WORKER_DIED,
+        message: `worker ${identity} died during this attempt`,
+        nextRetryDelay: RETRY_AT_ONCE_MS,
+      });
+      const id = { ...execution, activityId: activity.activityId };
+      if (
+        await client.activity.fail(id, failure).then(
+          () => true,
+          () => false,
+        )
+      )
+        failed += 1;
+    }
+  }
+  return failed;
+}
