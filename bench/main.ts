@@ -66,7 +66,7 @@ function sizes(quick: boolean) {
         longTurns: 100,
         historyTurns: 10,
         startRuns: 5,
-        prompts: 200,
+        prompts: 1000,
         promptTurns: 10,
         resumeRuns: 3,
         inFlight: true,

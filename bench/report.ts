@@ -26,7 +26,7 @@ export interface BenchResults {
 
 type Row = [measure: string, value: string, goal: string, met: string];
 
-const GOALS = { perTurnMs: 30, coldMs: 3000, warmMs: 500, historyBytes: 2048, resumeMs: 2000 };
+const GOALS = { perTurnMs: 30, coldMs: 3000, warmMs: 300, historyBytes: 2048, resumeMs: 2000, rssMiB: 1024 };
 
 const mark = (ok: boolean | undefined) => (ok === undefined ? '' : ok ? 'yes' : '**no**');
 const ms = (values: number[]) => `${fmt(median(values), 0)} ms (${range(values.map((v) => Math.round(v)))})`;
@@ -112,7 +112,12 @@ function concurrencyRows(r: BenchResults): Row[] {
       'none',
       mark(c.failures === 0),
     ],
-    ['  worker peak RSS', c.workerPeakRssMiB === undefined ? 'n/a' : `${fmt(c.workerPeakRssMiB, 0)} MiB`, '', ''],
+    [
+      '  worker peak RSS',
+      c.workerPeakRssMiB === undefined ? 'n/a' : `${fmt(c.workerPeakRssMiB, 0)} MiB`,
+      `≤ ${GOALS.rssMiB} MiB`,
+      mark(c.workerPeakRssMiB === undefined ? undefined : c.workerPeakRssMiB <= GOALS.rssMiB),
+    ],
     [
       '  CPU seconds: dev server / worker / client + fake model',
       `${fmt(c.cpuSeconds.server ?? NaN, 1)} / ${fmt(c.cpuSeconds.worker ?? NaN, 1)} / ${fmt(c.cpuSeconds.bench, 1)}`,
