@@ -94,7 +94,7 @@ describe('parsePolicyFile', () => {
     expect(evaluatePolicy(policy, shell('git log -3 && npm test'), ctx).decision).toBe('allow');
     expect(evaluatePolicy(policy, { name: 'write_file', args: { file_path: 'secrets/k', content: '' } }, ctx)).toEqual({
       decision: 'deny',
-      message: 'Tool "write_file" denied by policy. Secrets are off limits.',
+      message: 'Tool execution denied by policy. Secrets are off limits.',
       ruleSource: 'team.toml: rule 2',
     });
   });

@@ -91,7 +91,14 @@ test(
 test('a deny cannot be overridden by an approval, not even by modifying the arguments into it', async () => {
   const ws = h.workspace();
   const rules: PolicyRule[] = [
-    { toolName: 'write_file', argsPattern: '"file_path":"secret', decision: 'deny', priority: 500, tier: 'admin' },
+    {
+      toolName: 'write_file',
+      argsPattern: '"file_path":"secret',
+      decision: 'deny',
+      priority: 500,
+      tier: 'admin',
+      denyMessage: 'Secrets stay put.',
+    },
   ];
   const handle = await h.start([functionCallResponse([write('secret.txt'), write('a.txt')]), textResponse('ok')], {
     workspace: ws,
@@ -105,7 +112,8 @@ test('a deny cannot be overridden by an approval, not even by modifying the argu
   await h.finish(handle);
   expect(asked).toHaveLength(1);
   const [first, second] = responsesIn(1);
-  expect(first.error).toMatch(/denied by policy/);
+  // Gemini CLI's exact text, then the rule's denyMessage.
+  expect(first.error).toBe('Tool execution denied by policy. Secrets stay put.');
   expect(second.error).toMatch(/cannot override a policy deny/);
   expect(fs.readdirSync(ws)).toEqual([]);
 });

@@ -87,7 +87,7 @@ describe('defaultPolicy', () => {
     ])('refuses to write %s, with a message naming the plans folder', (path) => {
       const verdict = check(write(path), 'plan');
       expect(verdict.decision).toBe('deny');
-      expect(verdict.message).toContain('write_file');
+      expect(verdict.message).toMatch(/^Tool execution denied by policy\. /);
       expect(verdict.message).toContain(`${PLANS}/`);
     });
 

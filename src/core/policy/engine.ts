@@ -54,7 +54,7 @@ export function evaluatePolicy(policy: PolicySet, call: PolicyCall, ctx: PolicyC
   );
   const command = call.args.command;
   if (call.name === SHELL_TOOL && typeof command === 'string') return evaluateShell(rules, call, command, ctx);
-  return verdictOf(firstMatch(rules, call, ctx), call.name, ctx);
+  return verdictOf(firstMatch(rules, call, ctx), ctx);
 }
 
 /**
@@ -132,10 +132,10 @@ function stableJson(value: unknown): string {
  */
 function evaluateShell(rules: PolicyRule[], call: PolicyCall, command: string, ctx: PolicyContext): PolicyVerdict {
   const whole = firstMatch(rules, call, ctx);
-  if (whole?.decision === 'deny') return denial(whole, call.name, command);
+  if (whole?.decision === 'deny') return denial(whole);
   const split = splitShellCommand(command);
   if (!split.ok) return unparseable(rules, whole, split.reason, ctx);
-  if (split.commands.length === 0) return verdictOf(whole, call.name, ctx);
+  if (split.commands.length === 0) return verdictOf(whole, ctx);
   let verdict: PolicyVerdict | undefined;
   for (const part of split.commands) {
     const partVerdict = evaluatePart(rules, call, part, ctx);
@@ -163,9 +163,9 @@ function unparseable(
       ? whole
       : above.find((rule) => rule.decision === 'deny' && isNarrowed(rule) && appliesToShell(rule, ctx));
   if (!blocking) return { decision: 'allow', ...sourceOf(whole) };
-  const why =
-    `the command cannot be parsed (${reason}), so the rule "${blocking.source ?? 'unnamed'}" cannot be ` + `checked.`;
-  return { decision: 'deny', message: `Tool "${SHELL_TOOL}" denied by policy: ${why}`, ...sourceOf(blocking) };
+  // Not the rule's denyMessage: the rule may be an allow, or a deny that this command may not meet.
+  const why = `The command cannot be parsed (${reason}), so the rule "${blocking.source ?? 'unnamed'}" cannot be checked.`;
+  return { decision: 'deny', message: `${DENIED} ${why}`, ...sourceOf(blocking) };
 }
 
 function appliesToShell(rule: PolicyRule, ctx: PolicyContext): boolean {
@@ -186,7 +186,7 @@ function evaluatePart(rules: PolicyRule[], call: PolicyCall, part: ShellCommand,
   let verdict: PolicyVerdict | undefined;
   for (const text of forms) {
     const rule = firstMatch(rules, { name: call.name, args: { ...call.args, command: text } }, ctx);
-    let next = rule?.decision === 'deny' ? denial(rule, call.name, part.text) : verdictOf(rule, call.name, ctx);
+    let next = rule?.decision === 'deny' ? denial(rule) : verdictOf(rule, ctx);
     const redirectionAllowed = rule?.allowRedirection || ctx.mode === 'auto_edit' || ctx.mode === 'yolo';
     if (next.decision === 'allow' && part.hasRedirection && !redirectionAllowed)
       next = { ...next, decision: 'ask_user' };
@@ -195,15 +195,17 @@ function evaluatePart(rules: PolicyRule[], call: PolicyCall, part: ShellCommand,
   return verdict ?? { decision: 'ask_user' };
 }
 
-function verdictOf(rule: PolicyRule | undefined, toolName: string, ctx: PolicyContext): PolicyVerdict {
+function verdictOf(rule: PolicyRule | undefined, ctx: PolicyContext): PolicyVerdict {
   if (!rule) return { decision: ctx.mode === 'yolo' ? 'allow' : 'ask_user' };
-  if (rule.decision === 'deny') return denial(rule, toolName);
+  if (rule.decision === 'deny') return denial(rule);
   return { decision: rule.decision, ...sourceOf(rule) };
 }
 
-function denial(rule: PolicyRule, toolName: string, command?: string): PolicyVerdict {
-  const what = command === undefined ? '.' : `: the command "${command}" is not allowed.`;
-  const message = `Tool "${toolName}" denied by policy${what}${rule.denyMessage ? ` ${rule.denyMessage}` : ''}`;
+/** What the model is told of a deny: Gemini CLI's exact sentence, then the rule's `denyMessage` if it has one. */
+export const DENIED = 'Tool execution denied by policy.';
+
+function denial(rule: PolicyRule): PolicyVerdict {
+  const message = rule.denyMessage ? `${DENIED} ${rule.denyMessage}` : DENIED;
   return { decision: 'deny', message, ...sourceOf(rule) };
 }
 
