@@ -26,13 +26,23 @@ const io: Io = { stdout: process.stdout, stderr: process.stderr };
 export async function main(argv: string[]): Promise<void> {
   const program = buildProgram();
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync(geminiStyle(argv));
   } catch (err) {
     process.exitCode = reportError(err);
   }
   // gRPC channels and the native runtime can hold the event loop open after a command is done.
   const code = typeof process.exitCode === 'number' ? process.exitCode : 0;
   process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+}
+
+/**
+ * `durable-agent -p "..." -o json -y`, as a script written for `gemini` calls it: options before any
+ * command mean `run`. Help and version stay the program's; anything else goes to `run`'s checks.
+ */
+export function geminiStyle(argv: string[]): string[] {
+  const first = argv[2];
+  if (first === undefined || !first.startsWith('-') || ['-h', '--help', '-V', '--version'].includes(first)) return argv;
+  return [...argv.slice(0, 2), 'run', ...argv.slice(2)];
 }
 
 function buildProgram(): Command {

@@ -30,6 +30,8 @@ export interface RunOptions {
   maxTokens?: number;
   /** Run the prompt as the next message of this session (created on first use). */
   session?: string;
+  /** Gemini CLI's `--resume`: a session id, or `latest` (this workspace's newest running session). */
+  resume?: string;
   /** `--trust-workspace`: read the workspace's own configuration without a trusted-folders entry. */
   trustWorkspace?: boolean;
 }

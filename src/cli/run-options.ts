@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { addGeminiFlags, foldGeminiFlags, pipedInput, type GeminiFlags } from './gemini-flags';
 import type { Config } from '../config';
 import type { ApprovalMode } from '../core/types';
 import type { Logger } from '../logger';
@@ -27,12 +28,13 @@ export function addRun(program: Command, setup: Setup, io: Io, fakeOption: FakeO
     .option('--max-tokens <n>', 'token budget of the prompt; when spent it pauses for a top-up', positiveInt)
     .option('--session <id>', 'run as the next message of this conversation (started on first use)')
     .option('--next-speaker-check', 'after an answer, ask whether the model meant to go on (default with --detach)')
-    .option('--no-next-speaker-check', 'never ask (default without --detach)')
-    .action(async (prompt: string | undefined, o: RunFlags) => {
-      const { config, logger } = setup();
-      const text = prompt ?? (process.stdin.isTTY ? '' : await readStdin());
-      process.exitCode = await runCommand(config, runOptions(text, o, fakeOption(o)), io, logger);
-    });
+    .option('--no-next-speaker-check', 'never ask (default without --detach)');
+  addGeminiFlags(command).action(async (prompt: string | undefined, o: RunFlags, cmd: Command) => {
+    const { config, logger } = setup();
+    const folded = foldGeminiFlags(cmd, prompt, o);
+    const text = await promptText(prompt, o.prompt);
+    process.exitCode = await runCommand(config, runOptions(text, { ...o, ...folded }, fakeOption(o)), io, logger);
+  });
   program
     .command('demo')
     .description('run the demo prompt in a temporary workspace (scripted when GEMINI_API_KEY is unset)')
@@ -43,7 +45,7 @@ export function addRun(program: Command, setup: Setup, io: Io, fakeOption: FakeO
 }
 
 /** The `run` options as commander parses them. */
-interface RunFlags {
+interface RunFlags extends GeminiFlags {
   workspace: string;
   approvalMode: string;
   model: string;
@@ -59,11 +61,12 @@ interface RunFlags {
   loopDetection: boolean;
   nextSpeakerCheck?: boolean;
   maxTokens?: number;
-  session?: string;
   trustWorkspace?: boolean;
 }
 
-function runOptions(prompt: string, o: RunFlags, fakeResponses: FakeResponses | undefined) {
+type Folded = RunFlags & ReturnType<typeof foldGeminiFlags>;
+
+function runOptions(prompt: string, o: Folded, fakeResponses: FakeResponses | undefined) {
   return {
     prompt,
     workspace: o.workspace,
@@ -81,8 +84,17 @@ function runOptions(prompt: string, o: RunFlags, fakeResponses: FakeResponses | 
     nextSpeakerCheck: o.nextSpeakerCheck,
     maxTokens: o.maxTokens,
     session: o.session,
+    resume: o.resume,
     trustWorkspace: o.trustWorkspace,
   };
+}
+
+/** The positional prompt, else standard input; `-p` (Gemini CLI) comes after piped input, as there. */
+async function promptText(positional: string | undefined, flag: string | undefined): Promise<string> {
+  if (positional !== undefined) return positional;
+  if (flag === undefined) return process.stdin.isTTY ? '' : readStdin();
+  const piped = await pipedInput();
+  return piped.trim() ? `${piped}\n\n${flag}` : flag;
 }
 
 async function readStdin(): Promise<string> {

@@ -26,6 +26,7 @@ import { approvalHint } from './approval-hint';
 import { questionHint } from './answer';
 import { openArgsStore } from './full-args';
 import { createApprovalHandler } from './interactive-approval';
+import { scriptedSessionQueue, sessionOf } from './resume';
 
 export const DEFAULT_MODEL = 'gemini-2.5-pro';
 
@@ -45,11 +46,13 @@ export async function runCommand(config: Config, options: RunOptions, io: Io, lo
   const workflowId = newPromptId();
   if (options.detach) return runDetached(config, options, input, workflowId, io, logger);
   const stops = watchStopSignals();
+  const session = sessionOf(options, input.workspace);
   try {
     const runtime = await openRuntime(config, {
       fakeResponses: options.fakeResponses,
       worker: 'auto',
       privateQueueForFake: true,
+      queueToAdopt: async (client) => scriptedSessionQueue(client, config, await session(client)),
       logger,
     });
     try {
@@ -57,7 +60,8 @@ export async function runCommand(config: Config, options: RunOptions, io: Io, lo
         io.stderr.write(`${stops.received()}: stopped before the prompt started\n`);
         return SIGNAL_EXIT[stops.received()!];
       }
-      return await runAttached(config, options, input, { runtime, stops, io }, workflowId);
+      const resolved = { ...options, session: await session(runtime.client) };
+      return await runAttached(config, resolved, input, { runtime, stops, io }, workflowId);
     } finally {
       await runtime.stop();
     }
@@ -140,9 +144,8 @@ async function runDetached(
   await startBackgroundServer(config, options.fakeResponses, logger);
   const runtime = await openRuntime(config, { worker: 'never', embed: false, logger });
   try {
-    io.stdout.write(
-      `${await launch(runtime.client, input, options.session, { taskQueue: config.taskQueue, workflowId })}\n`,
-    );
+    const session = await sessionOf(options, input.workspace)(runtime.client);
+    io.stdout.write(`${await launch(runtime.client, input, session, { taskQueue: config.taskQueue, workflowId })}\n`);
     return EXIT.ok;
   } finally {
     await runtime.stop();

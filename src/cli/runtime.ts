@@ -33,6 +33,8 @@ export interface RuntimeOptions {
   uiEnabled?: boolean;
   /** Serve scripted responses on a queue of this process's own, so no other worker takes the prompt. */
   privateQueueForFake?: boolean;
+  /** With `privateQueueForFake`: an earlier private queue to serve instead, if this returns one. */
+  queueToAdopt?: (client: Client) => Promise<string | undefined>;
   logger: Logger;
 }
 
@@ -58,8 +60,10 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
         })
       : undefined;
     if (fake) stops.push(() => fake.close());
+    const privateQueue = fake && options.privateQueueForFake;
+    const adopted = privateQueue ? await options.queueToAdopt?.(client) : undefined;
     const taskQueue =
-      fake && options.privateQueueForFake ? `${config.taskQueue}-fake-${process.pid}-${Date.now()}` : config.taskQueue;
+      adopted ?? (privateQueue ? `${config.taskQueue}-fake-${process.pid}-${Date.now()}` : config.taskQueue);
     const wantWorker =
       options.worker === 'always' ||
       (options.worker === 'auto' && (!!fake || !!server || !(await hasPollers(client, taskQueue))));

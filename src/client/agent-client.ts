@@ -15,6 +15,7 @@ import {
   type SessionInput,
 } from '../workflows/api';
 import { hasAgentSearchAttributes } from './connection';
+import { WORKSPACE_MEMO } from './sessions';
 import type { QuestionAnswerPayload } from '../core/questions';
 
 /** Starts one prompt; the client only starts workflows and sends messages (STYLE rule 1). */
@@ -55,6 +56,7 @@ export async function sendToSession(
     workflowId: sessionId,
     taskQueue: options.taskQueue,
     args: [{ defaults: options.defaults }],
+    memo: { [WORKSPACE_MEMO]: options.defaults.workspace },
     workflowIdConflictPolicy: 'USE_EXISTING',
     // A closed session's id is not reused: a new run would start an empty conversation on its transcript.
     workflowIdReusePolicy: 'REJECT_DUPLICATE',

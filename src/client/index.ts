@@ -20,6 +20,7 @@ export {
   type ListedPrompt,
 } from './agent-client';
 export { followEvents, type FollowOptions } from './follow';
+export { latestSession } from './sessions';
 export {
   describeExecution,
   isAwaitingApproval,

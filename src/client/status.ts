@@ -44,11 +44,19 @@ export interface ExecutionSummary {
   /** Temporal's execution status: RUNNING, COMPLETED, CONTINUED_AS_NEW, ... */
   status: string;
   taskQueue: string;
+  /** The workflow that started this one (a session, for its prompts). */
+  parentId?: string;
 }
 
 export async function describeExecution(client: Client, workflowId: string): Promise<ExecutionSummary> {
   const description = await client.workflow.getHandle(workflowId).describe();
-  return { type: description.type, status: description.status.name, taskQueue: description.taskQueue };
+  const parentId = description.parentExecution?.workflowId;
+  return {
+    type: description.type,
+    status: description.status.name,
+    taskQueue: description.taskQueue,
+    ...(parentId ? { parentId } : {}),
+  };
 }
 
 /** A running prompt's own view (phase, pending calls); undefined when no worker answered in time. */

@@ -1,0 +1,32 @@
+import { describeExecution, WorkflowNotFoundError, type Client } from '../client';
+import type { Config } from '../config';
+import { resumedSession } from './gemini-flags';
+import type { RunOptions } from './prompt-input';
+
+/** The session a run joins (`--session`, or `--resume` looked up once), given a client. */
+export function sessionOf(options: RunOptions, workspace: string): (client: Client) => Promise<string | undefined> {
+  let found: Promise<string | undefined> | undefined;
+  return (client) => {
+    found ??= options.resume ? resumedSession(client, options.resume, workspace) : Promise.resolve(options.session);
+    return found;
+  };
+}
+
+/**
+ * A running session started by an earlier scripted run lives on that run's private task queue
+ * (`<queue>-fake-<pid>-<time>`), which nobody polls once the run has exited: a later scripted run
+ * of the same session serves that queue instead of a new one, or its message would wait forever.
+ */
+export async function scriptedSessionQueue(
+  client: Client,
+  config: Config,
+  session: string | undefined,
+): Promise<string | undefined> {
+  if (!session) return undefined;
+  const found = await describeExecution(client, session).catch((err) => {
+    if (err instanceof WorkflowNotFoundError) return undefined;
+    throw err;
+  });
+  if (found?.status !== 'RUNNING' || !found.taskQueue.startsWith(`${config.taskQueue}-fake-`)) return undefined;
+  return found.taskQueue;
+}
