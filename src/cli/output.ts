@@ -1,6 +1,8 @@
 import type { StatusReport } from '../client';
 import type { Todo } from '../tools/write-todos';
 import type { AgentEvent } from '../core/events';
+import { awaitingApprovalLine } from './approval-hint';
+import { geminiStatsCollector } from './gemini-stats';
 import { LiveTextTracker, type LiveOutput, type StreamPiece } from '../core/live-text';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
@@ -130,14 +132,15 @@ function todosLine(todos: readonly Todo[]): string {
 }
 
 function jsonPrinter({ stdout }: Io, sessionId: string): Printer {
+  const stats = geminiStatsCollector();
   return {
-    event() {},
+    event: (e) => stats.event(e),
     piece() {},
     finish(report) {
       const out = {
         session_id: sessionId,
         response: report.response ?? '',
-        stats: report.stats ?? null,
+        stats: stats.stats(report),
         ...(report.error ? { error: report.error } : {}),
       };
       stdout.write(`${JSON.stringify(out, null, 2)}\n`);
@@ -150,9 +153,11 @@ function streamJsonPrinter({ stdout }: Io, sessionId: string, model?: string): P
     stdout.write(`${JSON.stringify({ timestamp: time ?? new Date().toISOString(), ...obj })}\n`);
   const live = new LiveTextTracker();
   const show = (out: LiveOutput, time?: string) => line(deltaLine(out), time);
+  const stats = geminiStatsCollector();
   return {
     piece: (p) => live.piece(p).forEach((out) => show(out)),
     event(e) {
+      stats.event(e);
       switch (e.type) {
         case 'user_prompt':
           // Gemini CLI opens with `init`, from which consumers read the session id.
@@ -168,6 +173,8 @@ function streamJsonPrinter({ stdout }: Io, sessionId: string, model?: string): P
           return void line(toolResultLine(e), e.time);
         case 'todos':
           return void line({ type: 'todos', todos: e.todos }, e.time);
+        case 'tool_call_awaiting_approval':
+          return void line(awaitingApprovalLine(e, sessionId), e.time);
         case 'warning':
           return void line({ type: 'error', severity: 'warning', message: e.message }, e.time);
         case 'error':
@@ -179,7 +186,7 @@ function streamJsonPrinter({ stdout }: Io, sessionId: string, model?: string): P
         type: 'result',
         status: report.status === 'completed' ? 'success' : 'error',
         ...(report.error ? { error: report.error } : {}),
-        stats: report.stats ?? null,
+        stats: stats.stats(report),
       });
     },
   };
