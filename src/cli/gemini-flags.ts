@@ -2,7 +2,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Option, type Command } from 'commander';
 import { describeExecution, latestSession, WorkflowNotFoundError, type Client } from '../client';
+import type { Config } from '../config';
+import { loadSettingsDefaults } from '../config/workspace';
+import type { ApprovalMode } from '../core/types';
+import type { Logger } from '../logger';
+import type { PromptInput } from '../workflows/api';
 import { InputError } from './exit-codes';
+import type { RunOptions } from './prompt-input';
 
 /**
  * Gemini CLI's headless flags, accepted beside ours so that a script written for `gemini` runs with
@@ -51,6 +57,10 @@ export function foldGeminiFlags(command: Command, positional: string | undefined
     throw new InputError('--resume and --session both name a session: give one');
   checkIncluded(o.includeDirectories ?? [], o.workspace);
   return {
+    explicit: {
+      model: command.getOptionValueSource('model') === 'cli',
+      approvalMode: !!o.yolo || command.getOptionValueSource('approvalMode') === 'cli',
+    },
     approvalMode: o.yolo ? 'yolo' : o.approvalMode,
     output: o.outputFormat ?? o.output,
     resume: o.resume === true ? 'latest' : o.resume,
@@ -115,4 +125,26 @@ export async function pipedInput(stream: NodeJS.ReadStream = process.stdin, firs
     stream.once('end', done);
     stream.once('error', done);
   });
+}
+
+/**
+ * The settings files' `model.name` and `general.defaultApprovalMode` where the command line did not
+ * choose (`explicit`); each Gemini CLI key they hold and we ignore is logged as a warning too.
+ */
+export async function withSettingsDefaults(
+  config: Config,
+  options: RunOptions,
+  input: PromptInput,
+  logger: Logger,
+): Promise<RunOptions> {
+  // Only `run` says what its command line set; `demo` and others keep the options they chose.
+  if (!options.explicit) return options;
+  const found = await loadSettingsDefaults(config, input.workspace, options.trustWorkspace);
+  for (const warning of found.warnings) logger.warn({ settings: warning }, 'Gemini CLI settings key ignored');
+  const model = options.explicit.model ? options.model : (found.model ?? options.model);
+  const approvalMode: ApprovalMode = options.explicit.approvalMode
+    ? options.approvalMode
+    : (found.approvalMode ?? options.approvalMode);
+  Object.assign(input, { model, approvalMode });
+  return { ...options, model, approvalMode };
 }

@@ -32,6 +32,8 @@ export interface RunOptions {
   session?: string;
   /** Gemini CLI's `--resume`: a session id, or `latest` (this workspace's newest running session). */
   resume?: string;
+  /** Which of these the command line set; the others may come from the settings files. */
+  explicit?: { model: boolean; approvalMode: boolean };
   /** `--trust-workspace`: read the workspace's own configuration without a trusted-folders entry. */
   trustWorkspace?: boolean;
 }

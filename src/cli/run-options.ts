@@ -85,6 +85,7 @@ function runOptions(prompt: string, o: Folded, fakeResponses: FakeResponses | un
     maxTokens: o.maxTokens,
     session: o.session,
     resume: o.resume,
+    explicit: o.explicit,
     trustWorkspace: o.trustWorkspace,
   };
 }

@@ -27,12 +27,14 @@ import { questionHint } from './answer';
 import { openArgsStore } from './full-args';
 import { createApprovalHandler } from './interactive-approval';
 import { scriptedSessionQueue, sessionOf } from './resume';
+import { withSettingsDefaults } from './gemini-flags';
 
 export const DEFAULT_MODEL = 'gemini-2.5-pro';
 
 /** `durable-agent run`: starts a prompt workflow and follows it to its end (or detaches). */
-export async function runCommand(config: Config, options: RunOptions, io: Io, logger: Logger): Promise<number> {
-  const input = promptInput(options);
+export async function runCommand(config: Config, given: RunOptions, io: Io, logger: Logger): Promise<number> {
+  const input = promptInput(given);
+  const options = await withSettingsDefaults(config, given, input, logger);
   Object.assign(
     input,
     await loadWorkspaceConfig(

@@ -9,6 +9,7 @@ import { atConfigEdge } from './errors';
 import { loadPolicyFiles, type PolicyDirs } from './policies';
 import { loadContextFileNames, loadEnvRedaction, loadHookSettings, type SettingsFiles } from './settings';
 import { loadMcpServers } from './mcp-settings';
+import { loadGeminiSettings } from './gemini-settings';
 import { readTrustedFolders, trustingFolder } from './trusted-folders';
 
 /**
@@ -74,14 +75,28 @@ export async function loadWorkspaceConfig(
   for (const warning of policies.warnings) io.stderr.write(`[WARNING] policy: ${warning}\n`);
   const agents = await atConfigEdge(() => loadAgentFiles(sources.agents));
   for (const warning of agents.warnings) io.stderr.write(`[WARNING] agents: ${warning}\n`);
+  const gemini = await atConfigEdge(() => loadGeminiSettings(sources.settings));
+  for (const warning of gemini.warnings) io.stderr.write(`[WARNING] settings: ${warning}\n`);
   return {
-    policyRules: policies.rules,
+    policyRules: [...policies.rules, ...gemini.rules],
     agents: [...BUILTIN_AGENTS, ...agents.agents],
     hooks: await atConfigEdge(() => loadHookSettings(sources.settings)),
     contextFileNames: await atConfigEdge(() => loadContextFileNames(sources.settings)),
     ...definedMcp(await atConfigEdge(() => loadMcpServers(sources.settings))),
     workspaceTrusted: trusted,
   };
+}
+
+/**
+ * Gemini CLI's `model.name` and `general.defaultApprovalMode` from the settings files, which a run
+ * uses when its command line does not say (flags > settings > defaults, as in Gemini CLI).
+ */
+export async function loadSettingsDefaults(config: Config, workspace: string, trustFlag: boolean | undefined) {
+  const trusted = await isWorkspaceTrusted(config, workspace, trustFlag);
+  const { model, approvalMode, warnings } = await atConfigEdge(() =>
+    loadGeminiSettings(configSources(config, workspace, trusted).settings),
+  );
+  return { model, approvalMode, warnings };
 }
 
 /**

@@ -162,3 +162,50 @@ test('bad or contradictory Gemini CLI flags exit 42 with one clear line, nothing
   expectExit(none, 42);
   expect(none.stderr).toMatch(/No previous sessions found for this project/);
 });
+
+test('Gemini CLI settings: model.name, general.defaultApprovalMode and tools.exclude apply, ignored keys are named, bad values exit 52', async () => {
+  const box = sandbox('gemini-settings', address());
+  const settings = (home: string, value: unknown) => {
+    fs.mkdirSync(home, { recursive: true });
+    fs.writeFileSync(path.join(home, 'settings.json'), JSON.stringify(value));
+  };
+  settings(box.home, {
+    model: { name: 'gemini-2.5-flash' },
+    general: { defaultApprovalMode: 'auto_edit', vimMode: true },
+    tools: { exclude: ['run_shell_command'] },
+    ui: { theme: 'GitHub' },
+  });
+  const script = box.script([
+    functionCallResponse([
+      { name: 'write_file', args: { file_path: 'ws/s.txt', content: 's' } },
+      { name: 'run_shell_command', args: { command: 'echo hi' } },
+    ]),
+    textResponse('ok'),
+  ]);
+  const result = await box.run(['-p', 'go', '-o', 'stream-json', '--fake-responses', script]);
+  expectExit(result, 0);
+  const lines = result.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { type: string; model?: string; status?: string; error?: { message: string } });
+  expect(lines[0]).toMatchObject({ type: 'init', model: 'gemini-2.5-flash' });
+  const results = lines.filter((l) => l.type === 'tool_result');
+  expect(results.map((l) => l.status)).toEqual(['success', 'error']);
+  expect(results[1].error?.message).toBe('Tool execution denied by policy.');
+  expect(fs.readFileSync(path.join(box.workspace, 's.txt'), 'utf8')).toBe('s');
+  expect(result.stderr).toMatch(/\[WARNING\] settings: \S+settings\.json: general\.vimMode, ui\.theme: not used/);
+  const bad: [unknown, RegExp][] = [
+    [{ model: { name: '' } }, /model\.name: must not be empty/],
+    [{ general: { defaultApprovalMode: 'yolo' } }, /general\.defaultApprovalMode/],
+    [{ tools: { core: 'read_file' } }, /tools\.core/],
+  ];
+  const runs = bad.map(([value]) => {
+    const other = sandbox('gemini-settings-bad', address());
+    settings(other.home, value);
+    return other.run(['-p', 'x', '--fake-responses', script]);
+  });
+  (await Promise.all(runs)).forEach((run, i) => {
+    expectExit(run, 52);
+    expect(run.stderr).toMatch(bad[i][1]);
+  });
+});
