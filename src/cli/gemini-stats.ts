@@ -55,7 +55,7 @@ export function geminiStatsCollector() {
       if (e.type !== 'tool_call_response') return;
       const call = calls.get(e.callId);
       countCall(byName, call, e, at);
-      if (e.ok && call) addLines(files, e.name, call.args);
+      if (e.ok && call) addLines(files, e.name, e.args ?? call.args);
     },
     stats(report: StatusReport) {
       return geminiStats(report, api, byName, files);
@@ -74,7 +74,7 @@ function countCall(
   tool[e.ok ? 'success' : 'fail'] += 1;
   tool.durationMs += call ? Math.max(0, at - call.start) : 0;
   const refused = e.errorKind === 'cancelled' || e.errorKind === 'policy_violation';
-  if (call?.asked) tool.decisions[refused ? 'reject' : 'accept'] += 1;
+  if (call?.asked) tool.decisions[refused ? 'reject' : e.modified ? 'modify' : 'accept'] += 1;
   else if (e.errorKind !== 'policy_violation') tool.decisions.auto_accept += 1;
 }
 

@@ -203,7 +203,7 @@ function deltaLine(out: LiveOutput): Record<string, unknown> {
 }
 
 function toolResultLine(e: Extract<AgentEvent, { type: 'tool_call_response' }>): Record<string, unknown> {
-  const result = { type: 'tool_result', tool_id: e.callId };
+  const result = { type: 'tool_result', tool_id: e.callId, ...(e.args ? { executed_parameters: e.args } : {}) };
   if (e.ok) return { ...result, status: 'success', output: e.preview };
   return { ...result, status: 'error', error: { type: e.errorKind, message: e.preview } };
 }

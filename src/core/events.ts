@@ -15,7 +15,17 @@ export type AgentEventBody =
   | { type: 'tool_call_awaiting_approval'; callId: string; name: string; args: unknown }
   /** An `ask_user` call waits for `answerQuestion`. */
   | { type: 'question_asked'; callId: string; questions: unknown }
-  | { type: 'tool_call_response'; callId: string; name: string; ok: boolean; preview: string; errorKind?: string }
+  /** `args`: what ran, only when a BeforeTool hook or a `modify` approval (`modified`) rewrote the model's. */
+  | {
+      type: 'tool_call_response';
+      callId: string;
+      name: string;
+      ok: boolean;
+      preview: string;
+      errorKind?: string;
+      args?: Record<string, unknown>;
+      modified?: true;
+    }
   | { type: 'finished'; turn: number; reason?: string; usage: TokenUsage }
   | { type: 'max_turns'; maxTurns: number }
   /** The session's model turns, its prompts together, reached `maxSessionTurns` (Gemini CLI's MaxSessionTurns). */

@@ -3,6 +3,7 @@
  * (`-p`, `-o/--output-format`, `-y`, `--approval-mode=`, `-m`, `--resume`, `--include-directories`),
  * its `-o json` stats, and its scripted sessions. Run `npm run build` first: the binary runs `dist/`.
  */
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { functionCallResponse, textResponse } from '../../src/fake-gemini';
@@ -208,4 +209,71 @@ test('Gemini CLI settings: model.name, general.defaultApprovalMode and tools.exc
     expectExit(run, 52);
     expect(run.stderr).toMatch(bad[i][1]);
   });
+});
+
+test('tool_result carries executed_parameters when a BeforeTool hook or a modify approval rewrote the model’s arguments', async () => {
+  const box = sandbox('gemini-executed', address());
+  fs.mkdirSync(box.home, { recursive: true });
+  const rewrite = JSON.stringify({ hookSpecificOutput: { tool_input: { content: 'hooked' } } });
+  const hook = `if grep -q h.txt; then echo '${rewrite}'; else echo '{}'; fi`;
+  fs.writeFileSync(
+    path.join(box.home, 'settings.json'),
+    JSON.stringify({ hooks: { BeforeTool: [{ matcher: 'write_file', hooks: [{ type: 'command', command: hook }] }] } }),
+  );
+  const script = box.script([
+    functionCallResponse([
+      { name: 'write_file', args: { file_path: 'ws/h.txt', content: 'model' } },
+      { name: 'write_file', args: { file_path: 'ws/m.txt', content: 'model' } },
+    ]),
+    textResponse('ok'),
+  ]);
+  const run = box.start(['-p', 'go', '-o', 'stream-json', '--fake-responses', script]);
+  type Line = { type: string; tool_id?: string; parameters?: unknown; executed_parameters?: unknown };
+  const lines = () =>
+    run.stdout
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Line & { approval?: Record<string, string> });
+  const waiting = async (n: number) => {
+    await run.waitFor('stdout', new RegExp(`("approval"[^\\n]*\\n[^]*){${n}}`));
+    return lines().filter((l) => l.approval)[n - 1].approval!;
+  };
+  const first = await waiting(1);
+  expectExit(await box.run(first.approve.split(' ').slice(1)), 0);
+  const second = await waiting(2);
+  const modify = JSON.stringify({
+    callId: second.tool_id,
+    outcome: 'modify',
+    args: { file_path: 'ws/m.txt', content: 'mod' },
+  });
+  // The stock Temporal CLI, as the hint's last line shows it, with a modify payload.
+  execFileSync(process.env[TEST_ENV_VARS.cliPath]!, [
+    'workflow',
+    'signal',
+    '--address',
+    address()!,
+    '--workflow-id',
+    second.approve.split(' ')[2],
+    '--name',
+    'toolConfirmation',
+    '--input',
+    modify,
+  ]);
+  expectExit(await run.done, 0);
+  expect(fs.readFileSync(path.join(box.workspace, 'h.txt'), 'utf8')).toBe('hooked');
+  expect(fs.readFileSync(path.join(box.workspace, 'm.txt'), 'utf8')).toBe('mod');
+  const all = lines();
+  const uses = all.filter((l) => l.type === 'tool_use');
+  expect(uses.map((l) => l.parameters)).toEqual([
+    { file_path: 'ws/h.txt', content: 'model' },
+    { file_path: 'ws/m.txt', content: 'model' },
+  ]);
+  const results = all.filter((l) => l.type === 'tool_result');
+  expect(results.map((l) => l.executed_parameters)).toEqual([
+    { file_path: 'ws/h.txt', content: 'hooked' },
+    { file_path: 'ws/m.txt', content: 'mod' },
+  ]);
+  const stats = (all.at(-1) as unknown as { stats: Tree }).stats;
+  expect(stats.tools.totalDecisions).toEqual({ accept: 1, reject: 0, modify: 1, auto_accept: 0 });
 });

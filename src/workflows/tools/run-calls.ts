@@ -13,6 +13,7 @@ import { emit, publishStatus, type PromptState } from '../state/prompt-state';
 import { afterTool, beforeTool, notifyApproval } from '../hooks/tool-hooks';
 import { runActivityCall, type ToolActs } from './edit-calls';
 import { mcpArgsProblem, mcpToolOf, runMcpCall } from './mcp-calls';
+import { executedArgs } from './executed-args';
 
 const CANCELLED_BY_USER = 'User cancelled operation.';
 /** AfterTool tail calls chain at most this deep (ids `<call>~tail~tail…`). */
@@ -193,6 +194,7 @@ function finish(state: PromptState, record: CallRecord, outcome: ToolOutcome): T
     ok: outcome.ok,
     preview: outcome.preview,
     errorKind: outcome.errorKind,
+    ...executedArgs(state, record),
   });
   return outcome;
 }
