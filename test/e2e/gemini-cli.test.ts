@@ -3,11 +3,11 @@
  * (`-p`, `-o/--output-format`, `-y`, `--approval-mode=`, `-m`, `--resume`, `--include-directories`),
  * its `-o json` stats, and its scripted sessions. Run `npm run build` first: the binary runs `dist/`.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { functionCallResponse, textResponse } from '../../src/fake-gemini';
-import { expectExit, sandboxesCleanedAfterEach } from '../helpers/cli';
+import { BIN, CliProcess, expectExit, sandboxesCleanedAfterEach } from '../helpers/cli';
 import { TEST_ENV_VARS } from '../helpers/temporal-env';
 
 jest.setTimeout(180_000);
@@ -183,13 +183,31 @@ test('Gemini CLI settings: model.name, general.defaultApprovalMode and tools.exc
     ]),
     textResponse('ok'),
   ]);
-  const result = await box.run(['-p', 'go', '-o', 'stream-json', '--fake-responses', script]);
+  // Piped input comes before -p's text, as Gemini CLI joins them (`cat log | gemini -p "explain"`).
+  const child = spawn(process.execPath, [BIN, '-p', 'go', '-o', 'stream-json', '--fake-responses', script], {
+    cwd: box.dir,
+    env: box.env(),
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
+  });
+  child.stdin.end('from the pipe\n');
+  const result = await new CliProcess(child, 90_000).done;
   expectExit(result, 0);
   const lines = result.stdout
     .trim()
     .split('\n')
-    .map((l) => JSON.parse(l) as { type: string; model?: string; status?: string; error?: { message: string } });
+    .map(
+      (l) =>
+        JSON.parse(l) as {
+          type: string;
+          model?: string;
+          status?: string;
+          content?: string;
+          error?: { message: string };
+        },
+    );
   expect(lines[0]).toMatchObject({ type: 'init', model: 'gemini-2.5-flash' });
+  expect(lines[1]).toMatchObject({ type: 'message', role: 'user', content: 'from the pipe\n\n\ngo' });
   const results = lines.filter((l) => l.type === 'tool_result');
   expect(results.map((l) => l.status)).toEqual(['success', 'error']);
   expect(results[1].error?.message).toBe('Tool execution denied by policy.');
