@@ -108,6 +108,7 @@ function transcriptAndToolActivities(deps: ActivityDeps) {
         grepTimeoutMs: deps.grepTimeoutMs,
         exec,
         home: deps.home,
+        models: deps.models,
       };
       return runTool({ ...toolDeps, heartbeatIntervalMs }, input);
     },

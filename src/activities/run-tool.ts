@@ -16,6 +16,9 @@ import {
 } from '../tools/types';
 import { createToolDeps } from './tool-deps';
 import { withHeartbeat } from './heartbeat';
+import { createWebAccess } from './web/access';
+import type { JsonModelSeam } from '../model/seam';
+import type { WebSettings } from '../core/web';
 
 export interface RunToolInput {
   callId: string;
@@ -25,6 +28,8 @@ export interface RunToolInput {
   shellTimeoutMs: number;
   /** For edits: fingerprints of files as the model last saw them, by workspace-relative path. */
   knownFiles?: Record<string, string>;
+  /** The `web_fetch` settings of the prompt (absent: private addresses refused). */
+  web?: WebSettings;
 }
 
 export interface ToolActivityDeps {
@@ -39,6 +44,8 @@ export interface ToolActivityDeps {
   exec?: ToolDeps['exec'];
   /** durable-agent's home, where `save_memory` writes the user-level `GEMINI.md`. */
   home?: string;
+  /** The model client of `web_fetch` and `google_web_search` (none: they report they are unavailable). */
+  models?: JsonModelSeam;
 }
 
 const PREVIEW_CHARS = 300;
@@ -137,6 +144,7 @@ async function runParsed(
       exec: deps.exec,
       knownFiles: input.knownFiles,
       home: deps.home,
+      web: deps.models && createWebAccess(deps.models, ctx.cancellationSignal, !!input.web?.allowPrivateAddresses),
     });
     return await tool.execute(args, toolDeps);
   } catch (err) {

@@ -26,6 +26,7 @@ export async function createToolDeps(options: {
   exec?: ToolDeps['exec'];
   knownFiles?: ToolDeps['knownFiles'];
   home?: string;
+  web?: ToolDeps['web'];
 }): Promise<ToolDeps> {
   const { home } = options;
   const { shellTimeoutMs, maxOutputChars, grepTimeoutMs, signal } = options;
@@ -39,6 +40,7 @@ export async function createToolDeps(options: {
     lineMatcher: (search, timeoutMs) => createLineMatcher(search, timeoutMs, signal),
     fingerprint,
     knownFiles: options.knownFiles,
+    ...(options.web ? { web: options.web } : {}),
     ...(home ? { userMemory: { addFact: (fact: string) => saveMemoryFact(home, fact) } } : {}),
   };
 }

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { loadEnvRedaction, loadHookSettings, SettingsFileError } from './settings';
+import { loadEnvRedaction, loadHookSettings, loadWebSettings, SettingsFileError } from './settings';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'settings-'));
 const workspaceFile = path.join(dir, 'ws.json');
@@ -92,5 +92,18 @@ describe('security.environmentVariableRedaction', () => {
     write(userFile, { security: { environmentVariableRedaction: redaction } });
     await expect(loadEnvRedaction(userFile)).rejects.toThrow(message);
     await expect(loadHookSettings({ workspaceFile, userFile })).rejects.toThrow(message);
+  });
+});
+
+describe('webFetch.allowPrivateAddresses', () => {
+  test('is read from the user file only, off by default', async () => {
+    expect(await loadWebSettings(userFile)).toBeUndefined();
+    write(userFile, { webFetch: { allowPrivateAddresses: true } });
+    expect(await loadWebSettings(userFile)).toEqual({ allowPrivateAddresses: true });
+  });
+
+  test('a value that is not a boolean is an error naming the file and the field', async () => {
+    write(userFile, { webFetch: { allowPrivateAddresses: 'yes' } });
+    await expect(loadWebSettings(userFile)).rejects.toThrow(/user\.json: webFetch\.allowPrivateAddresses/);
   });
 });

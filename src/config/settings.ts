@@ -4,6 +4,7 @@ import { describeIssues } from '../core/confirmation';
 import { hooksConfigSchema, HOOK_EVENTS, type HooksConfig } from '../core/hooks/types';
 import type { EnvRedaction } from '../activities/env-filter';
 import { ConfigFileError } from './errors';
+import type { WebSettings } from '../core/web';
 
 /**
  * Reads the `hooks` of Gemini CLI's `settings.json` format at the process edge (invariant 9): the
@@ -38,6 +39,8 @@ const settingsSchema = z.looseObject({
       disabled: z.array(z.string()).optional(),
     })
     .optional(),
+  /** Ours (Gemini CLI has no such setting): private addresses for `web_fetch`, user file only. */
+  webFetch: z.looseObject({ allowPrivateAddresses: z.boolean().optional() }).optional(),
   security: z
     .looseObject({
       /** Gemini CLI's key: which variables of the worker's environment commands and hooks may see. */
@@ -83,6 +86,15 @@ export async function loadHookSettings(files: SettingsFiles): Promise<HooksConfi
 export async function loadEnvRedaction(userFile: string): Promise<EnvRedaction> {
   const redaction = (await readSettings(userFile))?.security?.environmentVariableRedaction;
   return { allowed: redaction?.allowed ?? [], blocked: redaction?.blocked ?? [] };
+}
+
+/**
+ * `webFetch` of the user's settings file. Only the user's: a workspace must not open the user's
+ * private network to a model reading untrusted pages.
+ */
+export async function loadWebSettings(userFile: string): Promise<WebSettings | undefined> {
+  const allow = (await readSettings(userFile))?.webFetch?.allowPrivateAddresses;
+  return allow ? { allowPrivateAddresses: true } : undefined;
 }
 
 /**

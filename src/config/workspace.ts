@@ -7,7 +7,8 @@ import { loadAgentFiles, type AgentDirs } from './agents';
 import type { Config } from './env';
 import { atConfigEdge } from './errors';
 import { loadPolicyFiles, type PolicyDirs } from './policies';
-import { loadContextFileNames, loadEnvRedaction, loadHookSettings, type SettingsFiles } from './settings';
+import { loadContextFileNames, loadEnvRedaction, loadHookSettings, loadWebSettings } from './settings';
+import type { SettingsFiles } from './settings';
 import { loadMcpServers } from './mcp-settings';
 import { loadGeminiSettings } from './gemini-settings';
 import { readTrustedFolders, trustingFolder } from './trusted-folders';
@@ -56,7 +57,7 @@ export function configSources(
 }
 
 export type WorkspaceConfig = Required<Pick<PromptInput, 'policyRules' | 'agents' | 'workspaceTrusted'>> &
-  Pick<PromptInput, 'hooks' | 'contextFileNames' | 'mcpServers'>;
+  Pick<PromptInput, 'hooks' | 'contextFileNames' | 'mcpServers' | 'web'>;
 
 /**
  * Policies of every tier, the agents `invoke_agent` may start (the built-ins first) and the hooks.
@@ -83,6 +84,7 @@ export async function loadWorkspaceConfig(
     hooks: await atConfigEdge(() => loadHookSettings(sources.settings)),
     contextFileNames: await atConfigEdge(() => loadContextFileNames(sources.settings)),
     ...definedMcp(await atConfigEdge(() => loadMcpServers(sources.settings))),
+    ...definedWeb(await atConfigEdge(() => loadWebSettings(sources.settings.userFile))),
     workspaceTrusted: trusted,
   };
 }
@@ -116,6 +118,10 @@ export async function isWorkspaceTrusted(
 /** A prompt without MCP servers keeps the input it always had. */
 function definedMcp(mcpServers: PromptInput['mcpServers']): Pick<PromptInput, 'mcpServers'> {
   return mcpServers ? { mcpServers } : {};
+}
+
+function definedWeb(web: PromptInput['web']): Pick<PromptInput, 'web'> {
+  return web ? { web } : {};
 }
 
 /** The user's `security.environmentVariableRedaction`, read where a worker starts. */

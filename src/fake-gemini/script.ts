@@ -123,6 +123,22 @@ export function functionCallResponse(calls: FunctionCallSpec | FunctionCallSpec[
   return streamLine([finalChunk(parts, 5 * parts.length)], opts);
 }
 
+/** What grounds a web tool's answer: Google Search results or the pages URL context read. */
+export interface AnswerMetadata {
+  groundingMetadata?: ResponseJson;
+  urlContextMetadata?: ResponseJson;
+}
+
+/**
+ * A `generateContent` line answering `text` with the metadata Gemini puts on the candidate of a
+ * grounded call (`google_web_search`'s `groundingMetadata`, `web_fetch`'s `urlContextMetadata`).
+ */
+export function groundedResponse(text: string, metadata: AnswerMetadata = {}): ScriptLine {
+  const chunk = finalChunk(text === '' ? [] : [{ text }], Math.ceil(text.length / 4));
+  const [candidate] = chunk.candidates as ResponseJson[];
+  return { method: 'generateContent', response: { ...chunk, candidates: [{ ...candidate, ...metadata }] } };
+}
+
 function finalChunk(parts: ResponseJson[], candidatesTokenCount: number): ResponseJson {
   const promptTokenCount = 10;
   return {

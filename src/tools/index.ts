@@ -15,6 +15,8 @@ import { invokeAgentTool } from './invoke-agent';
 import { writeTodosTool } from './write-todos';
 import { saveMemoryTool } from './save-memory';
 import { askUserTool } from './ask-user';
+import { webFetchTool } from './web-fetch';
+import { googleWebSearchTool } from './google-web-search';
 
 export type { FunctionDeclaration } from './types';
 
@@ -35,6 +37,8 @@ export const TOOLS = [
   writeTodosTool,
   saveMemoryTool,
   askUserTool,
+  webFetchTool,
+  googleWebSearchTool,
 ] as const;
 
 export const toolNames: readonly string[] = TOOLS.map((tool) => tool.name);

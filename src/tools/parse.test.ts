@@ -28,6 +28,8 @@ describe('tool list', () => {
       'write_todos',
       'save_memory',
       'ask_user',
+      'web_fetch',
+      'google_web_search',
     ]);
     expect(TOOLS.map((tool) => tool.name)).toEqual(toolNames);
   });
@@ -40,7 +42,15 @@ describe('tool list', () => {
 
   it('marks reading and searching tools read-only and the rest mutating', () => {
     const readOnly = TOOLS.filter((tool) => isReadOnly(tool)).map((tool) => tool.name);
-    expect(readOnly.sort()).toEqual(['glob', 'grep_search', 'list_directory', 'read_file', 'read_tool_output']);
+    expect(readOnly.sort()).toEqual([
+      'glob',
+      'google_web_search',
+      'grep_search',
+      'list_directory',
+      'read_file',
+      'read_tool_output',
+      'web_fetch',
+    ]);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Grounding } from './web-text';
 
 /**
  * What a tool may touch. Tools reach the outside world only through these dependencies, so a tool
@@ -29,6 +30,28 @@ export interface ToolDeps {
   knownFiles?: Readonly<Record<string, string>>;
   /** The user-level context file (`<home>/GEMINI.md`), outside the workspace; absent on a worker without a home. */
   userMemory?: { addFact(fact: string): Promise<string> };
+  /** The web, for `web_fetch` and `google_web_search`; absent where the worker has no model client. */
+  web?: WebAccess;
+}
+
+/** What the web tools may do: ask the model (grounded on URLs or on Google Search) and fetch pages. */
+export interface WebAccess {
+  /**
+   * One `generateContent` call of the web tools' model. A failure the model's API may recover from
+   * is thrown as is (Temporal retries the activity); the last attempt's, or a final one, is a `ToolError`.
+   */
+  ask(request: { text: string; grounding?: 'urlContext' | 'googleSearch'; timeoutMs?: number }): Promise<WebAnswer>;
+  /** The page as text (HTML reduced to its text), or an `Error` saying why not. */
+  fetchText(url: string): Promise<string>;
+  /** Private, loopback and local hosts, unless the settings allow them (`webFetch.allowPrivateAddresses`). */
+  isBlocked(url: string): Promise<boolean>;
+  /** Counts a request to the URL's host: false when it already had its share this minute. */
+  takeRateSlot(url: string): boolean;
+}
+
+export interface WebAnswer {
+  text: string;
+  grounding?: Grounding;
 }
 
 /** A JavaScript regular expression to find in lines, and one whose matches are left out. */
@@ -127,6 +150,8 @@ export type ToolErrorKind =
   | 'shell_timeout'
   | 'search_timeout'
   | 'shell_failed'
+  | 'web_fetch_failed'
+  | 'web_search_failed'
   | 'policy_violation'
   | 'cancelled'
   | 'outcome_unknown'

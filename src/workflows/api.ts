@@ -10,6 +10,7 @@ import type { LoopState } from '../core/loop/types';
 import type { ModelUnavailability } from '../core/model-availability';
 import type { QuestionAnswer } from '../core/questions';
 import type { McpServerConfig } from '../core/mcp';
+import type { WebSettings } from '../core/web';
 import type { ApprovalMode, NewPart, TerminateReason, TokenUsage, ToolCallStatus, ToolOutcome } from '../core/types';
 import type { Todo } from '../tools/write-todos';
 
@@ -97,6 +98,8 @@ export interface PromptInput {
   contextFileNames?: string[];
   /** `mcpServers` of the settings files (Gemini CLI's format), discovered at the start of each run. */
   mcpServers?: Record<string, McpServerConfig>;
+  /** `webFetch` of the user's settings (`web_fetch` may reach private addresses). */
+  web?: WebSettings;
   /** SessionStart context a session hands to its first prompt. */
   hookContext?: string;
   /** Where the prompt's hooks stood, when it continues as new. */

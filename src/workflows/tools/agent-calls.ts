@@ -98,6 +98,7 @@ function childInput(state: PromptState, agent: AgentDefinition, record: CallReco
     modelRetryInitialMs: input.modelRetryInitialMs,
     modelMaxAttempts: input.modelMaxAttempts,
     searchAttributes: input.searchAttributes,
+    ...(input.web ? { web: input.web } : {}),
     ...(state.context.memoryRef ? { memoryRef: state.context.memoryRef } : {}),
   };
 }

@@ -33,6 +33,7 @@ export async function runActivityCall(state: PromptState, record: CallRecord, ac
     workspace: state.input.workspace,
     shellTimeoutMs: state.settings.shellTimeoutMs,
     ...(knownFiles ? { knownFiles } : {}),
+    ...(state.input.web ? { web: state.input.web } : {}),
   };
   let outcome = await acts.runTool(input);
   if (fixable(state, record, outcome) && patched('edit-fixer'))
