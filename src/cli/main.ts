@@ -120,11 +120,17 @@ function addApprovals(program: Command): void {
         '(`git status` allows `git status -s`, not `git push`); for an edit, that file; otherwise the tool',
     )
     .addOption(
+      new Option(
+        '--always-server',
+        'for an MCP tool: also allow every tool of its server for the rest of the prompt (elsewhere as --always)',
+      ).conflicts('always'),
+    )
+    .addOption(
       new Option('--mode <mode>', 'for exit_plan_mode: the approval mode to continue in').choices([...APPROVAL_MODES]),
     )
     .description('approve a call awaiting approval')
     .action(async (id: string, callId: string | undefined, o) => {
-      const outcome = o.always ? 'proceed_always' : 'proceed_once';
+      const outcome = o.alwaysServer ? 'proceed_always_server' : o.always ? 'proceed_always' : 'proceed_once';
       process.exitCode = await withClient(setup(), (client) =>
         confirmCommand(client, id, callId, { outcome, mode: o.mode as ApprovalMode | undefined }, io),
       );

@@ -73,3 +73,23 @@ test('a bad mcpServers entry exits 52 naming the file and the field', async () =
   expect(result.stderr).toMatch(/settings file error: .*settings\.json: mcpServers\.local: needs exactly one of/);
   expect(result.stdout).toBe('');
 });
+
+test('`approve ID --always-server` allows the other tools of that MCP server for the rest of the prompt', async () => {
+  const box = withServer('mcp-always-server', 'user', { local: stdioServer() });
+  const script = box.script([
+    functionCallResponse({ name: 'mcp_local_echo', args: { text: 'first' } }),
+    functionCallResponse({ name: 'mcp_local_add', args: { a: 2, b: 3 } }),
+    textResponse('done'),
+  ]);
+  const env = { DURABLE_AGENT_TASK_QUEUE: `mcp-always-server-${Date.now()}` };
+  const run = box.start(['run', 'go', '--fake-responses', script, '-w', box.workspace], { env });
+  const [, id] = await run.waitFor('stderr', /durable-agent approve (\S+) \S+/);
+  const both = await box.run(['approve', id, '--always', '--always-server']);
+  expect(both.code).not.toBe(0);
+  expect(both.stderr).toMatch(/--always-server.*cannot be used with.*--always/);
+  expectExit(await box.run(['approve', id, '--always-server']), 0);
+  const result = await run.done;
+  expectExit(result, 0);
+  expect(result.stdout.trim()).toBe('done');
+  expect(result.stderr.match(/needs approval/g)).toHaveLength(1);
+});
