@@ -138,7 +138,7 @@ describe('parseAgentFile', () => {
     [
       'wildcard tools',
       '---\nname: a\ndescription: d\ntools: ["*"]\n---\nx',
-      'tools[0]: wildcards are not supported: list each tool by name',
+      'tools[0]: wildcards are supported only at the end of an MCP tool name (mcp_<server>_*): list other tools by name',
     ],
     [
       'unknown tool',
@@ -242,6 +242,13 @@ describe('loadAgentFiles', () => {
     await expect(loadAgentFiles({ userDir, knownTools: ['read_file'] })).rejects.toThrow(
       /tools: unknown tool web_fetch/,
     );
+  });
+
+  it('takes MCP tool names and wildcards as they are: discovery decides later which exist', async () => {
+    await write(userDir, 'a.md', '---\nname: a\ndescription: d\ntools: [read_file, mcp_gh_*, mcp_db_query]\n---\nx');
+    await expect(loadAgentFiles({ userDir, knownTools: ['read_file'] })).resolves.toMatchObject({
+      agents: [{ name: 'a', tools: ['read_file', 'mcp_gh_*', 'mcp_db_query'] }],
+    });
   });
 });
 

@@ -2,7 +2,12 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type * as Yaml from 'yaml';
 import { isBuiltinAgentName } from '../core/agents/builtins';
-import { AgentDefinitionError, parseAgentDefinition, type AgentDefinition } from '../core/agents/definition';
+import {
+  AgentDefinitionError,
+  isMcpToolPattern,
+  parseAgentDefinition,
+  type AgentDefinition,
+} from '../core/agents/definition';
 import { toolNames } from '../tools';
 import { ConfigFileError } from './errors';
 
@@ -164,7 +169,7 @@ export async function parseAgentFile(
   const agent = toDefinition(raw, file, frontMatter);
   if (isBuiltinAgentName(agent.name))
     throw new AgentFileError(file, 'name', `"${agent.name}" is a built-in agent; choose another name`);
-  const unknown = (agent.tools ?? []).filter((name) => !knownTools.includes(name));
+  const unknown = (agent.tools ?? []).filter((name) => !isMcpToolPattern(name) && !knownTools.includes(name));
   if (unknown.length > 0)
     throw new AgentFileError(file, 'tools', `unknown tool ${unknown.join(', ')} (known: ${knownTools.join(', ')})`);
   return { agent, warnings };

@@ -9,7 +9,7 @@ import type { HooksConfig } from '../core/hooks/types';
 import type { LoopState } from '../core/loop/types';
 import type { ModelUnavailability } from '../core/model-availability';
 import type { QuestionAnswer } from '../core/questions';
-import type { McpServerConfig } from '../core/mcp';
+import type { McpCatalog, McpServerConfig } from '../core/mcp';
 import type { WebSettings } from '../core/web';
 import type { ApprovalMode, NewPart, TerminateReason, TokenUsage, ToolCallStatus, ToolOutcome } from '../core/types';
 import type { Todo } from '../tools/write-todos';
@@ -312,6 +312,8 @@ export type SubagentInput = Omit<PromptInput, 'maxTurns' | 'prompt'> & {
   promptRef?: string;
   /** The parent's project context (store reference), added to the sub-agent's system instruction too. */
   memoryRef?: string;
+  /** The parent's MCP discovery, reused: the sub-agent's MCP tools come from it (no discovery of its own). */
+  mcp?: McpCatalog;
 };
 
 // The session: its input, its status, its messages.

@@ -18,6 +18,7 @@ import { eventsQuery, statusQuery, type SubagentResult, type SubagentInput, type
 import { SUBAGENT_FAILURE_PREFIX } from '../core/failures';
 import { createPromptState, emit, eventsPage, statusOf, type PromptState } from './state/prompt-state';
 import { runToolCalls, settleCalls } from './tools/run-calls';
+import { mcpToolNames } from './tools/mcp-calls';
 import { runTurn, takeTurn, type OpenCalls, type TakenTurn, type TurnFrame, type TurnSpec } from './prompt/turn';
 import { compressionDue, maybeCompress } from './guards/context';
 import { callWithFallback, chooseModel } from './guards/model-choice';
@@ -34,7 +35,8 @@ export async function subagentWorkflow(input: SubagentInput): Promise<SubagentRe
   const state = createPromptState({ ...input, maxTurns: agent.maxTurns });
   state.agent = agent;
   if (input.memoryRef) state.context.memoryRef = input.memoryRef;
-  const tools = resolveAgentTools(agent, toolNames);
+  if (input.mcp) state.mcp = input.mcp;
+  const tools = resolveAgentTools(agent, [...toolNames, ...mcpToolNames(state)]);
   // Plan mode belongs to the main prompt; a sub-agent runs in the mode it was started in.
   state.agentTools = tools.ok
     ? tools.tools.filter((name) => name !== 'enter_plan_mode' && name !== 'exit_plan_mode')
@@ -125,6 +127,7 @@ function agentFrame(state: PromptState): TurnFrame {
     extraDeclarations: [completeTaskDeclaration(agent.outputSchema)],
     lastPromptTokens: state.context.lastPromptTokens,
     ...(state.context.memoryRef ? { memoryRef: state.context.memoryRef } : {}),
+    ...(state.mcp?.declarationsRef ? { mcpDeclarationsRef: state.mcp.declarationsRef } : {}),
     ...(agent.temperature !== undefined || agent.topP !== undefined ? { sampling: definedOnly(sampling) } : {}),
   };
 }

@@ -5,6 +5,7 @@ import { closeTestEnv } from '../helpers/temporal-env';
 import { answerEvery } from '../helpers/approvals';
 import { createHarness, maybeRecordHistory, type Harness } from '../helpers/agent-harness';
 import { startHttpServer, startSseServer, stdioServer } from '../helpers/mcp-servers';
+import { generalistAgent } from '../../src/core/agents/builtins';
 
 type Sent = {
   contents: { parts: { functionResponse?: { name: string; response: { output?: string; error?: string } } }[] }[];
@@ -218,4 +219,32 @@ test('proceed_always_server allows every tool of that server; proceed_always_too
   expect(responsesIn(2)).toEqual([{ name: 'mcp_a_add', output: '2' }]);
   expect(responsesIn(5)).toEqual([{ name: 'mcp_b_add', output: '4' }]);
   expect(run.result?.response).toBe('done');
+});
+
+test('a sub-agent gets the MCP tools its definition names, from the parent’s discovery, under the same policy', async () => {
+  const helper = {
+    ...generalistAgent,
+    name: 'mcp_helper',
+    description: 'Uses the test server.',
+    tools: ['read_file', 'mcp_test_e*', 'mcp_gone_tool'],
+  };
+  const handle = await h.start(
+    [
+      functionCallResponse({ name: 'invoke_agent', args: { agent_name: 'mcp_helper', prompt: 'echo hi' } }),
+      functionCallResponse({ name: 'mcp_test_echo', args: { text: 'from the child' } }),
+      functionCallResponse({ name: 'complete_task', args: { result: 'echoed' } }),
+      textResponse('done'),
+    ],
+    { mcpServers: { test: stdioServer() }, agents: [helper], approvalMode: 'default' },
+  );
+  const asked = await answerEvery(handle, () => ({ outcome: 'proceed_once' }));
+  expect(asked.map((c) => c.name)).toEqual(['mcp_test_echo']);
+  const run = await h.finish(handle);
+  expect(run.result?.response).toBe('done');
+  expect(offered(1).sort()).toEqual(['complete_task', 'mcp_test_echo', 'mcp_test_env', 'read_file']);
+  expect(responsesIn(2)).toEqual([{ name: 'mcp_test_echo', output: 'echo: from the child' }]);
+  const discoveries = (await h.env.client.workflow.getHandle(run.workflowId).fetchHistory()).events!.filter(
+    (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'discoverMcpTools',
+  );
+  expect(discoveries).toHaveLength(1);
 });

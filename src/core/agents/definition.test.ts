@@ -77,7 +77,7 @@ describe('parseAgentDefinition', () => {
     [
       'wildcard tool',
       { ...BASE, tools: ['read_file', '*'] },
-      'tools[1]: wildcards are not supported: list each tool by name',
+      'tools[1]: wildcards are supported only at the end of an MCP tool name (mcp_<server>_*): list other tools by name',
     ],
     [
       'invoke_agent as a tool',
@@ -181,6 +181,18 @@ describe('resolveAgentTools', () => {
     expect(resolveAgentTools({ name: 'a', tools: ['glob', 'web_fetch'] }, available)).toEqual({
       ok: false,
       message: 'agent a: unknown tool web_fetch (available: read_file, write_file, glob, invoke_agent, complete_task)',
+    });
+  });
+
+  it('takes MCP tools by name or wildcard from what discovery found; one not found is left out', () => {
+    const withMcp = [...available, 'mcp_gh_issue', 'mcp_gh_pr', 'mcp_db_query'];
+    expect(resolveAgentTools({ name: 'a', tools: ['glob', 'mcp_gh_*', 'mcp_gh_pr', 'mcp_x_y'] }, withMcp)).toEqual({
+      ok: true,
+      tools: ['glob', 'mcp_gh_issue', 'mcp_gh_pr'],
+    });
+    expect(resolveAgentTools({ name: 'a', tools: ['mcp_*'] }, withMcp)).toEqual({
+      ok: true,
+      tools: ['mcp_gh_issue', 'mcp_gh_pr', 'mcp_db_query'],
     });
   });
 });

@@ -114,7 +114,9 @@ const nonBlank = (what: string) =>
 const toolNameSchema = z
   .string()
   .min(1)
-  .refine((name) => !name.includes('*'), { error: 'wildcards are not supported: list each tool by name' })
+  .refine((name) => !name.includes('*') || (isMcpToolPattern(name) && name.indexOf('*') === name.length - 1), {
+    error: 'wildcards are supported only at the end of an MCP tool name (mcp_<server>_*): list other tools by name',
+  })
   .refine((name) => name !== INVOKE_AGENT, { error: 'invoke_agent cannot be given to a sub-agent (no recursion)' })
   .refine((name) => name !== COMPLETE_TASK, {
     error: 'complete_task is always available to a sub-agent: do not list it',
@@ -240,10 +242,26 @@ export function resolveAgentTools(
     const inherited = available.filter((name) => name !== INVOKE_AGENT && name !== COMPLETE_TASK && name !== ASK_USER);
     return { ok: true, tools: inherited };
   }
-  const unknown = agent.tools.filter((name) => !available.includes(name));
+  const unknown = agent.tools.filter((name) => !isMcpToolPattern(name) && !available.includes(name));
   if (unknown.length > 0) {
     const tools = `tool${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`;
     return { ok: false, message: `agent ${agent.name}: unknown ${tools} (available: ${available.join(', ')})` };
   }
-  return { ok: true, tools: [...agent.tools] };
+  const tools = agent.tools.flatMap((name) => (isMcpToolPattern(name) ? matchingMcpTools(name, available) : [name]));
+  return { ok: true, tools: [...new Set(tools)] };
+}
+
+/**
+ * An MCP tool's name (`mcp_<server>_<tool>`) or a wildcard over them (`mcp_<server>_*`, `mcp_*`). Which
+ * ones exist is known only once the prompt's discovery ran, so an agent file may name them freely; one
+ * whose server offered nothing this time is left out rather than failing the agent.
+ */
+export function isMcpToolPattern(name: string): boolean {
+  return name.startsWith('mcp_');
+}
+
+function matchingMcpTools(pattern: string, available: readonly string[]): string[] {
+  if (!pattern.endsWith('*')) return available.includes(pattern) ? [pattern] : [];
+  const prefix = pattern.slice(0, -1);
+  return available.filter((name) => name.startsWith(prefix));
 }

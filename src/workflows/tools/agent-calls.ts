@@ -99,6 +99,7 @@ function childInput(state: PromptState, agent: AgentDefinition, record: CallReco
     modelMaxAttempts: input.modelMaxAttempts,
     searchAttributes: input.searchAttributes,
     ...(input.web ? { web: input.web } : {}),
+    ...(state.mcp ? { mcp: state.mcp, mcpServers: input.mcpServers } : {}),
     ...(state.context.memoryRef ? { memoryRef: state.context.memoryRef } : {}),
   };
 }
