@@ -12,7 +12,7 @@ import {
 import { exitCodeFor, InputError } from './exit-codes';
 import type { Config } from '../config';
 import { followPrompt } from './follow';
-import { createPrinter, type Io, type OutputFormat } from './output';
+import { createPrinter, type Io, type OutputFormat, type Printer } from './output';
 import { openArgsStore, withFullPendingArgs } from './full-args';
 import type { LoopDecision } from '../workflows/api';
 import { describeQuestion, questionHint } from './answer';
@@ -46,11 +46,23 @@ export async function watchCommand(
   format: OutputFormat,
   io: Io,
 ): Promise<number> {
-  const printer = createPrinter(format, io, workflowId);
+  const printer = withQuestions(createPrinter(format, io, workflowId), format, workflowId, io);
   await followPrompt(config, client, workflowId, printer);
   const report = await promptStatus(client, workflowId);
   printer.finish(report);
   return exitCodeFor(report);
+}
+
+/** In text, a question the prompt waits on is shown with the commands that answer it, as `run` shows it. */
+function withQuestions(printer: Printer, format: OutputFormat, workflowId: string, io: Io): Printer {
+  if (format !== 'text') return printer;
+  return {
+    ...printer,
+    event(e) {
+      if (e.type === 'question_asked') io.stderr.write(questionHint(workflowId, e.callId, e.questions));
+      printer.event(e);
+    },
+  };
 }
 
 export async function listCommand(client: Client, io: Io): Promise<number> {

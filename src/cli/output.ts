@@ -175,6 +175,9 @@ function streamJsonPrinter({ stdout }: Io, sessionId: string, model?: string): P
           return void line({ type: 'todos', todos: e.todos }, e.time);
         case 'tool_call_awaiting_approval':
           return void line(awaitingApprovalLine(e, sessionId), e.time);
+        case 'question_asked':
+          // Ours, like `todos`: the questions an `ask_user` call waits on; its answer comes as the call's tool_result.
+          return void line({ type: 'question', tool_id: e.callId, questions: e.questions }, e.time);
         case 'warning':
           return void line({ type: 'error', severity: 'warning', message: e.message }, e.time);
         case 'error':

@@ -39,6 +39,11 @@ test('run prints the question; pending, status and `answer` see it; bad answers 
     expect(run.stderr).toContain('0. [Database] Which database should the service use?');
     expect(run.stderr).toContain('   - Postgres: relational');
     expect(run.stderr).toContain(`durable-agent answer ${id} ${callId} --answer '...' --answer '...'`);
+    // `watch` shows the question too: in text with the commands that answer it, in stream-json as a `question` line.
+    const watchText = box.start(['watch', id], { env });
+    const watchJson = box.start(['watch', id, '-o', 'stream-json'], { env });
+    await watchText.waitFor('stderr', /durable-agent answer \S+ \S+ --answer/);
+    await watchJson.waitFor('stdout', /"type":"question"/);
 
     const pending = await box.run(['pending']);
     expectExit(pending, 0);
@@ -73,6 +78,17 @@ test('run prints the question; pending, status and `answer` see it; bad answers 
     const result = await run.done;
     expectExit(result, 0);
     expect(result.stdout).toContain('Using Postgres on 5432.');
+    const watched = await watchText.done;
+    expectExit(watched, 0);
+    expect(watched.stderr).toContain('0. [Database] Which database should the service use?');
+    expect(watched.stderr).toMatch(/✓ ask_user: .*Postgres/);
+    const lines = (await watchJson.done).stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.find((l) => l.type === 'question')).toMatchObject({ tool_id: callId, questions: QUESTIONS });
+    const answered = lines.find((l) => l.type === 'tool_result' && l.tool_id === callId);
+    expect(answered).toMatchObject({ status: 'success', output: expect.stringContaining('5432') });
     expect(JSON.stringify(fake.requests[1].body)).toContain(
       JSON.stringify(JSON.stringify({ answers: { '0': 'Postgres', '1': '5432' } })),
     );
