@@ -24,6 +24,7 @@ import { reportLeftRunning, SIGNAL_EXIT, watchStopSignals, type StopWatch } from
 import { startBackgroundServer } from './background';
 import { approvalHint } from './approval-hint';
 import { questionHint } from './answer';
+import { createQuestionHandler } from './interactive-question';
 import { openArgsStore } from './full-args';
 import { createApprovalHandler } from './interactive-approval';
 import { scriptedSessionQueue, sessionOf } from './resume';
@@ -125,13 +126,18 @@ function approvalsFor(
         output: io.stderr,
       })
     : undefined;
+  const questions = interactive
+    ? createQuestionHandler({ client: runtime.client, workflowId, input: process.stdin, output: io.stderr })
+    : undefined;
   const onEvent = (event: AgentEvent) => {
     if (event.type === 'question_asked') io.stderr.write(questionHint(workflowId, event.callId, event.questions));
+    questions?.onEvent(event);
     if (approvals) approvals.onEvent(event);
     else if (event.type === 'tool_call_awaiting_approval')
       io.stderr.write(approvalHint(workflowId, event.callId, event.name, event.args));
   };
-  return { approvals, onEvent };
+  const close = async () => void (await Promise.all([approvals?.close(), questions?.close()]));
+  return { approvals: interactive ? { close } : undefined, onEvent };
 }
 
 /** Starts the prompt and prints its id alone on stdout; a background server is started if needed. */

@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { functionCallResponse, textResponse, toJsonl } from '../../src/fake-gemini';
 import { TEST_ENV_VARS } from '../helpers/temporal-env';
 import { waitForScreen } from '../helpers/processes';
+import { QUESTIONS } from '../helpers/questions';
 
 const run = promisify(execFile);
 const BIN = path.resolve(__dirname, '..', '..', 'bin', 'durable-agent.js');
@@ -66,6 +67,43 @@ test('on a terminal, run shows the diff and a menu, and choice 1 lets the write 
     expect(end).toContain('The file is written.');
     expect(end).toContain('[exit 0]');
     expect(fs.readFileSync(path.join(workspace, 'hello.txt'), 'utf8')).toBe('hello from a terminal\n');
+  } finally {
+    await tmux('kill-server').catch(() => undefined);
+  }
+});
+
+test('on a terminal, run asks the questions of ask_user in place and sends the typed answers', async () => {
+  const dir = fs.mkdtempSync(path.join(requireEnv(TEST_ENV_VARS.tmpDir), 'tty-question-'));
+  const workspace = path.join(dir, 'ws');
+  fs.mkdirSync(workspace);
+  const script = path.join(dir, 'script.jsonl');
+  const ask = functionCallResponse({ name: 'ask_user', args: { questions: QUESTIONS } });
+  fs.writeFileSync(script, toJsonl([ask, textResponse('Going with the answers.')]));
+  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !SCRUBBED.test(k)));
+  const env = {
+    ...base,
+    SHELL: '/bin/sh',
+    TEMPORAL_ADDRESS: requireEnv(TEST_ENV_VARS.address),
+    DURABLE_AGENT_HOME: path.join(dir, 'home'),
+  };
+  const socket = `da-test-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const tmux = (...args: string[]) => run(TMUX, ['-L', socket, '-f', '/dev/null', ...args], { env });
+  const screen = async () => (await tmux('capture-pane', '-p', '-J', '-S', '-', '-t', 'agent')).stdout;
+  const command =
+    `cd ${dir} && ${process.execPath} ${BIN} run --fake-responses ` +
+    `${script} -w ${workspace} "ask me"; echo "[exit $?]"; sleep 600`;
+  try {
+    await tmux('new-session', '-d', '-s', 'agent', '-x', '200', '-y', '50', command);
+    const first = await waitForScreen(screen, /Answer 0 of 0-1/);
+    expect(first).toContain('0. [Database] Which database should the service use?');
+    await tmux('send-keys', '-t', 'agent', 'Postgres', 'Enter');
+    await waitForScreen(screen, /Answer 1 of 0-1/);
+    await tmux('send-keys', '-t', 'agent', '5432', 'Enter');
+    const end = await waitForScreen(screen, /\[exit \d+\]/);
+    expect(end).toContain('answer recorded for');
+    expect(end).toContain('Going with the answers.');
+    expect(end).toContain('[exit 0]');
+    expect(end).toMatch(/ask_user: .*Postgres.*5432/);
   } finally {
     await tmux('kill-server').catch(() => undefined);
   }
