@@ -102,6 +102,8 @@ export interface PromptInput {
   web?: WebSettings;
   /** SessionStart context a session hands to its first prompt. */
   hookContext?: string;
+  /** SessionStart's `systemMessage`, which the session's first prompt shows as a `hook` event. */
+  hookSystemMessage?: string;
   /** Where the prompt's hooks stood, when it continues as new. */
   hookState?: HookState;
 }

@@ -43,14 +43,14 @@ export async function agentSessionWorkflow(input: SessionInput): Promise<void> {
   };
   registerSessionHandlers(id, state);
   // A new session (not one continued as new) fires SessionStart; its context goes to the first prompt.
-  if (input.promptCount === undefined) state.hookContext = await fireSessionHook(input.defaults, 'SessionStart');
+  if (input.promptCount === undefined) state.hookStart = await fireSessionHook(input.defaults, 'SessionStart');
   for (;;) {
     await condition(() => state.queue.length > 0 || state.closed);
     const next = state.queue.shift();
     if (!next) return void (await fireSessionHook(input.defaults, 'SessionEnd'));
     state.current = next.promptId;
     const result = await runPrompt(input, state, next);
-    state.hookContext = undefined;
+    state.hookStart = undefined;
     state.count += 1;
     state.turns += result.turns ?? 0;
     state.current = undefined;
@@ -84,8 +84,8 @@ interface SessionState {
   /** The running prompt's id. */
   current?: string;
   closed: boolean;
-  /** SessionStart's context, for the first prompt only. */
-  hookContext?: string;
+  /** SessionStart's context and message, for the first prompt only. */
+  hookStart?: { context?: string; systemMessage?: string };
   /** Models found out of quota, and until when: each prompt starts on the fallback meanwhile. */
   unavailable: ModelUnavailability[];
 }
@@ -131,7 +131,8 @@ async function runPrompt(
           prompt: message.text,
           transcript: state.transcript,
           sessionRules: state.sessionRules,
-          hookContext: state.hookContext,
+          hookContext: state.hookStart?.context,
+          ...(state.hookStart?.systemMessage ? { hookSystemMessage: state.hookStart.systemMessage } : {}),
           ...(state.unavailable.length > 0 ? { unavailableModels: state.unavailable } : {}),
           ...turnsCarried(input, state),
         },

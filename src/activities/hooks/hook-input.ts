@@ -7,6 +7,7 @@ import type { TranscriptStore } from '../../store/types';
 import { PLANS_DIR } from '../../tools/plan-mode';
 import { toParts } from '../user-parts';
 import { toHookRequest, toHookResponse } from './llm-shapes';
+import { confirmationDetails, type ConfirmationRequest } from './confirmation-details';
 
 /** What the workflow knows about where the prompt stands, for the hook input and environment. */
 export interface HookContext {
@@ -22,6 +23,8 @@ export interface RunHooksInput {
   context: HookContext;
   /** The event's own fields of the hook input (`tool_name`, `prompt`, ...); blob markers are resolved here. */
   fields: Record<string, unknown>;
+  /** The call a Notification (`ToolPermission`) is about: its Gemini CLI confirmation details join `details`. */
+  confirmation?: ConfirmationRequest;
   /** A tool's result by reference (AfterTool): becomes `tool_response`. */
   toolResponse?: { ref?: string; response?: Record<string, unknown> };
   /**
@@ -52,6 +55,11 @@ export async function buildHookInput(store: TranscriptStore, input: RunHooksInpu
     timestamp: new Date().toISOString(),
     ...(await resolveBlobMarkers(input.fields, store)),
   };
+  if (input.confirmation) {
+    const call = { ...input.confirmation, args: await resolveBlobMarkers(input.confirmation.args, store) };
+    const ours = typeof payload.details === 'object' ? payload.details : {};
+    payload.details = { ...(await confirmationDetails(input.context.workspace, call)), ...ours };
+  }
   if (input.toolResponse) payload.tool_response = await toolResponseOf(store, input.toolResponse);
   if (input.llm) Object.assign(payload, await llmDocuments(store, input.llm));
   return payload;

@@ -1,9 +1,10 @@
-import { condition, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import { describeIssues } from '../../core/confirmation';
 import { failedAttemptAfter, shouldCompress } from '../../core/compression';
 import type { PromptActivities } from '../state/activity-options';
 import { emit, recordUtilityUsage, type PromptState } from '../state/prompt-state';
 import { preCompress } from '../hooks/tool-hooks';
+import { hasHooks } from '../hooks/runner';
 import { compressSignal, steerSignal, topUpBudgetSignal, type Cursor, steerSchema, topUpSchema } from '../api';
 
 export function registerContextHandlers(state: PromptState): void {
@@ -54,13 +55,21 @@ export function compressionDue(state: PromptState): boolean {
   return action !== 'none';
 }
 
+/** PreCompress (`auto`) hooks used to fire only before a compression; prompts started before replay that. */
+export const PRE_COMPRESS_EACH_CHECK_PATCH = 'pre-compress-each-check';
+
 /**
  * Gemini CLI's compression step before a request: when the last prompt used half the model's
  * window (or a person asked), the older 70% of the conversation becomes a state snapshot in a new
  * transcript; after a failed attempt, old tool outputs are truncated instead.
  */
 export async function maybeCompress(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<void> {
-  if (!compressionDue(state)) return;
+  if (!compressionDue(state)) {
+    // Gemini CLI fires PreCompress at every check of a non-empty conversation, not only before a compression.
+    if (cursor.length > 0 && hasHooks(state, 'PreCompress', 'auto') && patched(PRE_COMPRESS_EACH_CHECK_PATCH))
+      await preCompress(state, 'auto');
+    return;
+  }
   const force = state.context.forceCompress;
   await preCompress(state, force ? 'manual' : 'auto');
   state.context.forceCompress = false;

@@ -80,12 +80,13 @@ export async function firePromptHook(
 
 /**
  * SessionStart (source `startup`) or SessionEnd (reason `exit`) of a session workflow, which has
- * no event log: failures and warnings go to the workflow log. Returns SessionStart's context.
+ * no event log: failures and warnings go to the workflow log. Returns SessionStart's context and
+ * message, which the first prompt takes.
  */
 export async function fireSessionHook(
   input: { hooks?: HooksConfig; workspace: string; toolHeartbeatTimeoutMs?: number },
   event: 'SessionStart' | 'SessionEnd',
-): Promise<string | undefined> {
+): Promise<{ context?: string; systemMessage?: string }> {
   const fields = event === 'SessionStart' ? { source: 'startup' } : { reason: 'exit' };
   const target = event === 'SessionStart' ? 'startup' : 'exit';
   const { decision, failure } = await runHookEvent(input.hooks, event, target, {
@@ -94,7 +95,7 @@ export async function fireSessionHook(
     heartbeatTimeoutMs: input.toolHeartbeatTimeoutMs,
   });
   for (const warning of [...(failure ? [failure] : []), ...(decision?.warnings ?? [])]) log.warn(warning);
-  return decision?.additionalContext;
+  return { context: decision?.additionalContext, systemMessage: decision?.systemMessage };
 }
 
 /** Time for every hook to time out and be killed (one after another when sequential), plus a margin. */

@@ -10,16 +10,17 @@ import type { CallRecord } from '../api';
 type Refusal = { kind: ToolErrorKind; message: string };
 
 /**
- * BeforeTool, after approval and right before the call runs: a stop answers the call and stops the
- * prompt at the next boundary, a block (or deny) answers it with the reason, a rewrite merges
- * `tool_input` into the arguments, which are parsed and put to the policy again (`recheck`), so a
- * hook cannot turn a call into one the policy denies.
+ * BeforeTool, before the approval step (after it in prompts older than BEFORE_TOOL_FIRST_PATCH): a
+ * stop answers the call and stops the prompt at the next boundary, a block (or deny) answers it with
+ * the reason, a rewrite merges `tool_input` into the arguments, which are parsed and put to the
+ * policy again (`recheck`), so a hook cannot turn a call into one the policy denies. `ask` (when
+ * nothing refuses the call) means a person must approve it, whatever the approval mode.
  */
 export async function beforeTool(
   state: PromptState,
   record: CallRecord,
   recheck: (record: CallRecord) => Promise<Refusal | undefined>,
-): Promise<Refusal | undefined> {
+): Promise<Refusal | 'ask' | undefined> {
   const decision = await firePromptHook(state, 'BeforeTool', record.name, {
     fields: { tool_name: record.name, tool_input: record.args },
   });
@@ -29,7 +30,8 @@ export async function beforeTool(
     return { kind: 'policy_violation', message: toolHookMessage('stop', decision.reason) };
   }
   if (decision.blocked) return { kind: 'policy_violation', message: toolHookMessage('block-before', decision.reason) };
-  if (!decision.toolInput) return undefined;
+  const ask = decision.decision === 'ask' ? ('ask' as const) : undefined;
+  if (!decision.toolInput) return ask;
   const args = { ...record.args, ...decision.toolInput };
   const parsed = parseToolArgs(record.name, args);
   if (!parsed.ok)
@@ -38,7 +40,7 @@ export async function beforeTool(
       message: `A BeforeTool hook rewrote the arguments into invalid ones: ${parsed.error.message}`,
     };
   record.args = args;
-  return recheck(record);
+  return (await recheck(record)) ?? ask;
 }
 
 /**
@@ -74,8 +76,12 @@ export async function afterTool(
   return { outcome: next, tail: decision.stop || decision.blocked ? undefined : decision.tailToolCall };
 }
 
-/** Notification (`ToolPermission`): a call is waiting for a person's approval. Advisory only. */
+/**
+ * Notification (`ToolPermission`): a call is waiting for a person's approval. Advisory only.
+ * `details` holds Gemini CLI's confirmation details (built by the hook activity) and ours.
+ */
 export async function notifyApproval(state: PromptState, record: CallRecord): Promise<void> {
+  const mcp = state.mcp?.tools.find((tool) => tool.name === record.name);
   await firePromptHook(state, 'Notification', 'ToolPermission', {
     fields: {
       notification_type: 'ToolPermission',
@@ -86,6 +92,11 @@ export async function notifyApproval(state: PromptState, record: CallRecord): Pr
         tool_name: record.name,
         tool_input: record.args,
       },
+    },
+    confirmation: {
+      name: record.name,
+      args: record.args,
+      ...(mcp ? { mcp: { server: mcp.server, tool: mcp.tool } } : {}),
     },
   });
 }

@@ -23,6 +23,10 @@ export async function beginPrompt(
 ): Promise<Ending | undefined> {
   if (state.hooks.began) return undefined;
   if (state.input.hookContext) cursor.append = [hookContextPart(state.input.hookContext), ...cursor.append];
+  const systemMessage = state.input.hookSystemMessage;
+  // The session's SessionStart ran before this prompt; its message is shown with this prompt's events.
+  if (systemMessage)
+    emit(state, { type: 'hook', event: 'SessionStart', hooks: 1, decision: 'allow', stop: false, systemMessage });
   if (state.hooks.standalone) {
     const start = await firePromptHook(state, 'SessionStart', 'startup', { fields: { source: 'startup' } });
     if (start?.additionalContext) cursor.append = [hookContextPart(start.additionalContext), ...cursor.append];

@@ -1,16 +1,15 @@
-import { condition, getExternalWorkflowHandle, log, workflowInfo } from '@temporalio/workflow';
-import { childApprovalSignal, type CallRecord } from '../api';
+import type { CallRecord } from '../api';
 import type { FunctionCall, NewPart, ToolOutcome } from '../../core/types';
 import { planWaves } from '../../core/waves';
 import { runWorkflowTool } from './workflow-tools';
 import type { WorkflowToolResult } from './tool-result';
-import { judge, policyRefuses, recheckAfterApproval, refusalOf } from './call-policy';
 import { modelIdOf } from '../state/call-ids';
 import { unauthorizedToolMessage } from '../../core/agents/recovery';
 import { findTool, parseToolArgs } from '../../tools';
 import { isReadOnly, type ToolErrorKind } from '../../tools/types';
-import { emit, publishStatus, type PromptState } from '../state/prompt-state';
-import { afterTool, beforeTool, notifyApproval } from '../hooks/tool-hooks';
+import { emit, type PromptState } from '../state/prompt-state';
+import { afterTool } from '../hooks/tool-hooks';
+import { permit } from './permit';
 import { runActivityCall, type ToolActs } from './edit-calls';
 import { mcpArgsProblem, mcpToolOf, runMcpCall } from './mcp-calls';
 import { executedArgs } from './executed-args';
@@ -61,15 +60,8 @@ async function processCall(state: PromptState, call: FunctionCall, acts: ToolAct
   if (parsed && !parsed.ok) return finishInline(state, record, parsed.error.kind, parsed.error.message);
   const badMcpArgs = mcp && mcpArgsProblem(record);
   if (badMcpArgs) return finishInline(state, record, 'invalid_tool_params', badMcpArgs);
-  const judged = await judge(state, record);
-  const denied = refusalOf(judged);
-  if (denied) return finishInline(state, record, denied.kind, denied.message);
-  if (judged.verdict.decision === 'ask_user') {
-    const refusal = (await awaitApproval(state, record)) ?? (await recheckAfterApproval(state, record));
-    if (refusal) return finishInline(state, record, refusal.kind, refusal.message);
-  }
-  const hooked = await beforeTool(state, record, (r) => policyRefuses(state, r));
-  if (hooked) return finishInline(state, record, hooked.kind, hooked.message);
+  const refusal = await permit(state, record);
+  if (refusal) return finishInline(state, record, refusal.kind, refusal.message);
   if (parsed?.tool.runsIn === 'workflow')
     return finishWorkflowTool(state, record, await runWorkflowTool(state, record), acts);
   const outcome = mcp ? await runMcpCall(state, record, mcp, acts) : await runActivityCall(state, record, acts);
@@ -91,34 +83,6 @@ async function afterHooks(
     acts,
   );
   return { ...tail, callId: record.callId, name: record.name };
-}
-
-/** Waits (durably, for as long as it takes) for a person's decision; returns why the call won't run. */
-async function awaitApproval(
-  state: PromptState,
-  record: CallRecord,
-): Promise<{ kind: ToolErrorKind; message: string } | undefined> {
-  record.status = 'awaiting_approval';
-  publishStatus(state);
-  emit(state, { type: 'tool_call_awaiting_approval', callId: record.callId, name: record.name, args: record.args });
-  await notifyApproval(state, record);
-  await tellParent(state, record, true);
-  const timeout = state.input.approvalTimeoutMs;
-  const decided =
-    timeout === undefined
-      ? (await condition(() => record.decision !== undefined), true)
-      : await condition(() => record.decision !== undefined, timeout);
-  record.status = 'scheduled';
-  publishStatus(state);
-  await tellParent(state, record, false);
-  if (!decided || !record.decision) {
-    return { kind: 'policy_violation', message: `No approval arrived within ${timeout} ms, so the call was not run.` };
-  }
-  const { outcome, args, reason } = record.decision;
-  if (outcome === 'cancel')
-    return { kind: 'cancelled', message: `User denied execution.${reason ? ` Reason: ${reason}` : ''}` };
-  if (outcome === 'modify' && args) record.args = args;
-  return undefined;
 }
 
 async function finishWorkflowTool(
@@ -143,22 +107,6 @@ function authorize(state: PromptState, name: string): string | undefined {
   const agent = state.agent;
   if (!agent || name === 'complete_task' || (state.agentTools ?? []).includes(name)) return undefined;
   return unauthorizedToolMessage(name, agent.name, state.agentTools ?? []);
-}
-
-/** A sub-agent relays its approvals to the prompt that started it, where `pending` and `approve` find them. */
-async function tellParent(state: PromptState, record: CallRecord, pending: boolean): Promise<void> {
-  const parent = state.input.parent;
-  if (!parent) return;
-  const notice = {
-    childWorkflowId: workflowInfo().workflowId,
-    callId: record.callId,
-    name: record.name,
-    args: record.args,
-    pending,
-  };
-  await getExternalWorkflowHandle(parent.workflowId)
-    .signal(childApprovalSignal, notice)
-    .catch((err) => log.warn('could not tell the parent about an approval', { err: String(err) }));
 }
 
 function track(state: PromptState, call: FunctionCall): CallRecord {

@@ -1,0 +1,80 @@
+import { condition, getExternalWorkflowHandle, log, patched, workflowInfo } from '@temporalio/workflow';
+import { childApprovalSignal, type CallRecord } from '../api';
+import { emit, publishStatus, type PromptState } from '../state/prompt-state';
+import { beforeTool, notifyApproval } from '../hooks/tool-hooks';
+import { hasHooks } from '../hooks/runner';
+import { judge, policyRefuses, recheckAfterApproval, refusalOf, type Refusal } from './call-policy';
+
+/** The steps between a valid call and its run: the policy, BeforeTool hooks, and a person where asked. */
+
+/**
+ * BeforeTool hooks are asked before the approval step, as in Gemini CLI, so that a hook's `ask`
+ * makes a person decide even in yolo and auto_edit. Prompts started before this patch asked them
+ * after the approval (their histories replay that order); without BeforeTool hooks nothing changes.
+ */
+export const BEFORE_TOOL_FIRST_PATCH = 'before-tool-before-approval';
+
+/** Policy, BeforeTool hooks and, where either asks, a person: why the call must not run, if it must not. */
+export async function permit(state: PromptState, record: CallRecord): Promise<Refusal | undefined> {
+  const judged = await judge(state, record);
+  const denied = refusalOf(judged);
+  if (denied) return denied;
+  if (!hasHooks(state, 'BeforeTool', record.name) || !patched(BEFORE_TOOL_FIRST_PATCH)) {
+    if (judged.verdict.decision === 'ask_user') {
+      const refusal = (await awaitApproval(state, record)) ?? (await recheckAfterApproval(state, record));
+      if (refusal) return refusal;
+    }
+    const hooked = await beforeTool(state, record, (r) => policyRefuses(state, r));
+    return hooked === 'ask' ? undefined : hooked;
+  }
+  let verdict = judged.verdict.decision;
+  const hooked = await beforeTool(state, record, async (r) => {
+    const again = await judge(state, r);
+    verdict = again.verdict.decision;
+    return refusalOf(again);
+  });
+  if (hooked === 'ask' || (!hooked && verdict === 'ask_user'))
+    return (await awaitApproval(state, record)) ?? (await recheckAfterApproval(state, record));
+  return hooked;
+}
+
+/** Waits (durably, for as long as it takes) for a person's decision; returns why the call won't run. */
+async function awaitApproval(state: PromptState, record: CallRecord): Promise<Refusal | undefined> {
+  record.status = 'awaiting_approval';
+  publishStatus(state);
+  emit(state, { type: 'tool_call_awaiting_approval', callId: record.callId, name: record.name, args: record.args });
+  await notifyApproval(state, record);
+  await tellParent(state, record, true);
+  const timeout = state.input.approvalTimeoutMs;
+  const decided =
+    timeout === undefined
+      ? (await condition(() => record.decision !== undefined), true)
+      : await condition(() => record.decision !== undefined, timeout);
+  record.status = 'scheduled';
+  publishStatus(state);
+  await tellParent(state, record, false);
+  if (!decided || !record.decision) {
+    return { kind: 'policy_violation', message: `No approval arrived within ${timeout} ms, so the call was not run.` };
+  }
+  const { outcome, args, reason } = record.decision;
+  if (outcome === 'cancel')
+    return { kind: 'cancelled', message: `User denied execution.${reason ? ` Reason: ${reason}` : ''}` };
+  if (outcome === 'modify' && args) record.args = args;
+  return undefined;
+}
+
+/** A sub-agent relays its approvals to the prompt that started it, where `pending` and `approve` find them. */
+async function tellParent(state: PromptState, record: CallRecord, pending: boolean): Promise<void> {
+  const parent = state.input.parent;
+  if (!parent) return;
+  const notice = {
+    childWorkflowId: workflowInfo().workflowId,
+    callId: record.callId,
+    name: record.name,
+    args: record.args,
+    pending,
+  };
+  await getExternalWorkflowHandle(parent.workflowId)
+    .signal(childApprovalSignal, notice)
+    .catch((err) => log.warn('could not tell the parent about an approval', { err: String(err) }));
+}
