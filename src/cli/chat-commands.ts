@@ -5,10 +5,10 @@ export type ChatLine =
   | { kind: 'empty' }
   | { kind: 'message'; text: string }
   | { kind: 'steer'; text: string }
-  | { kind: 'status' | 'close' | 'quit' | 'help' }
+  | { kind: 'status' | 'close' | 'quit' | 'help' | 'clear' | 'compress' }
   | { kind: 'bad'; message: string };
 
-const BARE = ['status', 'close', 'quit', 'help'] as const;
+const BARE = ['status', 'close', 'quit', 'help', 'clear', 'compress'] as const;
 
 export function parseChatLine(line: string): ChatLine {
   const text = line.trim();
@@ -31,6 +31,8 @@ export const CHAT_HELP = [
   'message after it.',
   '  /steer TEXT  hand TEXT to the running prompt, with its next model request',
   '  /status      where the session stands',
+  '  /clear       start a fresh conversation in the same session (once its prompts have ended)',
+  '  /compress    compress the conversation now (once its prompts have ended)',
   '  /close       close the session (its queued messages still run), then leave',
   '  /quit        leave; the session stays open: `durable-agent chat ID` resumes it (also Ctrl-D)',
   '  /help        this list',

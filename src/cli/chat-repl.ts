@@ -5,6 +5,7 @@ import {
   closeChatSession,
   followChatPrompt,
   printSessionStatus,
+  runChatCommand,
   sendChatMessage,
   type ChatSession,
 } from './chat-session';
@@ -29,6 +30,7 @@ export class ChatRepl {
   private endOfInput = false;
   private closing = false;
   private left?: (end: ChatEnd) => void;
+  private idleWaiters: (() => void)[] = [];
 
   constructor(
     private readonly s: ChatSession,
@@ -87,6 +89,7 @@ export class ChatRepl {
       else if (line.kind === 'quit') return this.leave('left');
       else if (line.kind === 'status') await printSessionStatus(this.s);
       else if (line.kind === 'close') await this.close();
+      else if (line.kind === 'clear' || line.kind === 'compress') await runChatCommand(this.s, line.kind, this.idle());
       else if (line.kind === 'steer' && this.busy)
         io.stderr.write(`(steering ${await sendChatMessage(this.s, line.text, true)})\n`);
       else if (this.closing) io.stderr.write(`session ${this.s.id} is closed: it takes no more messages\n`);
@@ -142,6 +145,7 @@ export class ChatRepl {
       this.interrupts = 0;
     }
     this.current = undefined;
+    this.idleWaiters.splice(0).forEach((resolve) => resolve());
     this.leaveIfDone();
     this.showPrompt();
   }
@@ -168,6 +172,11 @@ export class ChatRepl {
     if (!this.suspended || this.endOfInput) return;
     this.suspended = false;
     this.openInput();
+  }
+
+  /** Resolves once every prompt this chat follows has ended (a command that needs an idle session waits). */
+  private idle(): Promise<void> {
+    return this.busy ? new Promise((resolve) => this.idleWaiters.push(resolve)) : Promise.resolve();
   }
 
   private showPrompt(): void {

@@ -1,5 +1,7 @@
 import {
+  clearSession,
   closeSession,
+  compressSession,
   describeExecution,
   promptStatus,
   sendToSession,
@@ -112,6 +114,28 @@ export async function printSessionStatus(s: ChatSession): Promise<void> {
   }
   if (status.queued.length > 0) parts.push(`queued ${status.queued.map((q) => q.promptId).join(', ')}`);
   s.io.stderr.write(`${parts.join('; ')}\n`);
+}
+
+/** `/clear` and `/compress`, on an idle session, with Gemini CLI's words for the outcome. */
+export async function runChatCommand(
+  s: ChatSession,
+  command: 'clear' | 'compress',
+  idle: Promise<void>,
+): Promise<void> {
+  await idle;
+  if (command === 'clear') {
+    if (!s.defaults) await clearSession(s.client, s.id);
+    return void s.io.stderr.write('Conversation cleared: the next message starts afresh.\n');
+  }
+  if (s.defaults) return void s.io.stderr.write('Nothing to compress.\n');
+  const r = await compressSession(s.client, s.id);
+  const line =
+    r.status === 'compressed'
+      ? `Chat history compressed from ${r.originalTokens} to ${r.newTokens} tokens.`
+      : r.status === 'noop'
+        ? 'Nothing to compress.'
+        : `Chat history was not compressed (${r.status}).`;
+  s.io.stderr.write(`${line}\n`);
 }
 
 export async function closeChatSession(s: ChatSession): Promise<void> {

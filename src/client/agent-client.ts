@@ -6,7 +6,9 @@ import {
   submitAnswerUpdate,
   type PromptInput,
   type ToolConfirmation,
+  clearSessionUpdate,
   closeSessionSignal,
+  compressSessionUpdate,
   compressSignal,
   loopDecisionSignal,
   sendMessageUpdate,
@@ -62,6 +64,16 @@ export async function sendToSession(
     workflowIdReusePolicy: 'REJECT_DUPLICATE',
   });
   return client.workflow.executeUpdateWithStart(sendMessageUpdate, { args: [{ text }], startWorkflowOperation: start });
+}
+
+/** Chat's `/clear` on an idle session: a fresh conversation, the session goes on (SessionEnd/SessionStart `clear`). */
+export async function clearSession(client: Client, sessionId: string): Promise<void> {
+  await client.workflow.getHandle(sessionId).executeUpdate(clearSessionUpdate);
+}
+
+/** Chat's `/compress` on an idle session: the session compresses its conversation (an activity of its own). */
+export function compressSession(client: Client, sessionId: string) {
+  return client.workflow.getHandle(sessionId).executeUpdate(compressSessionUpdate);
 }
 
 /** Lets the session's queued messages run, then ends it. */

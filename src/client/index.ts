@@ -7,7 +7,9 @@ export { closeClient, connectClient, hasAgentSearchAttributes, hasPollers } from
 export {
   answerQuestion,
   cancelPrompt,
+  clearSession,
   closeSession,
+  compressSession,
   confirmToolCall,
   decideLoop,
   listPrompts,

@@ -352,3 +352,8 @@ export interface SessionStatus {
 export const sendMessageUpdate = defineUpdate<string, [{ text: string; steer?: boolean }]>('sendMessage');
 export const closeSessionSignal = defineSignal('closeSession');
 export const sessionStatusQuery = defineQuery<SessionStatus>('sessionStatus');
+/** Chat's `/clear` and `/compress` on an idle session; shapes in session-commands.ts. */
+export const clearSessionUpdate = defineUpdate<string, []>('clearSession');
+export const compressSessionUpdate = defineUpdate<{ status: string; originalTokens: number; newTokens: number }, []>(
+  'compressSession',
+);

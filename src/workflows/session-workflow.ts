@@ -15,6 +15,7 @@ import type { PolicyRule } from '../core/policy/types';
 import type { ModelUnavailability } from '../core/model-availability';
 import type { agentPromptWorkflow } from './prompt-workflow';
 import { fireSessionHook } from './hooks/runner';
+import { registerSessionCommands } from './session-commands';
 import type { PromptResult } from './api';
 import {
   type QueuedMessage,
@@ -40,12 +41,14 @@ export async function agentSessionWorkflow(input: SessionInput): Promise<void> {
     turns: input.sessionTurns ?? 0,
     closed: false,
     unavailable: input.unavailableModels ?? [],
+    busy: false,
   };
   registerSessionHandlers(id, state);
+  registerSessionCommands(id, input, state);
   // A new session (not one continued as new) fires SessionStart; its context goes to the first prompt.
   if (input.promptCount === undefined) state.hookStart = await fireSessionHook(input.defaults, 'SessionStart');
   for (;;) {
-    await condition(() => state.queue.length > 0 || state.closed);
+    await condition(() => !state.busy && (state.queue.length > 0 || state.closed));
     const next = state.queue.shift();
     if (!next) return void (await fireSessionHook(input.defaults, 'SessionEnd'));
     state.current = next.promptId;
@@ -88,6 +91,8 @@ interface SessionState {
   hookStart?: { context?: string; systemMessage?: string };
   /** Models found out of quota, and until when: each prompt starts on the fallback meanwhile. */
   unavailable: ModelUnavailability[];
+  /** A `/clear` or `/compress` is running. */
+  busy: boolean;
 }
 
 function registerSessionHandlers(id: string, state: SessionState): void {

@@ -79,16 +79,17 @@ export async function firePromptHook(
 }
 
 /**
- * SessionStart (source `startup`) or SessionEnd (reason `exit`) of a session workflow, which has
- * no event log: failures and warnings go to the workflow log. Returns SessionStart's context and
- * message, which the first prompt takes.
+ * SessionStart (source `startup`, or `clear`) or SessionEnd (reason `exit`, or `clear`) of a
+ * session workflow, which has no event log: failures and warnings go to the workflow log. Returns
+ * SessionStart's context and message, which the next prompt takes.
  */
 export async function fireSessionHook(
   input: { hooks?: HooksConfig; workspace: string; toolHeartbeatTimeoutMs?: number },
   event: 'SessionStart' | 'SessionEnd',
+  why?: 'clear',
 ): Promise<{ context?: string; systemMessage?: string }> {
-  const fields = event === 'SessionStart' ? { source: 'startup' } : { reason: 'exit' };
-  const target = event === 'SessionStart' ? 'startup' : 'exit';
+  const target = why ?? (event === 'SessionStart' ? 'startup' : 'exit');
+  const fields = event === 'SessionStart' ? { source: target } : { reason: target };
   const { decision, failure } = await runHookEvent(input.hooks, event, target, {
     fields,
     workspace: input.workspace,
