@@ -4,6 +4,7 @@ import path from 'node:path';
 import { ToolError, type FileInfo } from '../tools/types';
 import type { ToolDeps, ToolLimits, Workspace } from '../tools/types';
 import { createExec } from './exec';
+import { workerBackgroundShells } from './background';
 import { createLineMatcher } from './line-matcher';
 import { listInside, readDirectoryInside, readFileInside, targetInside, type IsInside } from './safe-fs';
 import { removeFileInside, writeFileInside } from './safe-write';
@@ -41,6 +42,7 @@ export async function createToolDeps(options: {
     fingerprint,
     knownFiles: options.knownFiles,
     ...(options.web ? { web: options.web } : {}),
+    background: workerBackgroundShells(),
     ...(home ? { userMemory: { addFact: (fact: string) => saveMemoryFact(home, fact) } } : {}),
   };
 }

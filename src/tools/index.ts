@@ -17,6 +17,7 @@ import { saveMemoryTool } from './save-memory';
 import { askUserTool } from './ask-user';
 import { webFetchTool } from './web-fetch';
 import { googleWebSearchTool } from './google-web-search';
+import { listBackgroundProcessesTool, readBackgroundOutputTool } from './background-processes';
 
 export type { FunctionDeclaration } from './types';
 
@@ -39,6 +40,8 @@ export const TOOLS = [
   askUserTool,
   webFetchTool,
   googleWebSearchTool,
+  listBackgroundProcessesTool,
+  readBackgroundOutputTool,
 ] as const;
 
 export const toolNames: readonly string[] = TOOLS.map((tool) => tool.name);

@@ -30,6 +30,8 @@ describe('tool list', () => {
       'ask_user',
       'web_fetch',
       'google_web_search',
+      'list_background_processes',
+      'read_background_output',
     ]);
     expect(TOOLS.map((tool) => tool.name)).toEqual(toolNames);
   });
@@ -50,6 +52,12 @@ describe('tool list', () => {
       'read_file',
       'read_tool_output',
       'web_fetch',
+      'grep_search',
+      'list_background_processes',
+      'list_directory',
+      'read_background_output',
+      'read_file',
+      'read_tool_output',
     ]);
   });
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { resolveDirectory } from './tool-helpers';
 import { DEFAULT_MAX_OUTPUT_CHARS } from './truncate';
 import type { ExecResult, ActivityTool } from './types';
+import { startInBackground } from './background-processes';
 
 /**
  * Used when configuration sets no limit. Gemini CLI kills a command after 300 s without output;
@@ -25,6 +26,20 @@ const schema = z.object({
     .string()
     .optional()
     .describe('Optional: directory to run in, inside the workspace. Defaults to the workspace root.'),
+  is_background: z
+    .boolean()
+    .optional()
+    .describe(
+      'Optional: run the command in the background and return at once with its PID (for servers and watchers); ' +
+        'read its output later with read_background_output.',
+    ),
+  delay_ms: z
+    .number()
+    .int()
+    .min(0)
+    .max(60_000)
+    .optional()
+    .describe('Optional, with is_background: milliseconds to wait for initial output (default 200).'),
 });
 
 export const runShellCommandTool: ActivityTool<typeof schema> = {
@@ -38,6 +53,7 @@ export const runShellCommandTool: ActivityTool<typeof schema> = {
   parameters: schema,
   async execute(args, deps) {
     const cwd = await resolveDirectory(deps.workspace, args.dir_path);
+    if (args.is_background) return startInBackground(args.command, cwd, args.delay_ms, deps);
     const timeoutMs = deps.limits?.shellTimeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS;
     const result = await deps.exec({
       command: args.command,

@@ -52,6 +52,27 @@ export interface WebAccess {
 export interface WebAnswer {
   text: string;
   grounding?: Grounding;
+  /** This worker's background shell commands (`is_background`); absent where none may run. */
+  background?: BackgroundShells;
+}
+
+/**
+ * A background shell command as the tools report it; `lost`: its worker died, `elsewhere`: another
+ * live worker of the host has it.
+ */
+export interface BackgroundProcess {
+  pid: number;
+  command: string;
+  workspace: string;
+  status: 'running' | 'exited' | 'lost' | 'elsewhere';
+  exitCode?: number | null;
+  signal?: string;
+}
+
+export interface BackgroundShells {
+  start(command: string, cwd: string, workspace: string): Promise<number>;
+  list(workspace: string): Promise<BackgroundProcess[]>;
+  read(pid: number, workspace: string): Promise<{ process: BackgroundProcess; output?: string } | undefined>;
 }
 
 /** A JavaScript regular expression to find in lines, and one whose matches are left out. */

@@ -21,6 +21,8 @@ export const READ_ONLY_TOOLS = [
   'grep_search',
   'google_web_search',
   'read_tool_output',
+  'list_background_processes',
+  'read_background_output',
   'complete_task',
   'write_todos',
 ];
