@@ -48,16 +48,12 @@ describe('tool list', () => {
       'glob',
       'google_web_search',
       'grep_search',
-      'list_directory',
-      'read_file',
-      'read_tool_output',
-      'web_fetch',
-      'grep_search',
       'list_background_processes',
       'list_directory',
       'read_background_output',
       'read_file',
       'read_tool_output',
+      'web_fetch',
     ]);
   });
 });

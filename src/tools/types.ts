@@ -32,6 +32,8 @@ export interface ToolDeps {
   userMemory?: { addFact(fact: string): Promise<string> };
   /** The web, for `web_fetch` and `google_web_search`; absent where the worker has no model client. */
   web?: WebAccess;
+  /** This worker's background shell commands (`is_background`); absent where none may run. */
+  background?: BackgroundShells;
 }
 
 /** What the web tools may do: ask the model (grounded on URLs or on Google Search) and fetch pages. */
@@ -52,8 +54,6 @@ export interface WebAccess {
 export interface WebAnswer {
   text: string;
   grounding?: Grounding;
-  /** This worker's background shell commands (`is_background`); absent where none may run. */
-  background?: BackgroundShells;
 }
 
 /**
