@@ -1,5 +1,6 @@
 import pino from 'pino';
 import type { LogLevel } from '@temporalio/worker';
+import { metricsTelemetry } from './worker/metrics';
 
 export type Logger = pino.Logger;
 
@@ -37,6 +38,7 @@ export async function installTemporalRuntime(): Promise<void> {
     // The CLI decides what a signal means (Ctrl-C in `run` cancels the prompt), not the runtime.
     shutdownSignals: [],
     telemetryOptions: {
+      ...metricsTelemetry(),
       logging: {
         forward: {},
         filter: `${temporalLevel === 'TRACE' ? 'DEBUG' : temporalLevel === 'DEBUG' ? 'INFO' : 'WARN'}`,

@@ -14,6 +14,7 @@ import { addChat } from './chat';
 import { positiveInt } from './arguments';
 import type { Io, OutputFormat } from './output';
 import { serveCommand } from './serve';
+import { serveMetricsAt } from '../worker/metrics';
 import { addTrust } from './trust';
 import { addMemory } from './memory';
 import { addRun } from './run-options';
@@ -159,8 +160,10 @@ function addServers(program: Command): void {
       )
       .option('--fake-responses <file>', 'answer model calls from a script (strict order)')
       .option('--fake-responses-non-strict <file>', 'answer model calls from a script (first line with the method)')
+      .option('--metrics <host:port>', 'serve Prometheus metrics on /metrics (or DURABLE_AGENT_METRICS)')
       .action(async (o) => {
         const { config, logger } = setup('info');
+        serveMetricsAt(o.metrics);
         process.exitCode = await serveCommand(config, kind, fakeOption(o), io, logger);
       });
   }

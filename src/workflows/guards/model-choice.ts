@@ -11,6 +11,7 @@ import {
 } from '../../core/model-availability';
 import type { Activities } from '../../activities';
 import { emit, recordUtilityUsage, type PromptState } from '../state/prompt-state';
+import { countFallback } from '../state/metrics';
 
 type UtilityActs = Pick<Activities, 'routeModel' | 'checkNextSpeaker'>;
 
@@ -91,6 +92,7 @@ function skipUnavailable(state: PromptState): void {
 }
 
 function switchModel(state: PromptState, fallback: string, message: string): void {
+  countFallback(state.progress.model, fallback);
   state.progress.fellBack = true;
   emit(state, { type: 'warning', message });
   state.progress.model = fallback;

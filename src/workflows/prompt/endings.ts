@@ -3,6 +3,7 @@ import { FAILURES } from '../../core/failures';
 import type { FunctionCall, TerminateReason } from '../../core/types';
 import type { PromptActivities } from '../state/activity-options';
 import { emit, type PromptState } from '../state/prompt-state';
+import { countEnding } from '../state/metrics';
 import { settleCalls } from '../tools/run-calls';
 import { unavailableNow } from '../guards/model-choice';
 import type { Cursor, PromptResult } from '../api';
@@ -27,6 +28,7 @@ export async function settle(state: PromptState, ending: Ending): Promise<Prompt
 }
 
 function finishPrompt(state: PromptState, reason: 'completed' | 'stopped'): PromptResult {
+  countEnding(reason);
   state.finished = true;
   state.terminateReason = reason;
   return {
@@ -75,6 +77,7 @@ export async function recordCancellation(
       .catch((err) => log.warn('could not record cancelled calls', { err: String(err) }));
   }
   emit(state, { type: 'cancelled' });
+  countEnding('cancelled');
   state.finished = true;
   state.terminateReason = 'cancelled';
 }
@@ -88,6 +91,7 @@ export function failPrompt(state: PromptState, err: unknown, reason: TerminateRe
   const cause = err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? err.cause : err;
   const type = cause instanceof ApplicationFailure ? (cause.type ?? FAILURES.error.type) : FAILURES.internal.type;
   const message = cause instanceof Error ? cause.message : String(cause);
+  countEnding(reason);
   state.finished = true;
   state.terminateReason = reason;
   state.error = { type, message };

@@ -8,6 +8,7 @@ import { STATUS_ATTRIBUTE, type AgentStatusValue } from '../../core/search-attri
 import { addUsage, EMPTY_USAGE, type ApprovalMode, type TerminateReason, type TokenUsage } from '../../core/types';
 import type { FrameMemo } from './request-frame';
 import { settingsOf, type PromptSettings } from './settings';
+import { countEvent, createMetricClock, type MetricClock } from './metrics';
 import type {
   CallRecord,
   ChildApprovalNotice,
@@ -44,6 +45,8 @@ export interface PromptState {
   frame?: FrameMemo;
   /** MCP tools discovered at the start of this run (not carried: each run discovers again). */
   mcp?: McpCatalog;
+  /** Open calls' and approvals' start times for the metrics (not carried: a run counts what it saw start). */
+  metrics: MetricClock;
   finished: boolean;
   terminateReason?: TerminateReason;
   error?: { type: string; message: string };
@@ -100,6 +103,7 @@ export function createPromptState(input: PromptInput): PromptState {
     loop: createLoopState(input.loopDetection === false),
     log: { base: 0, events: [] },
     book: { calls: new Map(), childApprovals: new Map() },
+    metrics: createMetricClock(),
     finished: false,
     hooks: input.hookState ?? {
       standalone: !input.transcript && !input.parent,
@@ -118,6 +122,7 @@ export function emit(state: PromptState, body: AgentEventBody): void {
     seq: state.log.base + state.log.events.length,
     time: new Date().toISOString(),
   } as AgentEvent);
+  countEvent(state.metrics, body, state.progress.model);
 }
 
 /** Mirrors "a call awaits approval" into the status search attribute, when the cluster has it. */

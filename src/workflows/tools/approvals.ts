@@ -11,6 +11,7 @@ import {
   type ToolConfirmation,
 } from '../api';
 import { emit, publishStatus, setMode, type PromptState } from '../state/prompt-state';
+import { countApprovalDecided } from '../state/metrics';
 import { registerQuestionHandlers } from './questions';
 
 /**
@@ -96,6 +97,7 @@ async function applyConfirmation(state: PromptState, confirmation: ToolConfirmat
   const call = state.book.calls.get(confirmation.callId);
   if (call) {
     call.decision = confirmation;
+    countApprovalDecided(state.metrics, confirmation.callId, confirmation.outcome);
     return;
   }
   const child = state.book.childApprovals.get(confirmation.callId);
