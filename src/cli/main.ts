@@ -14,6 +14,7 @@ import { addChat } from './chat';
 import { positiveInt } from './arguments';
 import type { Io, OutputFormat } from './output';
 import { serveCommand } from './serve';
+import { addReplayCheck } from './replay-check';
 import { serveMetricsAt } from '../worker/metrics';
 import { addTrust } from './trust';
 import { addMemory } from './memory';
@@ -60,6 +61,7 @@ function buildProgram(): Command {
   addServers(program);
   addTrust(program, setup, io);
   addMemory(program, setup, io);
+  addReplayCheck(program, setup, io);
   return program;
 }
 
