@@ -12,6 +12,7 @@ import type { Config } from './config';
 import { installTemporalRuntime } from './logger';
 import { createGenAI } from './model/client';
 import { openStores } from './store/open';
+import { withDeployment } from './worker/deployment';
 import type { ModelSeam } from './model/seam';
 import type { TranscriptStore } from './store/types';
 import type { ToolJournal } from './store/journal';
@@ -62,7 +63,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
       home: options.home,
       mcpPool,
     }),
-    ...workflowSource(options.workflowBundlePath),
+    ...withDeployment(workflowSource(options.workflowBundlePath)),
     shutdownGraceTime: options.shutdownGraceTime ?? '5 seconds',
     // A worker killed without saying goodbye leaves its cached prompts' next tasks on its sticky
     // queue until this expires (SDK default 10 s); only then does a new worker get them.

@@ -16,6 +16,7 @@ import type { Io, OutputFormat } from './output';
 import { serveCommand } from './serve';
 import { addReplayCheck } from './replay-check';
 import { serveMetricsAt } from '../worker/metrics';
+import { useDeployment } from '../worker/deployment';
 import { addTrust } from './trust';
 import { addMemory } from './memory';
 import { addRun } from './run-options';
@@ -163,9 +164,12 @@ function addServers(program: Command): void {
       .option('--fake-responses <file>', 'answer model calls from a script (strict order)')
       .option('--fake-responses-non-strict <file>', 'answer model calls from a script (first line with the method)')
       .option('--metrics <host:port>', 'serve Prometheus metrics on /metrics (or DURABLE_AGENT_METRICS)')
+      .option('--deployment <name>', 'Worker Deployment Versioning: the deployment (or DURABLE_AGENT_DEPLOYMENT)')
+      .option('--build-id <id>', "this worker's build in the deployment (or DURABLE_AGENT_BUILD_ID)")
       .action(async (o) => {
         const { config, logger } = setup('info');
         serveMetricsAt(o.metrics);
+        useDeployment(o);
         process.exitCode = await serveCommand(config, kind, fakeOption(o), io, logger);
       });
   }

@@ -9,6 +9,7 @@ import {
   executeChild,
   getExternalWorkflowHandle,
   setHandler,
+  setWorkflowOptions,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { PolicyRule } from '../core/policy/types';
@@ -75,6 +76,10 @@ export async function agentSessionWorkflow(input: SessionInput): Promise<void> {
     }
   }
 }
+
+// On a versioned worker a prompt is pinned to the build that started it; the session moves to the deployment's
+// current build between prompts, where it holds nothing but its queue (replay-check guards that move).
+setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, agentSessionWorkflow);
 
 /** What the session keeps between prompts; all but `current`, `closed` and the hook context is carried. */
 interface SessionState {
