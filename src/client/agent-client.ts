@@ -18,6 +18,7 @@ import {
 } from '../workflows/api';
 import { hasAgentSearchAttributes } from './connection';
 import { WORKSPACE_MEMO } from './sessions';
+import { oneLine } from '../workflows/state/summaries';
 import type { QuestionAnswerPayload } from '../core/questions';
 
 /** Starts one prompt; the client only starts workflows and sends messages (STYLE rule 1). */
@@ -31,6 +32,8 @@ export async function startPrompt(
     taskQueue: options.taskQueue,
     workflowId: options.workflowId,
     args: [{ ...input, searchAttributes }],
+    // The Web UI's one line about the prompt: its first line.
+    staticSummary: oneLine(input.prompt),
     typedSearchAttributes: searchAttributes
       ? [
           { key: STATUS_ATTRIBUTE, value: 'running' },

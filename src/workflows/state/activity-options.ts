@@ -4,6 +4,7 @@ import { LLM_LOOP_CHECK_MAX_ATTEMPTS } from '../../core/loop/llm-schedule';
 import { NON_RETRYABLE_MODEL_ERRORS } from '../../core/failures';
 import type { PromptSettings } from './settings';
 import { withLocalReads } from './local-tools';
+import { summarized, toolSummary } from './summaries';
 import { MCP_DEFAULT_TIMEOUT_MS } from '../../core/mcp';
 
 /**
@@ -41,9 +42,9 @@ export function activitiesFor(input: PromptSettings) {
   const memory = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumAttempts: 3 } });
   const mcp = mcpActivities(input);
   return {
-    callModel: model.callModel,
+    callModel: summarized(model.callModel, (i) => i.model),
     compressTranscript: model.compressTranscript,
-    runTool: withLocalReads(tools.runTool),
+    runTool: withLocalReads(summarized(tools.runTool, toolSummary)),
     recordMessage: tools.recordMessage,
     loadMemory: memory.loadMemory,
     agentResult: tools.agentResult,
