@@ -1,3 +1,4 @@
+import type { HostFields } from '../core/hosts';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
 import type { AgentEvent } from '../core/events';
@@ -19,7 +20,7 @@ import type { Todo } from '../tools/write-todos';
 export const DEFAULT_TASK_QUEUE = 'durable-agent';
 export const DEFAULT_MAX_TURNS = 100;
 
-export interface PromptInput {
+export interface PromptInput extends HostFields {
   prompt: string;
   /** Real path of the workspace on the worker's machine. */
   workspace: string;
@@ -168,6 +169,8 @@ export interface PromptStatus {
   error?: { type: string; message: string };
   stats: PromptStats;
   eventCount: number;
+  /** The prompt's host (issue 17), absent for prompts started before hosts. */
+  host?: string;
   /** Earlier runs of this prompt (it continues as new when its history grows long). */
   runs: number;
   todos?: Todo[];

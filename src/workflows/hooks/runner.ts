@@ -10,6 +10,8 @@ import {
   type HooksConfig,
 } from '../../core/hooks/types';
 import { emit, type PromptState } from '../state/prompt-state';
+import { onHost } from '../state/hosts';
+import type { HostFields } from '../../core/hosts';
 
 /** What a hook event needs besides its plan: the event's fields and references. */
 export type HookRequest = Omit<RunHooksInput, 'event' | 'plan' | 'context'>;
@@ -26,11 +28,11 @@ export async function runHookEvent(
   config: HooksConfig | undefined,
   event: HookEventName,
   target: string | undefined,
-  request: HookRequest & { workspace: string; heartbeatTimeoutMs?: number },
+  request: HookRequest & { workspace: string; heartbeatTimeoutMs?: number; host?: HostFields },
 ): Promise<{ decision?: HookDecision; failure?: string }> {
   const plan = planHooks(config, event, target);
   if (!plan) return {};
-  const { workspace, heartbeatTimeoutMs, ...rest } = request;
+  const { workspace, heartbeatTimeoutMs, host, ...rest } = request;
   const info = workflowInfo();
   const context = {
     sessionId: info.parent?.workflowId ?? info.workflowId,
@@ -39,6 +41,7 @@ export async function runHookEvent(
     transcriptId: rest.llm?.transcriptId,
   };
   const act = proxyActivities<Activities>({
+    ...onHost(host ?? {}),
     startToCloseTimeout: budgetMs(plan),
     heartbeatTimeout: heartbeatTimeoutMs ?? 30_000,
     retry: { initialInterval: '1 second', maximumAttempts: 3 },
@@ -62,6 +65,7 @@ export async function firePromptHook(
     ...request,
     workspace: state.input.workspace,
     heartbeatTimeoutMs: state.input.toolHeartbeatTimeoutMs,
+    host: state.input,
   });
   if (failure) emit(state, { type: 'warning', message: failure });
   if (!decision) return undefined;
@@ -84,7 +88,7 @@ export async function firePromptHook(
  * SessionStart's context and message, which the next prompt takes.
  */
 export async function fireSessionHook(
-  input: { hooks?: HooksConfig; workspace: string; toolHeartbeatTimeoutMs?: number },
+  input: { hooks?: HooksConfig; workspace: string; toolHeartbeatTimeoutMs?: number } & HostFields,
   event: 'SessionStart' | 'SessionEnd',
   why?: 'clear',
 ): Promise<{ context?: string; systemMessage?: string }> {
@@ -94,6 +98,7 @@ export async function fireSessionHook(
     fields,
     workspace: input.workspace,
     heartbeatTimeoutMs: input.toolHeartbeatTimeoutMs,
+    host: input,
   });
   for (const warning of [...(failure ? [failure] : []), ...(decision?.warnings ?? [])]) log.warn(warning);
   return { context: decision?.additionalContext, systemMessage: decision?.systemMessage };

@@ -6,11 +6,14 @@ import type { PromptSettings } from './settings';
 import { withLocalReads } from './local-tools';
 import { summarized, toolSummary } from './summaries';
 import { MCP_DEFAULT_TIMEOUT_MS } from '../../core/mcp';
+import { onHost, readsMayRunLocally } from './hosts';
 
 /**
  * The activities of a prompt, each with the options its kind needs. Temporal owns retries: model
  * calls back off as Gemini CLI does (5 s doubling to 30 s, 10 attempts); tools heartbeat so a dead
  * worker's call moves on quickly; utility answers (routing, next speaker) fall back to a default.
+ * What touches the workspace (tools, memory, `@path` files, the edit fixer's read, MCP) runs on the
+ * prompt's host queue (state/hosts.ts); model calls and store writes stay on the shared queue.
  */
 export function activitiesFor(input: PromptSettings) {
   const modelRetry = {
@@ -24,7 +27,9 @@ export function activitiesFor(input: PromptSettings) {
     heartbeatTimeout: input.modelHeartbeatTimeoutMs,
     retry: { ...modelRetry, maximumAttempts: input.modelMaxAttempts },
   });
+  const host = onHost(input);
   const tools = proxyActivities<Activities>({
+    ...host,
     startToCloseTimeout: input.shellTimeoutMs + 60_000,
     heartbeatTimeout: input.toolHeartbeatTimeoutMs,
     retry: { initialInterval: '1 second', maximumAttempts: 5 },
@@ -34,17 +39,14 @@ export function activitiesFor(input: PromptSettings) {
     retry: { ...modelRetry, maximumAttempts: LLM_LOOP_CHECK_MAX_ATTEMPTS },
   });
   const utility = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: { maximumAttempts: 1 } });
-  // Gemini CLI gives its edit fixer one attempt and 40 s; past that the edit's own error stands.
-  // Reading a prompt's `@path` files: a failure is the user's mistake (non-retryable), a crash is retried.
-  const files = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: { maximumAttempts: 3 } });
-  const fixer = proxyActivities<Activities>({ startToCloseTimeout: '40 seconds', retry: { maximumAttempts: 1 } });
-  // Reading the context files is short and does not heartbeat: a time limit of its own, a few attempts.
-  const memory = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumAttempts: 3 } });
+  const { files, fixer, memory } = readActivities(host);
   const mcp = mcpActivities(input);
   return {
     callModel: summarized(model.callModel, (i) => i.model),
     compressTranscript: model.compressTranscript,
-    runTool: withLocalReads(summarized(tools.runTool, toolSummary)),
+    runTool: readsMayRunLocally(input)
+      ? withLocalReads(summarized(tools.runTool, toolSummary))
+      : summarized(tools.runTool, toolSummary),
     recordMessage: tools.recordMessage,
     loadMemory: memory.loadMemory,
     agentResult: tools.agentResult,
@@ -58,6 +60,29 @@ export function activitiesFor(input: PromptSettings) {
   };
 }
 
+/** Activities that read the workspace or the host's files, on the host's queue (`host`). */
+function readActivities(host: { taskQueue?: string }) {
+  // Reading a prompt's `@path` files: a failure is the user's mistake (non-retryable), a crash is retried.
+  const files = proxyActivities<Activities>({
+    ...host,
+    startToCloseTimeout: '2 minutes',
+    retry: { maximumAttempts: 3 },
+  });
+  // Gemini CLI gives its edit fixer one attempt and 40 s; past that the edit's own error stands.
+  const fixer = proxyActivities<Activities>({
+    ...host,
+    startToCloseTimeout: '40 seconds',
+    retry: { maximumAttempts: 1 },
+  });
+  // Reading the context files is short and does not heartbeat: a time limit of its own, a few attempts.
+  const memory = proxyActivities<Activities>({
+    ...host,
+    startToCloseTimeout: '1 minute',
+    retry: { maximumAttempts: 3 },
+  });
+  return { files, fixer, memory };
+}
+
 /**
  * MCP discovery returns each server's failure as a result, so a retry means the worker died; a call
  * heartbeats like a tool and may last the longest server timeout (Gemini CLI: 10 minutes).
@@ -65,11 +90,13 @@ export function activitiesFor(input: PromptSettings) {
 function mcpActivities(input: PromptSettings) {
   const longest = Math.max(MCP_DEFAULT_TIMEOUT_MS, ...Object.values(input.mcpServers ?? {}).map((s) => s.timeout ?? 0));
   const discovery = proxyActivities<Activities>({
+    ...onHost(input),
     startToCloseTimeout: '2 minutes',
     heartbeatTimeout: '1 minute',
     retry: { initialInterval: '1 second', maximumAttempts: 3 },
   });
   const calls = proxyActivities<Activities>({
+    ...onHost(input),
     startToCloseTimeout: longest + 60_000,
     heartbeatTimeout: input.toolHeartbeatTimeoutMs,
     retry: { initialInterval: '1 second', maximumAttempts: 5 },

@@ -192,6 +192,7 @@ export function statusOf(state: PromptState): PromptStatus {
     error: state.error,
     stats: state.progress.stats,
     eventCount: state.log.base + state.log.events.length,
+    ...(state.input.host ? { host: state.input.host } : {}),
     runs: state.progress.runs,
     todos: state.progress.todos,
   };

@@ -87,6 +87,7 @@ function childInput(state: PromptState, agent: AgentDefinition, record: CallReco
     ...(isBlobMarker(task) ? { prompt: task.preview, promptRef: task.$blob } : { prompt: String(task ?? '') }),
     parent: { workflowId: workflowInfo().workflowId, callId: record.callId },
     workspace: input.workspace,
+    ...(input.host ? { host: input.host, hostIsLocal: input.hostIsLocal } : {}),
     model: agent.model ?? state.progress.model,
     approvalMode: state.progress.mode,
     policyRules: input.policyRules,
