@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Client } from '@temporalio/client';
 import type { Duration } from '@temporalio/common';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from './activities';
 import { failDeadWorkersAttempts } from './client/dead-worker-attempts';
 import { McpPool } from './activities/mcp/pool';
@@ -17,6 +17,8 @@ import type { ModelSeam } from './model/seam';
 import type { TranscriptStore } from './store/types';
 import type { ToolJournal } from './store/journal';
 import type { LiveStream } from './store/live-stream';
+import { joinHostWorker, watchForOtherHosts } from './host-worker';
+import { hostTaskQueue, workerIdentity } from './core/hosts';
 
 export interface AgentWorkerOptions {
   connection: NativeConnection;
@@ -43,38 +45,62 @@ export interface AgentWorkerOptions {
   runner?: ProcessRunner;
   /** durable-agent's home: the user-level `GEMINI.md` that prompts load and `save_memory` writes. */
   home?: string;
+  /** This machine's host: the worker also polls `<taskQueue>@<host>` (host-worker.ts). Unset: shared queue only. */
+  host?: string;
 }
 
 /** Wires a worker: connection, activities from real dependencies, the workflow bundle, the task queue. */
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
   const mcpPool = new McpPool();
+  const identity = options.host ? { identity: workerIdentity(process.pid, options.host) } : {};
+  const activities = createActivities({
+    models: options.models,
+    store: options.store,
+    journal: options.journal,
+    live: options.live,
+    grepTimeoutMs: options.grepTimeoutMs,
+    commandEnv: options.commandEnv,
+    runner: options.runner,
+    home: options.home,
+    mcpPool,
+  });
+  const shutdownGraceTime = options.shutdownGraceTime ?? '5 seconds';
   const worker = await Worker.create({
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    activities: createActivities({
-      models: options.models,
-      store: options.store,
-      journal: options.journal,
-      live: options.live,
-      grepTimeoutMs: options.grepTimeoutMs,
-      commandEnv: options.commandEnv,
-      runner: options.runner,
-      home: options.home,
-      mcpPool,
-    }),
+    ...identity,
+    activities,
     ...withDeployment(workflowSource(options.workflowBundlePath)),
-    shutdownGraceTime: options.shutdownGraceTime ?? '5 seconds',
+    shutdownGraceTime,
     // A worker killed without saying goodbye leaves its cached prompts' next tasks on its sticky
     // queue until this expires (SDK default 10 s); only then does a new worker get them.
     stickyQueueScheduleToStartTimeout: '1 second',
     shutdownForceTime: '20 seconds',
     ...(options.stickyTimeout === undefined ? {} : { stickyQueueScheduleToStartTimeout: options.stickyTimeout }),
   });
+  if (options.host)
+    joinHostWorker(worker, await createHostWorker(options, options.host, activities, shutdownGraceTime));
   // MCP connections (stdio servers are child processes) live as long as the worker runs, whoever runs it.
   const run = worker.run.bind(worker);
   worker.run = () => run().finally(() => mcpPool.close());
   return worker;
+}
+
+/** The activities-only worker on `<taskQueue>@<host>` (host-worker.ts joins it to the main one). */
+function createHostWorker(options: AgentWorkerOptions, host: string, activities: object, shutdownGraceTime: Duration) {
+  // Versioned like the main worker, so a pinned prompt's tools run on its own build's workers too.
+  return Worker.create(
+    withDeployment({
+      connection: options.connection,
+      namespace: options.namespace,
+      taskQueue: hostTaskQueue(options.taskQueue, host),
+      identity: workerIdentity(process.pid, host),
+      activities,
+      shutdownGraceTime,
+      shutdownForceTime: '20 seconds',
+    }),
+  );
 }
 
 /**
@@ -114,7 +140,13 @@ export interface RunningWorker {
  */
 export async function startAgentWorker(
   config: Config,
-  options: { taskQueue: string; commandEnv: NodeJS.ProcessEnv; fakeUrl?: string },
+  options: {
+    taskQueue: string;
+    commandEnv: NodeJS.ProcessEnv;
+    fakeUrl?: string;
+    host?: string;
+    shutdownGraceMs?: number;
+  },
 ): Promise<RunningWorker> {
   const runner = createProcessRunner();
   const stores = await openStores(config);
@@ -135,10 +167,14 @@ export async function startAgentWorker(
     commandEnv: options.commandEnv,
     runner,
     home: config.home,
+    host: options.host,
+    ...(options.shutdownGraceMs === undefined ? {} : { shutdownGraceTime: options.shutdownGraceMs }),
   });
   runner.start();
   const running = worker.run();
+  const stopWatch = fileStoreWatch(config, connection, options);
   const stop = async () => {
+    stopWatch();
     if (worker.getState() === 'RUNNING') worker.shutdown();
     await running;
     await sweep;
@@ -147,6 +183,14 @@ export async function startAgentWorker(
     runner.close();
   };
   return { worker, stop };
+}
+
+/** With the file store, the warning when other hosts serve the same queue (host-worker.ts). */
+function fileStoreWatch(config: Config, connection: NativeConnection, options: { taskQueue: string; host?: string }) {
+  if (config.storeUrl || !options.host) return () => undefined;
+  const { taskQueue, host } = options;
+  const warn = (message: string) => Runtime.instance().logger.warn(message);
+  return watchForOtherHosts({ connection, namespace: config.temporalNamespace, taskQueue, host }, warn);
 }
 
 /**

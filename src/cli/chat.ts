@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { hostIsLocal } from './hosts';
 import { hasAgentSearchAttributes } from '../client';
 import type { Config } from '../config';
 import type { ApprovalMode } from '../core/types';
@@ -21,6 +22,7 @@ export interface ChatOptions {
   model: string;
   maxTurns: number;
   maxSessionTurns?: number;
+  host?: string;
   fakeResponses?: FakeResponses;
   shellTimeoutSeconds?: number;
   approvalTimeoutSeconds?: number;
@@ -72,6 +74,7 @@ export async function chatCommand(
 ): Promise<number> {
   checkSessionId(id);
   const settings = promptSettings({ ...options, detach: false, nextSpeakerCheck: false });
+  settings.hostIsLocal = hostIsLocal(settings.host!, config.temporalAddress);
   if (!options.fakeResponses) createGenAI(config);
   // Scripted responses are served on the shared queue: a session stays on the queue it started on,
   // and a chat resumed later must find a worker there.

@@ -156,6 +156,10 @@ export async function loopDecisionCommand(
 
 function formatStatus(r: StatusReport): string {
   const lines = [`${r.workflowId}: ${r.status}${r.turns !== undefined ? ` after ${r.turns} turn(s)` : ''}`];
+  if (r.host)
+    lines.push(
+      `  host: ${r.host}${r.waitingForHost ? ` (waiting for host ${r.waitingForHost}: no worker of it is up)` : ''}`,
+    );
   for (const p of r.pendingApprovals)
     lines.push(`  awaiting approval: ${p.callId} ${p.name} ${JSON.stringify(p.args)}`);
   for (const q of r.pendingQuestions ?? []) {

@@ -1,4 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
+import { DEFAULT_SHUTDOWN_GRACE_MS, graceOption, hostOption } from './hosts';
 import { PayloadTooLargeError, WorkflowNotFoundError, WorkflowUpdateFailedError } from '../client';
 import { ConfigError, loadConfig, type Config } from '../config';
 import { APPROVAL_MODES, type ApprovalMode } from '../core/types';
@@ -166,11 +167,19 @@ function addServers(program: Command): void {
       .option('--metrics <host:port>', 'serve Prometheus metrics on /metrics (or DURABLE_AGENT_METRICS)')
       .option('--deployment <name>', 'Worker Deployment Versioning: the deployment (or DURABLE_AGENT_DEPLOYMENT)')
       .option('--build-id <id>', "this worker's build in the deployment (or DURABLE_AGENT_BUILD_ID)")
+      .option('--host <name>', "the host this worker serves tools for (default: this machine's name)", hostOption)
+      .option(
+        '--shutdown-grace <duration>',
+        'on SIGTERM/SIGINT, time running tool calls get to finish before they are cancelled (e.g. 30s, 2m)',
+        graceOption,
+        DEFAULT_SHUTDOWN_GRACE_MS,
+      )
       .action(async (o) => {
         const { config, logger } = setup('info');
         serveMetricsAt(o.metrics);
         useDeployment(o);
-        process.exitCode = await serveCommand(config, kind, fakeOption(o), io, logger);
+        const workerHost = { host: o.host as string | undefined, shutdownGraceMs: o.shutdownGrace as number };
+        process.exitCode = await serveCommand(config, kind, fakeOption(o), io, logger, workerHost);
       });
   }
   program

@@ -7,6 +7,7 @@ import { checkPayloadSize } from '../client';
 import type { ApprovalMode } from '../core/types';
 import type { OutputFormat } from './output';
 import type { FakeResponses } from './runtime';
+import { defaultHost } from './default-host';
 
 export interface RunOptions {
   prompt: string;
@@ -36,6 +37,8 @@ export interface RunOptions {
   explicit?: { model: boolean; approvalMode: boolean };
   /** `--trust-workspace`: read the workspace's own configuration without a trusted-folders entry. */
   trustWorkspace?: boolean;
+  /** `--host`: the host whose workers run the tools (default: this machine's; cli/hosts.ts). */
+  host?: string;
 }
 
 /** The settings a prompt runs with, checked: shared by `run` and by a `chat`'s session defaults. */
@@ -72,6 +75,7 @@ export function promptSettings(options: Omit<RunOptions, 'prompt' | 'output'>): 
     loopDetection: options.loopDetection,
     nextSpeakerCheck: options.nextSpeakerCheck ?? options.detach,
     maxTokens: options.maxTokens,
+    host: options.host ?? defaultHost(),
   };
 }
 

@@ -3,6 +3,7 @@ import { DEFAULT_MAX_TURNS } from '../client';
 import { APPROVAL_MODES } from '../core/types';
 import { positiveInt, positiveNumber } from './arguments';
 import { DEFAULT_MODEL } from './run';
+import { hostOption } from './hosts';
 
 /**
  * The options every command that starts prompts takes (`run`, `chat`), written once so their names,
@@ -32,6 +33,11 @@ export function addPromptOptions(command: Command, each: string): Command {
     .option('--fake-responses <file>', 'answer model calls from a script (strict order)')
     .option('--fake-responses-non-strict <file>', 'answer model calls from a script (first line with the method)')
     .option('--policy <file...>', 'extra policy files (TOML), at the user tier')
+    .option(
+      '--host <name>',
+      "the host whose workers hold the workspace and run the tools (default: this machine's)",
+      hostOption,
+    )
     .option(
       '--trust-workspace',
       "read the workspace's own .durable-agent/ configuration without trusting the folder for good",

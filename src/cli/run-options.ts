@@ -62,6 +62,7 @@ interface RunFlags extends GeminiFlags {
   nextSpeakerCheck?: boolean;
   maxTokens?: number;
   trustWorkspace?: boolean;
+  host?: string;
 }
 
 type Folded = RunFlags & ReturnType<typeof foldGeminiFlags>;
@@ -87,6 +88,7 @@ function runOptions(prompt: string, o: Folded, fakeResponses: FakeResponses | un
     resume: o.resume,
     explicit: o.explicit,
     trustWorkspace: o.trustWorkspace,
+    host: o.host,
   };
 }
 

@@ -18,6 +18,7 @@ import type { Logger } from '../logger';
 import { exitCodeFor, EXIT, InputError } from './exit-codes';
 import { followPrompt } from './follow';
 import { promptInput, type RunOptions } from './prompt-input';
+import { hostIsLocal } from './hosts';
 import { createPrinter, type Io } from './output';
 import { openRuntime, type AgentRuntime } from './runtime';
 import { reportLeftRunning, SIGNAL_EXIT, watchStopSignals, type StopWatch } from './run-signals';
@@ -35,6 +36,7 @@ export const DEFAULT_MODEL = 'gemini-2.5-pro';
 /** `durable-agent run`: starts a prompt workflow and follows it to its end (or detaches). */
 export async function runCommand(config: Config, given: RunOptions, io: Io, logger: Logger): Promise<number> {
   const input = promptInput(given);
+  input.hostIsLocal = hostIsLocal(input.host!, config.temporalAddress);
   const options = await withSettingsDefaults(config, given, input, logger);
   Object.assign(
     input,

@@ -7,6 +7,7 @@ import { isServerReachable, startDevServer, type DevServer } from '../server/dev
 import { ensureTemporalCli, projectRoot } from '../server/temporal-cli';
 import { withoutSecrets } from '../activities/env-filter';
 import { loadWorkerEnvRedaction } from '../config/workspace';
+import { defaultHost } from './default-host';
 
 export interface FakeResponses {
   path: string;
@@ -36,6 +37,8 @@ export interface RuntimeOptions {
   /** With `privateQueueForFake`: an earlier private queue to serve instead, if this returns one. */
   queueToAdopt?: (client: Client) => Promise<string | undefined>;
   logger: Logger;
+  /** A worker started here: the host it serves (default: this machine's) and its shutdown grace period. */
+  workerHost?: { host?: string; shutdownGraceMs?: number };
 }
 
 /**
@@ -68,7 +71,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
       options.worker === 'always' ||
       (options.worker === 'auto' && (!!fake || !!server || !(await hasPollers(client, taskQueue))));
     if (wantWorker) {
-      const worker = await startWorker(config, taskQueue, fake?.url);
+      const worker = await startWorker(config, taskQueue, fake?.url, options.workerHost);
       stops.push(worker.stop);
     }
     return { client, taskQueue, address: config.temporalAddress, embedded: !!server, uiUrl: server?.uiUrl, stop };
@@ -110,11 +113,17 @@ async function ensureServer(config: Config, options: RuntimeOptions): Promise<De
  * A worker running in this process until `stop`. The worker SDK, the stores and the model SDK are
  * loaded here, not at start-up: `run` with a worker already polling needs none of them.
  */
-async function startWorker(config: Config, taskQueue: string, fakeUrl?: string): Promise<{ stop(): Promise<void> }> {
+async function startWorker(
+  config: Config,
+  taskQueue: string,
+  fakeUrl?: string,
+  where: RuntimeOptions['workerHost'] = {},
+): Promise<{ stop(): Promise<void> }> {
   // Commands and hooks get the environment without secrets; the spawner that starts them holds none.
   const commandEnv = withoutSecrets(process.env, await loadWorkerEnvRedaction(config));
   const { startAgentWorker } = await import('../worker');
-  return startAgentWorker(config, { taskQueue, commandEnv, fakeUrl });
+  const host = where.host ?? defaultHost();
+  return startAgentWorker(config, { taskQueue, commandEnv, fakeUrl, host, shutdownGraceMs: where.shutdownGraceMs });
 }
 
 export function splitAddress(address: string): { host: string; port: number } {
@@ -123,7 +132,7 @@ export function splitAddress(address: string): { host: string; port: number } {
   return { host: match[1].replace(/^\[|\]$/g, ''), port: Number(match[2]) };
 }
 
-function isLocalHost(host: string): boolean {
+export function isLocalHost(host: string): boolean {
   return host === 'localhost' || host === '::1' || host.startsWith('127.');
 }
 

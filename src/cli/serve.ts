@@ -1,10 +1,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Config } from '../config';
+import { hostTaskQueue } from '../core/hosts';
+import { defaultHost } from './default-host';
 import { geminiApiKey } from '../model/api-key';
 import type { Logger } from '../logger';
 import type { Io } from './output';
-import { openRuntime, type FakeResponses } from './runtime';
+import { openRuntime, type FakeResponses, type RuntimeOptions } from './runtime';
 
 /**
  * `durable-agent server` (embedded dev server + worker) and `durable-agent worker` (worker only),
@@ -17,6 +19,7 @@ export async function serveCommand(
   fake: FakeResponses | undefined,
   io: Io,
   logger: Logger,
+  workerHost: RuntimeOptions['workerHost'] = {},
 ): Promise<number> {
   if (!fake) geminiApiKey(config);
   const runtime = await openRuntime(config, {
@@ -25,13 +28,15 @@ export async function serveCommand(
     fakeResponses: fake,
     uiEnabled: true,
     logger,
+    workerHost,
   });
   const where = runtime.embedded
     ? `embedded Temporal dev server at ${runtime.address}`
     : `Temporal at ${runtime.address}`;
   io.stderr.write(
     `${where}${runtime.uiUrl ? `, Web UI ${runtime.uiUrl}` : ''}; worker on task queue ` +
-      `${runtime.taskQueue}. Ctrl-C stops.\n`,
+      `${runtime.taskQueue} and host queue ${hostTaskQueue(runtime.taskQueue, workerHost.host ?? defaultHost())}. ` +
+      `Ctrl-C stops.\n`,
   );
   const pidFile = path.join(config.home, `${kind}.pid`);
   fs.mkdirSync(config.home, { recursive: true });

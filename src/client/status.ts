@@ -1,4 +1,9 @@
-import { WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import {
+  WorkflowFailedError,
+  type Client,
+  type WorkflowExecutionDescription,
+  type WorkflowHandle,
+} from '@temporalio/client';
 import { ApplicationFailure, CancelledFailure, TerminatedFailure } from '@temporalio/common';
 import { STATUS_ATTRIBUTE } from '../core/search-attributes';
 import {
@@ -11,6 +16,12 @@ import {
 } from '../workflows/api';
 import { queryWithin } from './connection';
 import type { Todo } from '../tools/write-todos';
+import { waitsForHost } from './hosts';
+
+async function hostReport(client: Client, description: WorkflowExecutionDescription, host: string) {
+  const waiting = await waitsForHost(client, description, host).catch(() => false);
+  return { host, ...(waiting ? { waitingForHost: host } : {}) };
+}
 
 export type StatusName =
   | 'running'
@@ -36,6 +47,10 @@ export interface StatusReport {
   stats?: PromptStats;
   /** The model's todo list (`write_todos`), once it wrote one. */
   todos?: Todo[];
+  /** The host whose workers run the prompt's tools (issue 17); shown while it runs. */
+  host?: string;
+  /** Set while an activity of the prompt waits because no worker of its host is up (client/hosts.ts). */
+  waitingForHost?: string;
 }
 
 /** What the server says about a workflow execution (throws WorkflowNotFoundError for an unknown id). */
@@ -106,7 +121,8 @@ export async function promptStatus(client: Client, workflowId: string): Promise<
       const todos = s.todos ? { todos: s.todos } : {};
       const questions = s.pendingQuestions?.length ? { pendingQuestions: s.pendingQuestions } : {};
       const waiting = { pendingApprovals: s.pendingApprovals, ...questions };
-      return { ...base, status, turns: s.turns, ...waiting, stats: s.stats, ...todos };
+      const host = s.host ? await hostReport(client, description, s.host) : {};
+      return { ...base, status, turns: s.turns, ...waiting, stats: s.stats, ...todos, ...host };
     }
     case 'COMPLETED': {
       const r = (await handle.result()) as PromptResult;
