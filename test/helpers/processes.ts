@@ -3,9 +3,9 @@ import * as path from 'node:path';
 
 export const BIN = path.resolve(__dirname, '..', '..', 'bin', 'durable-agent.js');
 
-/** Starts `durable-agent worker` as its own process, output kept for failure messages. */
-export function spawnWorker(env: Record<string, string>): ChildProcess & { output: () => string } {
-  const child = spawn(process.execPath, [BIN, 'worker'], {
+/** Starts `durable-agent worker [args]` as its own process, output kept for failure messages. */
+export function spawnWorker(env: Record<string, string>, args: string[] = []): ChildProcess & { output: () => string } {
+  const child = spawn(process.execPath, [BIN, 'worker', ...args], {
     env: { ...withoutKeys(process.env), DURABLE_AGENT_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
