@@ -2,7 +2,7 @@
  * `npm run bench`: the benchmark suite of issue 8. Starts its own dev server(s), runs each
  * measurement, prints the table and writes it to docs/benchmarks.md (quick mode only prints,
  * unless --out is given). Options: --quick, --only=side-by-side,per-turn,history,start,concurrency,resume,
- * --variants (per-turn cost under server and worker variants), --out=FILE.
+ * --variants (per-turn cost under server and worker variants), --out=FILE; --chaos runs the chaos run alone.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -17,6 +17,7 @@ import { openRig } from './rig';
 import { renderReport, type BenchResults } from './report';
 import { measureVariants } from './variants';
 import { measureSideBySide } from './side-by-side';
+import { chaosPassed, runChaos } from './chaos';
 
 const SECTIONS = ['side-by-side', 'per-turn', 'history', 'start', 'concurrency', 'resume'] as const;
 type Section = (typeof SECTIONS)[number];
@@ -26,14 +27,16 @@ interface Args {
   only: Set<Section>;
   variants: boolean;
   out?: string;
+  chaos: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { quick: false, only: new Set(SECTIONS), variants: false };
+  const args: Args = { quick: false, only: new Set(SECTIONS), variants: false, chaos: false };
   for (const arg of argv) {
     const [key, value] = arg.split('=', 2);
     if (key === '--quick') args.quick = true;
     else if (key === '--variants') args.variants = true;
+    else if (key === '--chaos') args.chaos = true;
     else if (key === '--out' && value) args.out = value;
     else if (key === '--only' && value) {
       const wanted = value.split(',');
@@ -42,7 +45,9 @@ function parseArgs(argv: string[]): Args {
         throw new Error(`--only: unknown section(s) ${unknown.join(', ')}; known: ${SECTIONS.join(', ')}`);
       args.only = new Set(wanted as Section[]);
     } else
-      throw new Error(`unknown argument ${arg}; use --quick, --only=${SECTIONS.join(',')}, --variants, --out=FILE`);
+      throw new Error(
+        `unknown argument ${arg}; use --quick, --only=${SECTIONS.join(',')}, --variants, --out=FILE, --chaos`,
+      );
   }
   return args;
 }
@@ -150,6 +155,7 @@ async function main(): Promise<void> {
   // The in-process workers' state changes would bury the table.
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const env = await openBenchEnv(args.quick);
+  if (args.chaos) return chaosStep(env);
   try {
     const results = await runSections(env, args);
     const analysisFile = path.join(env.root, 'bench', 'analysis.md');
@@ -161,6 +167,17 @@ async function main(): Promise<void> {
       fs.writeFileSync(out, report);
       env.log(`written to ${path.relative(process.cwd(), out) || out}`);
     }
+  } finally {
+    fs.rmSync(env.tmp, { recursive: true, force: true });
+  }
+}
+
+/** `--chaos` alone (issue 17): the chaos run, its figures on stdout; any loss fails the bench. */
+async function chaosStep(env: BenchEnv): Promise<void> {
+  try {
+    const result = await runChaos(env);
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    if (!chaosPassed(result)) throw new Error('the chaos run lost prompts, approvals or repeated a side effect');
   } finally {
     fs.rmSync(env.tmp, { recursive: true, force: true });
   }

@@ -118,6 +118,20 @@ test('a prompt for host beta runs its command on beta only and survives beta bei
   expect(await count('SELECT count(*) AS n FROM live_pieces WHERE workflow_id = $1')).toBeGreaterThan(0);
 }, 180_000);
 
+test("a sub-agent runs its commands on its parent prompt's host", async () => {
+  const workspace = workspaceFor('child');
+  fake.reset();
+  fake.load([
+    functionCallResponse({ name: 'invoke_agent', args: { agent_name: 'generalist', prompt: 'run it' } }),
+    functionCallResponse({ name: 'run_shell_command', args: { command: 'echo "$WHO" >> ran.txt' } }),
+    functionCallResponse({ name: 'complete_task', args: { result: 'ran' } }),
+    textResponse('The sub-agent ran it.'),
+  ]);
+  const handle = await startOn('alpha', 'child', workspace);
+  expect(((await handle.result()) as PromptResult).response).toBe('The sub-agent ran it.');
+  expect(fs.readFileSync(path.join(workspace, 'ran.txt'), 'utf8')).toBe('alpha\n');
+}, 120_000);
+
 test('a prompt for a host with no worker waits, says so in status, and completes once one starts', async () => {
   const workspace = workspaceFor('wait');
   fake.reset();
