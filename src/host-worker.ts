@@ -1,3 +1,4 @@
+import * as os from 'node:os';
 import type { NativeConnection, Worker } from '@temporalio/worker';
 import { hostOfIdentity } from './core/hosts';
 
@@ -70,4 +71,13 @@ export function watchForOtherHosts(
     clearTimeout(first);
     clearInterval(timer);
   };
+}
+
+/** This machine's host name as a host queue takes it (characters a queue name refuses become '-'). */
+export function defaultHost(): string {
+  const name = os
+    .hostname()
+    .replace(/[^A-Za-z0-9._-]/g, '-')
+    .replace(/^[^A-Za-z0-9]+/, '');
+  return name.slice(0, 100) || 'localhost';
 }

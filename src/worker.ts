@@ -17,7 +17,7 @@ import type { ModelSeam } from './model/seam';
 import type { TranscriptStore } from './store/types';
 import type { ToolJournal } from './store/journal';
 import type { LiveStream } from './store/live-stream';
-import { joinHostWorker, watchForOtherHosts } from './host-worker';
+import { defaultHost, joinHostWorker, watchForOtherHosts } from './host-worker';
 import { hostTaskQueue, workerIdentity } from './core/hosts';
 
 export interface AgentWorkerOptions {
@@ -45,14 +45,16 @@ export interface AgentWorkerOptions {
   runner?: ProcessRunner;
   /** durable-agent's home: the user-level `GEMINI.md` that prompts load and `save_memory` writes. */
   home?: string;
-  /** This machine's host: the worker also polls `<taskQueue>@<host>` (host-worker.ts). Unset: shared queue only. */
+  /** The host it serves: the worker also polls `<taskQueue>@<host>` (host-worker.ts). Default: this machine's. */
   host?: string;
 }
 
 /** Wires a worker: connection, activities from real dependencies, the workflow bundle, the task queue. */
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
   const mcpPool = new McpPool();
-  const identity = options.host ? { identity: workerIdentity(process.pid, options.host) } : {};
+  // Every worker serves a host (default: this machine), also those built here directly (tests).
+  const host = options.host ?? defaultHost();
+  const identity = { identity: workerIdentity(process.pid, host) };
   const activities = createActivities({
     models: options.models,
     store: options.store,
@@ -79,8 +81,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     shutdownForceTime: '20 seconds',
     ...(options.stickyTimeout === undefined ? {} : { stickyQueueScheduleToStartTimeout: options.stickyTimeout }),
   });
-  if (options.host)
-    joinHostWorker(worker, await createHostWorker(options, options.host, activities, shutdownGraceTime));
+  joinHostWorker(worker, await createHostWorker(options, host, activities, shutdownGraceTime));
   // MCP connections (stdio servers are child processes) live as long as the worker runs, whoever runs it.
   const run = worker.run.bind(worker);
   worker.run = () => run().finally(() => mcpPool.close());
