@@ -1,6 +1,5 @@
 import type { HostFields } from '../core/hosts';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import { z } from 'zod';
 import type { AgentEvent } from '../core/events';
 import type { PolicyRule } from '../core/policy/types';
 import type { AgentDefinition } from '../core/agents/definition';
@@ -196,6 +195,7 @@ export interface EventsPage {
 
 /** The payload schemas of `toolConfirmation`/`confirmToolCall` and `setApprovalMode`, shared with the client. */
 export { approvalModeSchema, toolConfirmationSchema } from '../core/confirmation';
+export { loopDecisionSchema, steerSchema, topUpSchema, type LoopDecision } from '../core/signal-schemas';
 
 export const toolConfirmationSignal = defineSignal<[unknown]>('toolConfirmation');
 export const setApprovalModeSignal = defineSignal<[unknown]>('setApprovalMode');
@@ -286,27 +286,15 @@ export interface ContextCarry {
 
 /** A message from the user while the prompt works: delivered with the next model request. */
 export const steerSignal = defineSignal<[unknown]>('steer');
-export const steerSchema = z.object({ text: z.string().trim().min(1, 'text must not be empty') });
 
 /** Compress the conversation before the next model request, whatever its size. */
 export const compressSignal = defineSignal<[]>('compress');
 
 /** `{"tokens": N}` raises a paused prompt's token budget by N; `"stop"` (or `{"stop": true}`) ends it. */
 export const topUpBudgetSignal = defineSignal<[unknown]>('topUpBudget');
-export const topUpSchema = z.union([
-  z.literal('stop'),
-  z.object({ stop: z.literal(true) }),
-  z.object({ tokens: z.number().int().positive('tokens must be a positive whole number') }),
-]);
 
 /** `{"action": "continue" | "disable" | "stop"}` (or the bare string): a person's answer to a flagged loop. */
 export const loopDecisionSignal = defineSignal<[unknown]>('loopDecision');
-export const loopDecisionSchema = z.union([
-  z.enum(['continue', 'disable', 'stop']),
-  z.object({ action: z.enum(['continue', 'disable', 'stop']) }),
-]);
-
-export type LoopDecision = 'continue' | 'disable' | 'stop';
 
 /** What a parent prompt passes to one sub-agent run. */
 export type SubagentInput = Omit<PromptInput, 'maxTurns' | 'prompt'> & {

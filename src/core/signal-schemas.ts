@@ -1,0 +1,24 @@
+import { z } from 'zod';
+
+/**
+ * The payloads of the prompt's steering, budget and loop signals, checked in the workflow: a bad payload
+ * is refused with a warning event and changes nothing (the signal itself cannot answer its sender).
+ */
+
+/** `steer`: `{"text": "..."}`, delivered with the next model request. */
+export const steerSchema = z.object({ text: z.string().trim().min(1, 'text must not be empty') });
+
+/** `topUpBudget`: `{"tokens": N}` raises a paused prompt's budget by N; `"stop"` (or `{"stop": true}`) ends it. */
+export const topUpSchema = z.union([
+  z.literal('stop'),
+  z.object({ stop: z.literal(true) }),
+  z.object({ tokens: z.number().int().positive('tokens must be a positive whole number') }),
+]);
+
+/** `loopDecision`: `{"action": "continue" | "disable" | "stop"}` or the bare string. */
+export const loopDecisionSchema = z.union([
+  z.enum(['continue', 'disable', 'stop']),
+  z.object({ action: z.enum(['continue', 'disable', 'stop']) }),
+]);
+
+export type LoopDecision = 'continue' | 'disable' | 'stop';
