@@ -78,8 +78,12 @@ export async function agentSessionWorkflow(input: SessionInput): Promise<void> {
 }
 
 // On a versioned worker a prompt is pinned to the build that started it; the session moves to the deployment's
-// current build between prompts, where it holds nothing but its queue (replay-check guards that move).
-setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, agentSessionWorkflow);
+// current build between prompts, where it holds nothing but its queue (replay-check guards that move). Only a
+// versioned worker may name a versioning behavior: the server refuses an unversioned worker's task that does.
+setWorkflowOptions(
+  () => (workflowInfo().currentDeploymentVersion ? { versioningBehavior: 'AUTO_UPGRADE' } : {}),
+  agentSessionWorkflow,
+);
 
 /** What the session keeps between prompts; all but `current`, `closed` and the hook context is carried. */
 interface SessionState {
