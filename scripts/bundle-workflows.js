@@ -6,10 +6,20 @@ const fs = require('node:fs');
 const { Buffer } = require('node:buffer');
 const { bundleWorkflowCode } = require('@temporalio/worker');
 
+const root = path.resolve(__dirname, '..');
+
+// Two bundles: the plain one, and one that also holds the SDK's OpenTelemetry workflow interceptors, which
+// a worker loads only when the OTEL_ variables turn tracing on (a prebuilt bundle cannot add modules later).
 async function main() {
-  const root = path.resolve(__dirname, '..');
+  await writeBundle('workflow-bundle.js', []);
+  const { TRACED_BUNDLE, WORKFLOW_TRACING_MODULE } = require(path.join(root, 'dist', 'worker', 'tracing.js'));
+  await writeBundle(TRACED_BUNDLE, [require.resolve(WORKFLOW_TRACING_MODULE)]);
+}
+
+async function writeBundle(name, workflowInterceptorModules) {
   const { code } = await bundleWorkflowCode({
     workflowsPath: path.join(root, 'dist', 'workflows', 'index.js'),
+    workflowInterceptorModules,
     logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error },
   });
   // The SDK inlines a 3+ MB source map that every Worker.create decodes, re-encodes and compiles with
@@ -18,10 +28,10 @@ async function main() {
   const marker = '//# sourceMappingURL=data:application/json;base64,';
   const at = code.lastIndexOf('//# sourceMappingURL=data:');
   const data = code.indexOf('base64,', at);
-  const file = path.join(root, 'dist', 'workflow-bundle.js');
+  const file = path.join(root, 'dist', name);
   if (at < 0 || data < 0) return fs.writeFileSync(file, code);
   const realMap = Buffer.from(code.slice(data + 'base64,'.length).trim(), 'base64').toString('utf8');
-  const emptyMap = { version: 3, file: 'workflow-bundle.js', sources: [], names: [], mappings: '' };
+  const emptyMap = { version: 3, file: name, sources: [], names: [], mappings: '' };
   const placeholder = Buffer.from(JSON.stringify(emptyMap)).toString('base64');
   fs.writeFileSync(`${file}.map`, realMap);
   fs.writeFileSync(file, `${code.slice(0, at)}${marker}${placeholder}\n`);

@@ -13,6 +13,7 @@ import { installTemporalRuntime } from './logger';
 import { createGenAI } from './model/client';
 import { openStores } from './store/open';
 import { withDeployment } from './worker/deployment';
+import { TRACED_BUNDLE, tracingFromEnv, type WorkerTracing } from './worker/tracing';
 import type { ModelSeam } from './model/seam';
 import type { TranscriptStore } from './store/types';
 import type { ToolJournal } from './store/journal';
@@ -67,13 +68,16 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     mcpPool,
   });
   const shutdownGraceTime = options.shutdownGraceTime ?? '5 seconds';
+  // OTEL_ variables turn on tracing; without them the worker has no interceptors and no sinks.
+  const tracing = await tracingFromEnv();
   const worker = await Worker.create({
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     ...identity,
     activities,
-    ...withDeployment(workflowSource(options.workflowBundlePath)),
+    ...withDeployment(workflowSource(options.workflowBundlePath, tracing !== undefined)),
+    ...(tracing && { interceptors: tracing.interceptors, sinks: tracing.sinks }),
     shutdownGraceTime,
     // A worker killed without saying goodbye leaves its cached prompts' next tasks on its sticky
     // queue until this expires (SDK default 10 s); only then does a new worker get them.
@@ -81,15 +85,22 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     shutdownForceTime: '20 seconds',
     ...(options.stickyTimeout === undefined ? {} : { stickyQueueScheduleToStartTimeout: options.stickyTimeout }),
   });
-  joinHostWorker(worker, await createHostWorker(options, host, activities, shutdownGraceTime));
-  // MCP connections (stdio servers are child processes) live as long as the worker runs, whoever runs it.
+  joinHostWorker(worker, await createHostWorker(options, host, activities, shutdownGraceTime, tracing));
+  // MCP connections (stdio servers are child processes) live as long as the worker runs, whoever runs it;
+  // the spans still batched are sent once both workers have stopped.
   const run = worker.run.bind(worker);
-  worker.run = () => run().finally(() => mcpPool.close());
+  worker.run = () => run().finally(() => Promise.all([mcpPool.close(), tracing?.shutdown()]));
   return worker;
 }
 
 /** The activities-only worker on `<taskQueue>@<host>` (host-worker.ts joins it to the main one). */
-function createHostWorker(options: AgentWorkerOptions, host: string, activities: object, shutdownGraceTime: Duration) {
+function createHostWorker(
+  options: AgentWorkerOptions,
+  host: string,
+  activities: object,
+  shutdownGraceTime: Duration,
+  tracing?: WorkerTracing,
+) {
   // Versioned like the main worker, so a pinned prompt's tools run on its own build's workers too.
   return Worker.create(
     withDeployment({
@@ -98,6 +109,8 @@ function createHostWorker(options: AgentWorkerOptions, host: string, activities:
       taskQueue: hostTaskQueue(options.taskQueue, host),
       identity: workerIdentity(process.pid, host),
       activities,
+      // Tools and hooks run here: their spans need the tracing activity interceptors too.
+      ...(tracing && { interceptors: { activity: tracing.interceptors.activity } }),
       shutdownGraceTime,
       shutdownForceTime: '20 seconds',
     }),
@@ -105,15 +118,17 @@ function createHostWorker(options: AgentWorkerOptions, host: string, activities:
 }
 
 /**
- * The workflow code a worker runs: the prebuilt bundle, with a short build id naming it. Every
- * workflow and activity task event of history records the worker's build id; the SDK's default
+ * The workflow code a worker runs: the prebuilt bundle (the one with the tracing interceptors when
+ * `traced`), with a short build id naming it. Every workflow and activity task event of history
+ * records the worker's build id; the SDK's default
  * (`@temporalio/worker@<version>+<64 hex digits>`, ~110 bytes) cost ~500 bytes per model turn.
  * Without a prebuilt bundle the SDK bundles from source and names the build itself.
  */
 export function workflowSource(
   explicit?: string,
+  traced = false,
 ): { workflowBundle: { code: string }; buildId: string } | { workflowsPath: string } {
-  const prebuilt = explicit ?? path.resolve(__dirname, '..', 'dist', 'workflow-bundle.js');
+  const prebuilt = explicit ?? path.resolve(__dirname, '..', 'dist', traced ? TRACED_BUNDLE : 'workflow-bundle.js');
   if (!fs.existsSync(prebuilt)) return { workflowsPath: require.resolve('./workflows') };
   const code = fs.readFileSync(prebuilt, 'utf8');
   return {
