@@ -2,6 +2,7 @@ import type { HistoryAndWorkflowId } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import { installTemporalRuntime } from '../logger';
 import { workflowSource } from '../worker';
+import { REPLAY_SINKS } from './tracing';
 
 /** One history that the workflow code could not replay, and why. */
 export interface ReplayBreak {
@@ -23,7 +24,8 @@ export async function replayHistories(
   await installTemporalRuntime();
   const broken: ReplayBreak[] = [];
   let replayed = 0;
-  const results = Worker.runReplayHistories({ ...workflowSource(bundlePath), replayName: 'replay-check' }, histories);
+  const options = { ...workflowSource(bundlePath), sinks: REPLAY_SINKS, replayName: 'replay-check' };
+  const results = Worker.runReplayHistories(options, histories);
   for await (const result of results) {
     replayed += 1;
     if (!result.error) continue;

@@ -60,6 +60,12 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
+/**
+ * The traced bundle's span sink for replays (`replay-check`): a replay never calls it (the SDK's exporter
+ * sink is not called during replay), but the SDK logs an error for every call to a sink it does not know.
+ */
+export const REPLAY_SINKS = { exporter: { export: { fn: (): void => undefined } } };
+
 /** What a traced worker adds to its options, and the flush to run once it has stopped. */
 export interface WorkerTracing {
   interceptors: NonNullable<WorkerOptions['interceptors']>;
