@@ -79,9 +79,10 @@ export async function agentSessionWorkflow(input: SessionInput): Promise<void> {
 
 // On a versioned worker a prompt is pinned to the build that started it; the session moves to the deployment's
 // current build between prompts, where it holds nothing but its queue (replay-check guards that move). Only a
-// versioned worker may name a versioning behavior: the server refuses an unversioned worker's task that does.
+// versioned worker may name a versioning behavior: the server refuses an unversioned worker's task that does
+// (an unversioned worker has a build id, the bundle's hash, but no deployment name).
 setWorkflowOptions(
-  () => (workflowInfo().currentDeploymentVersion ? { versioningBehavior: 'AUTO_UPGRADE' } : {}),
+  () => (workflowInfo().currentDeploymentVersion?.deploymentName ? { versioningBehavior: 'AUTO_UPGRADE' } : {}),
   agentSessionWorkflow,
 );
 
