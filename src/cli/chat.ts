@@ -3,7 +3,7 @@ import { hostIsLocal } from './hosts';
 import { hasAgentSearchAttributes } from '../client';
 import type { Config } from '../config';
 import type { ApprovalMode } from '../core/types';
-import { createGenAI } from '../model/client';
+import { geminiApiKey } from '../model/api-key';
 import type { Logger } from '../logger';
 import { openArgsStore } from './full-args';
 import { positiveInt } from './arguments';
@@ -75,7 +75,7 @@ export async function chatCommand(
   checkSessionId(id);
   const settings = promptSettings({ ...options, detach: false, nextSpeakerCheck: false });
   settings.hostIsLocal = hostIsLocal(settings.host!, config.temporalAddress);
-  if (!options.fakeResponses) createGenAI(config);
+  if (!options.fakeResponses) geminiApiKey(config);
   // Scripted responses are served on the shared queue: a session stays on the queue it started on,
   // and a chat resumed later must find a worker there.
   const runtime = await openRuntime(config, {
