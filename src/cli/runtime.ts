@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { closeClient, connectClient, hasPollers, type Client } from '../client';
+import { closeClient, connectClient, hasAgentSearchAttributes, hasPollers, type Client } from '../client';
 import type { Config } from '../config';
 import { FakeGeminiServer } from '../fake-gemini';
 import type { Logger } from '../logger';
@@ -56,6 +56,9 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
     if (server) stops.push(() => server.stop());
     const client = await connectClient(config.temporalAddress, config.temporalNamespace, config.temporalConnection);
     stops.push(() => closeClient(client));
+    // A prompt's start needs the search-attribute lookup (cached per client): asked now, it overlaps
+    // the task-queue check below instead of following it.
+    if (options.worker === 'auto') void hasAgentSearchAttributes(client);
     const fake = options.fakeResponses
       ? await FakeGeminiServer.start({
           script: { path: options.fakeResponses.path },
