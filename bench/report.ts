@@ -76,7 +76,7 @@ function startRows(r: BenchResults): Row[] {
       `< ${GOALS.coldMs} ms`,
       mark(median(s.coldMs) < GOALS.coldMs),
     ],
-    ['  `durable-agent --version` (Node start + module loading)', ms(s.processOnlyMs), '', ''],
+    ['  `durable-agent --help` (Node start + loading the CLI)', ms(s.processOnlyMs), '', ''],
     ['  warm: process start → workflow started → model activity started → request', phases(s.phases.warm), '', ''],
     ['  warm, no worker: same phases', phases(s.phases.warmNoWorker), '', ''],
   ];

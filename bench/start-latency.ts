@@ -6,7 +6,7 @@ import { makeWorkspace, type BenchEnv, type BenchServer } from './env';
 import { median, sleep, waitFor } from './stats';
 
 export interface StartLatencyResult {
-  /** `durable-agent --version`: Node start and module loading alone. */
+  /** `durable-agent --help`: Node start and loading the CLI's modules (`--version` loads none). */
   processOnlyMs: number[];
   /** Server and a `durable-agent worker` already running. */
   warmMs: number[];
@@ -43,7 +43,7 @@ export async function measureStartLatency(
   try {
     const processOnlyMs: number[] = [];
     for (let i = 0; i < runs; i++) {
-      const proc = spawnBin(env.binPath, ['--version'], base);
+      const proc = spawnBin(env.binPath, ['--help'], base);
       await proc.exited;
       processOnlyMs.push(Date.now() - proc.startedAt);
     }

@@ -1,4 +1,10 @@
 #!/usr/bin/env node
 'use strict';
-// The package builds itself on `npm ci` (the `prepare` script), so the compiled CLI is always here.
-require('../dist/cli/main.js').main(process.argv);
+const first = process.argv[2];
+if (process.argv.length === 3 && (first === '--version' || first === '-V')) {
+  // Answered before the CLI's modules load: a version check costs Node's own start only.
+  process.stdout.write(`${require('../package.json').version}\n`);
+} else {
+  // The package builds itself on `npm ci` (the `prepare` script), so the compiled CLI is always here.
+  require('../dist/cli/main.js').main(process.argv);
+}

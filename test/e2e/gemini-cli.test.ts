@@ -295,3 +295,9 @@ test('tool_result carries executed_parameters when a BeforeTool hook or a modify
   const stats = (all.at(-1) as unknown as { stats: Tree }).stats;
   expect(stats.tools.totalDecisions).toEqual({ accept: 1, reject: 0, modify: 1, auto_accept: 0 });
 });
+
+test('`--version` and `-V` print the package version', () => {
+  const { version } = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8'));
+  for (const flag of ['--version', '-V'])
+    expect(execFileSync(process.execPath, [BIN, flag], { encoding: 'utf8' })).toBe(`${version}\n`);
+});
