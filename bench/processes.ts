@@ -5,7 +5,10 @@ export interface BinProcess {
   child: ChildProcess;
   /** Date.now() just before the spawn. */
   startedAt: number;
+  /** Standard output and error, interleaved. */
   output(): string;
+  /** Standard output alone (a `-o json` document, say). */
+  stdout(): string;
   exited: Promise<number | string>;
 }
 
@@ -19,12 +22,13 @@ export function spawnBin(binPath: string, args: string[], env: Record<string, st
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout?.on('data', (d) => (output += d));
+  let stdout = '';
+  child.stdout?.on('data', (d) => ((output += d), (stdout += d)));
   child.stderr?.on('data', (d) => (output += d));
   const exited = new Promise<number | string>((resolve) =>
     child.once('exit', (code, signal) => resolve(signal ?? code ?? -1)),
   );
-  return { child, startedAt, output: () => output, exited };
+  return { child, startedAt, output: () => output, stdout: () => stdout, exited };
 }
 
 export async function stopBin(proc: BinProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {

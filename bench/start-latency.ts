@@ -112,9 +112,7 @@ async function timeRuns(
       throw new Error(`durable-agent run exited ${code}:\n${proc.output()}\n${fake.report()}`);
     const requestAt = fake.requests[0].time.getTime();
     // The embedded server is gone with `run`; its phases are read from the database by a later server.
-    const times = server
-      ? await eventTimes(server, JSON.parse(proc.output().slice(proc.output().indexOf('{'))).session_id)
-      : undefined;
+    const times = server ? await eventTimes(server, JSON.parse(proc.stdout()).session_id) : undefined;
     out.push({ totalMs: requestAt - proc.startedAt, phases: phasesOf(proc.startedAt, times, requestAt) });
     await sleep(200); // let the embedded server's port and database settle
   }
