@@ -34,6 +34,9 @@ test('run prints the question; pending, status and `answer` see it; bad answers 
   try {
     const box = sandbox('ask-user', sharedAddress());
     const env = { GOOGLE_GEMINI_BASE_URL: fake.url, DURABLE_AGENT_TASK_QUEUE: `cli-ask-${Date.now()}` };
+    // A worker that outlives `run`: the watchers below read the prompt's last events with a query, which
+    // a closed workflow answers only while some worker of its queue is up (run's own worker leaves with it).
+    box.start(['worker'], { env });
     const run = box.start(['run', 'set up the service', '-w', box.workspace], { env });
     const [, id, callId] = await run.waitFor('stderr', /durable-agent answer (\S+) (\S+) --answer/);
     expect(run.stderr).toContain('0. [Database] Which database should the service use?');
