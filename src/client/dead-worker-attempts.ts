@@ -1,6 +1,7 @@
 import * as os from 'node:os';
 import type { Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
+import { parseIdentity } from '../core/hosts';
 
 /** temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED: an attempt is running. */
 const ATTEMPT_STARTED = 2;
@@ -17,10 +18,9 @@ const RETRY_AT_ONCE_MS = 1;
 
 /** The pid of a worker identity `pid@host` (the SDK's default) when `host` is this machine; else undefined. */
 export function localPidOf(identity: string, host: string = os.hostname()): number | undefined {
-  const match = /^(\d+)@(.+)$/.exec(identity);
-  if (!match || match[2] !== host) return undefined;
-  const pid = Number(match[1]);
-  return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+  const parsed = parseIdentity(identity);
+  if (!parsed || parsed.host !== host) return undefined;
+  return Number.isSafeInteger(parsed.pid) && parsed.pid > 0 ? parsed.pid : undefined;
 }
 
 /** Whether a process with this pid exists (one we may not signal counts as alive). */

@@ -33,8 +33,13 @@ export function workerIdentity(pid: number, host: string): string {
   return `${pid}@${host}`;
 }
 
+/** The parts of a worker identity (`pid@host`, also the SDK's default), or undefined for other identities. */
+export function parseIdentity(identity: string): { pid: number; host: string } | undefined {
+  const match = /^(\d+)@(.+)$/.exec(identity);
+  return match ? { pid: Number(match[1]), host: match[2] } : undefined;
+}
+
 /** The host part of a worker identity (`pid@host`), or undefined for identities not made by us. */
 export function hostOfIdentity(identity: string): string | undefined {
-  const match = /^\d+@(.+)$/.exec(identity);
-  return match?.[1];
+  return parseIdentity(identity)?.host;
 }
