@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { migrateLocked } from './postgres-migrate';
 import type { JournalEntry, ToolJournal } from './journal';
 
 const SCHEMA = `
@@ -12,7 +13,7 @@ export class PostgresToolJournal implements ToolJournal {
   constructor(private readonly pool: Pool) {}
 
   async migrate(): Promise<void> {
-    await this.pool.query(SCHEMA);
+    await migrateLocked(this.pool, SCHEMA);
   }
 
   async get(key: string): Promise<JournalEntry | undefined> {

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { migrateLocked } from './postgres-migrate';
 import type { StreamPiece } from '../core/live-text';
 import { LIVE_RETENTION_MS, LIVE_TURNS_KEPT, type LiveCursor, type LiveStream } from './live-stream';
 
@@ -26,7 +27,7 @@ export class PostgresLiveStream implements LiveStream {
   constructor(private readonly pool: Pool) {}
 
   async migrate(): Promise<void> {
-    await this.pool.query(SCHEMA);
+    await migrateLocked(this.pool, SCHEMA);
   }
 
   async publish(workflowId: string, pieces: StreamPiece[]): Promise<void> {

@@ -2,12 +2,10 @@ import { createHash } from 'node:crypto';
 import type { Content } from '@google/genai';
 import { Pool } from 'pg';
 import { MessageCache } from './message-cache';
+import { migrateLocked } from './postgres-migrate';
 import { BlobMissingError, TranscriptGapError, type TranscriptStore } from './types';
 
 const BLOB_CACHE_LIMIT = 2000;
-
-/** Any constant: serialises `migrate()` between processes that start at the same moment. */
-const MIGRATE_LOCK_KEY = 0x64615f73;
 
 /**
  * Blob content is `bytea`, not `text`: PostgreSQL text cannot hold U+0000, which tool outputs (a
@@ -89,18 +87,7 @@ export class PostgresTranscriptStore implements TranscriptStore {
 
   /** Creates the tables if missing; safe to run from several processes at once. */
   async migrate(): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATE_LOCK_KEY]);
-      await client.query(SCHEMA);
-      await client.query('COMMIT');
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+    await migrateLocked(this.pool, SCHEMA);
   }
 
   async putBlob(content: string): Promise<string> {
