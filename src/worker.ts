@@ -13,6 +13,7 @@ import { installTemporalRuntime } from './logger';
 import { createGenAI } from './model/client';
 import { openStores } from './store/open';
 import { withDeployment } from './worker/deployment';
+import { boundWorkflowHeap } from './worker/heap';
 import { TRACED_BUNDLE, tracingFromEnv, type WorkerTracing } from './worker/tracing';
 import type { ModelSeam } from './model/seam';
 import type { TranscriptStore } from './store/types';
@@ -48,6 +49,8 @@ export interface AgentWorkerOptions {
   home?: string;
   /** The host it serves: the worker also polls `<taskQueue>@<host>` (host-worker.ts). Default: this machine's. */
   host?: string;
+  /** The workflow thread's heap limit in MiB (default DEFAULT_WORKFLOW_HEAP_MIB); the cache is sized from it. */
+  workflowHeapMiB?: number;
 }
 
 /** Wires a worker: connection, activities from real dependencies, the workflow bundle, the task queue. */
@@ -71,6 +74,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
   // OTEL_ variables turn on tracing; without them the worker has no interceptors and no sinks.
   const tracing = await tracingFromEnv();
   const worker = await Worker.create({
+    ...boundWorkflowHeap(options.workflowHeapMiB),
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
@@ -184,6 +188,7 @@ export async function startAgentWorker(
     runner,
     home: config.home,
     host: options.host,
+    workflowHeapMiB: config.workflowHeapMiB,
     ...(options.shutdownGraceMs === undefined ? {} : { shutdownGraceTime: options.shutdownGraceMs }),
   });
   runner.start();

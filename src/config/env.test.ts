@@ -105,6 +105,13 @@ describe('loadConfig', () => {
     },
   );
 
+  it('takes DURABLE_AGENT_WORKFLOW_HEAP_MB as MiB, and names it when it is not a whole number of at least 256', () => {
+    expect(load().workflowHeapMiB).toBeUndefined();
+    expect(load({ DURABLE_AGENT_WORKFLOW_HEAP_MB: '700' }).workflowHeapMiB).toBe(700);
+    for (const bad of ['big', '400.5', '100', '-1'])
+      expect(configError({ DURABLE_AGENT_WORKFLOW_HEAP_MB: bad }).message).toContain('DURABLE_AGENT_WORKFLOW_HEAP_MB');
+  });
+
   it('treats empty strings as unset', () => {
     const empty = load({
       GEMINI_API_KEY: '',

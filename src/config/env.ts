@@ -35,6 +35,8 @@ export interface Config {
    * (Temporal's default: 10 s). Shorter moves a crashed worker's workflows to another one sooner.
    */
   stickyTimeoutMs?: number;
+  /** `DURABLE_AGENT_WORKFLOW_HEAP_MB`: the V8 heap limit of a worker's workflow thread (worker/heap.ts). */
+  workflowHeapMiB?: number;
   /**
    * `DURABLE_AGENT_TRUST_WORKSPACE=1`: treat the workspace as trusted for this process (CI, tests),
    * as Gemini CLI's skip-trust; nothing is written to the trusted-folders file.
@@ -68,6 +70,11 @@ const envSchema = z.object({
     .int({ message: 'DURABLE_AGENT_STICKY_TIMEOUT_MS must be a whole number of milliseconds' })
     .min(100, { message: 'DURABLE_AGENT_STICKY_TIMEOUT_MS must be at least 100' })
     .optional(),
+  DURABLE_AGENT_WORKFLOW_HEAP_MB: z.coerce
+    .number({ message: 'DURABLE_AGENT_WORKFLOW_HEAP_MB must be a whole number of MiB' })
+    .int({ message: 'DURABLE_AGENT_WORKFLOW_HEAP_MB must be a whole number of MiB' })
+    .min(256, { message: 'DURABLE_AGENT_WORKFLOW_HEAP_MB must be at least 256' })
+    .optional(),
   DURABLE_AGENT_TRUST_WORKSPACE: z
     .string()
     .regex(/^(1|0|true|false)$/i, { message: 'DURABLE_AGENT_TRUST_WORKSPACE must be 1, 0, true or false' })
@@ -100,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     searchPath: e.PATH ?? '',
     grepTimeoutMs: e.DURABLE_AGENT_GREP_TIMEOUT_MS,
     stickyTimeoutMs: e.DURABLE_AGENT_STICKY_TIMEOUT_MS,
+    workflowHeapMiB: e.DURABLE_AGENT_WORKFLOW_HEAP_MB,
     trustWorkspace: ['1', 'true'].includes(e.DURABLE_AGENT_TRUST_WORKSPACE?.toLowerCase() ?? ''),
   };
 }
