@@ -72,11 +72,21 @@ interface Content {
   parts?: { text?: string; functionResponse?: unknown }[];
 }
 
-/** Tags starting with "write" call write_file (which asks for approval in the default mode), others read_file. */
+/**
+ * Tags starting with "write" call write_file (which asks for approval in the default mode), "shell" a command that
+ * marks its start in the workspace and then runs for 20 s, others read_file.
+ */
 function toolCall(tag: string, n: number) {
+  if (tag.startsWith('shell'))
+    return { name: 'run_shell_command', args: { command: `touch ${shellStartedFile(n)} && sleep 20` } };
   if (tag.startsWith('write'))
     return { name: 'write_file', args: { file_path: `out${n}.txt`, content: `output ${n}\n` } };
   return { name: 'read_file', args: { file_path: `f${n}.txt` } };
+}
+
+/** The file a "shell" prompt's n-th command creates as it starts. */
+export function shellStartedFile(n: number): string {
+  return `shell-started-${n}`;
 }
 
 /** The prompt text `loopPrompt` writes; the conversation may hold other text before it. */

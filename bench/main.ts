@@ -131,7 +131,9 @@ async function runSections(env: BenchEnv, args: Args): Promise<BenchResults> {
     if (args.only.has('resume')) {
       await step('resume latency', async () => {
         results.resumeApproval = await measureResume(env, server, 'awaiting_approval', n.resumeRuns);
-        if (n.inFlight) results.resumeInFlight = await measureResume(env, server, 'model_call_in_flight', 1);
+        if (!n.inFlight) return;
+        results.resumeInFlight = await measureResume(env, server, 'model_call_in_flight', 1);
+        results.resumeToolCall = await measureResume(env, server, 'tool_call_in_flight', 1);
       });
     }
     if (args.only.has('concurrency'))

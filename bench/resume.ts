@@ -1,8 +1,9 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promptStatus, startPrompt } from '../src/client';
 import { toolConfirmationSignal } from '../src/workflows/api';
 import { makeWorkspace, type BenchEnv, type BenchServer } from './env';
-import { LoopModel, loopPrompt } from './loop-model';
+import { LoopModel, loopPrompt, shellStartedFile } from './loop-model';
 import { spawnBin, stopBin, type BinProcess } from './processes';
 import { benchInput } from './rig';
 import { waitForPoller } from './start-latency';
@@ -17,12 +18,19 @@ export interface ResumeSample {
   workerReadyMs?: number;
 }
 
-export type ResumeCase = 'awaiting_approval' | 'model_call_in_flight';
+export type ResumeCase = 'awaiting_approval' | 'model_call_in_flight' | 'tool_call_in_flight';
+
+const TAGS: Record<ResumeCase, string> = {
+  awaiting_approval: 'write',
+  model_call_in_flight: 'read',
+  tool_call_in_flight: 'shell',
+};
 
 /**
- * A `durable-agent worker` process is SIGKILLed while a prompt waits (for an approval, or for its
- * model's answer); a new worker process starts at once. Measures how long the prompt takes to send
- * its next model request.
+ * A `durable-agent worker` process is SIGKILLed while a prompt waits (for an approval, for its
+ * model's answer, or for a shell command); a new worker process starts at once. Measures how long the
+ * prompt takes to send its next model request (for the shell command: the one that tells the model
+ * its outcome is unknown).
  */
 export async function measureResume(
   env: BenchEnv,
@@ -56,14 +64,15 @@ async function resumeOnce(
     GOOGLE_GEMINI_BASE_URL: model.url,
     DURABLE_AGENT_HOME: path.join(dir, 'home'),
   };
-  const tag = which === 'awaiting_approval' ? `write-${i}` : `read-${i}`;
+  const tag = `${TAGS[which]}-${i}`;
   const first = spawnBin(env.binPath, ['worker'], workerEnv);
   let second: BinProcess | undefined;
   try {
     await waitForPoller(server, taskQueue, first);
     if (which === 'model_call_in_flight') model.held.add(tag);
-    // Approval case: one write_file (approved once), then the answer; in-flight case: read_file turns.
-    const turns = which === 'awaiting_approval' ? 2 : 3;
+    // Approval case: one write_file (approved once), then the answer; shell case: one command, then the
+    // answer; model call case: read_file turns.
+    const turns = which === 'model_call_in_flight' ? 3 : 2;
     const input = {
       ...benchInput(workspace, turns, loopPrompt(tag, turns)),
       approvalMode: which === 'awaiting_approval' ? ('default' as const) : ('yolo' as const),
@@ -72,7 +81,13 @@ async function resumeOnce(
       taskQueue,
       workflowId: `bench-resume-${tag}-${Date.now()}`,
     });
-    const pendingCall = await waitUntilInterruptible(server, model, handle.workflowId, tag, which);
+    const pendingCall = await waitUntilInterruptible(
+      server,
+      model,
+      { workflowId: handle.workflowId, workspace },
+      tag,
+      which,
+    );
     first.child.kill('SIGKILL');
     await first.exited;
     const killedAt = Date.now();
@@ -94,10 +109,15 @@ async function resumeOnce(
 async function waitUntilInterruptible(
   server: BenchServer,
   model: LoopModel,
-  workflowId: string,
+  prompt: { workflowId: string; workspace: string },
   tag: string,
   which: ResumeCase,
 ): Promise<string | undefined> {
+  if (which === 'tool_call_in_flight') {
+    const marker = path.join(prompt.workspace, shellStartedFile(1));
+    await waitFor(() => (fs.existsSync(marker) ? true : undefined), 60_000, `the shell command of ${tag}`);
+    return undefined;
+  }
   if (which === 'model_call_in_flight') {
     await waitFor(
       () => (model.requestsOf(tag).length > 0 ? true : undefined),
@@ -107,7 +127,7 @@ async function waitUntilInterruptible(
     return undefined;
   }
   return waitFor(
-    async () => (await promptStatus(server.client, workflowId)).pendingApprovals?.[0]?.callId,
+    async () => (await promptStatus(server.client, prompt.workflowId)).pendingApprovals?.[0]?.callId,
     60_000,
     `an approval request of ${tag}`,
   );
