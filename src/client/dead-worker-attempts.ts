@@ -33,13 +33,42 @@ export function processAlive(pid: number): boolean {
   }
 }
 
+/** The worker of a dead local process (not this one), by identity. */
+function deadLocalWorker(identity: string, selfPid: number): boolean {
+  const pid = localPidOf(identity);
+  return pid !== undefined && pid !== selfPid && !processAlive(pid);
+}
+
+/**
+ * A workflow's next task goes to the sticky queue of the worker that completed its last one, and waits
+ * there for the sticky timeout (1 s) when that worker is gone. If that worker was a dead process of this
+ * host, the workflow's stickiness is reset so that its next task (an approval's signal, a failed
+ * attempt's retry result) goes straight to the shared queue. Stickiness is only a cache: a wrong reset
+ * would cost a replay, never a result.
+ */
+async function unstickFromDeadWorker(
+  client: Client,
+  execution: { workflowId: string; runId?: string },
+  selfPid: number,
+) {
+  const namespace = client.options.namespace;
+  const { history } = await client.workflowService.getWorkflowExecutionHistoryReverse({
+    namespace,
+    execution,
+    maximumPageSize: 20,
+  });
+  const completed = history?.events?.find((e) => e.workflowTaskCompletedEventAttributes);
+  const identity = completed?.workflowTaskCompletedEventAttributes?.identity ?? '';
+  if (deadLocalWorker(identity, selfPid)) await client.workflowService.resetStickyTaskQueue({ namespace, execution });
+}
+
 /**
  * Fails, by workflow, run and activity id, every started activity attempt of a running workflow whose
  * worker was a process of this host that no longer exists, so that it is retried at once instead of
  * after its heartbeat timeout (a model call's 15 s plus the first retry delay). A new worker calls it
  * as it starts: a worker killed mid-call says nothing to the server. A worker on another host, or a
  * live one, is never touched; a pid reused by an unrelated process only means waiting for the timeout
- * as before. Returns how many attempts were failed; errors (a workflow that just closed, an attempt
+ * as before. Workflows whose last task a dead worker of this host completed lose their stickiness first. Returns how many attempts were failed; errors (a workflow that just closed, an attempt
  * that just completed) are skipped.
  */
 export async function failDeadWorkersAttempts(client: Client, selfPid: number = process.pid): Promise<number> {
@@ -47,14 +76,14 @@ export async function failDeadWorkersAttempts(client: Client, selfPid: number = 
   let failed = 0;
   for await (const wf of client.workflow.list({ query: 'ExecutionStatus="Running"' })) {
     const execution = { workflowId: wf.workflowId, runId: wf.runId };
+    // Before its activities are failed: the task their failure schedules must not wait on a dead sticky queue.
+    await unstickFromDeadWorker(client, execution, selfPid).catch(() => undefined);
     const description = await client.workflowService
       .describeWorkflowExecution({ namespace, execution })
       .catch(() => undefined);
     for (const activity of description?.pendingActivities ?? []) {
       const identity = activity.lastWorkerIdentity ?? '';
-      const pid = localPidOf(identity);
-      if (activity.state !== ATTEMPT_STARTED || !activity.activityId || pid === undefined) continue;
-      if (pid === selfPid || processAlive(pid)) continue;
+      if (activity.state !== ATTEMPT_STARTED || !activity.activityId || !deadLocalWorker(identity, selfPid)) continue;
       const failure = ApplicationFailure.create({
         type: WORKER_DIED,
         message: `worker ${identity} died during this attempt`,

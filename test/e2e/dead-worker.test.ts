@@ -32,11 +32,17 @@ function startedAttempts(events: Event[], activityType: string) {
     .map((a) => ({ attempt: a!.attempt, lastFailureType: a!.lastFailure?.applicationFailureInfo?.type }));
 }
 
+/** Workflow tasks that timed out: a task left on the dead worker's sticky queue times out to the shared one. */
+function timedOutTasks(events: Event[]) {
+  return events.filter((e) => e.workflowTaskTimedOutEventAttributes);
+}
+
 /**
  * A worker process is SIGKILLed while an activity attempt runs; the next worker to start on this
  * host finds the attempt's worker dead and fails the attempt itself, so it is retried at once rather
  * than after its heartbeat timeout. History shows the second attempt started after a WorkerDied failure
- * (a timed-out attempt would show a timeout instead).
+ * (a timed-out attempt would show a timeout instead), and no workflow task waiting out the dead
+ * worker's sticky queue.
  */
 describe('a new worker fails the attempts of a dead worker of this host', () => {
   async function killAndResume(
@@ -81,6 +87,7 @@ describe('a new worker fails the attempts of a dead worker of this host', () => 
     );
     expect(result.response).toBe('Answered after the worker died.');
     expect(startedAttempts(events, 'callModel')).toEqual([{ attempt: 2, lastFailureType: WORKER_DIED }]);
+    expect(timedOutTasks(events)).toEqual([]);
   }, 90_000);
 
   test('killed mid tool call: the tool is retried after a WorkerDied failure and reports its outcome unknown', async () => {
@@ -95,5 +102,6 @@ describe('a new worker fails the attempts of a dead worker of this host', () => 
     const tool = startedAttempts(events, 'runTool');
     expect(tool.at(-1)).toEqual({ attempt: 2, lastFailureType: WORKER_DIED });
     expect(JSON.stringify(fake?.requests[1].body)).toContain('Outcome unknown');
+    expect(timedOutTasks(events)).toEqual([]);
   }, 90_000);
 });
