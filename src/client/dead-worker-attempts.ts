@@ -68,8 +68,9 @@ async function unstickFromDeadWorker(
  * after its heartbeat timeout (a model call's 15 s plus the first retry delay). A new worker calls it
  * as it starts: a worker killed mid-call says nothing to the server. A worker on another host, or a
  * live one, is never touched; a pid reused by an unrelated process only means waiting for the timeout
- * as before. Workflows whose last task a dead worker of this host completed lose their stickiness first. Returns how many attempts were failed; errors (a workflow that just closed, an attempt
- * that just completed) are skipped.
+ * as before. Workflows whose last task a dead worker of this host completed lose their stickiness
+ * first. Returns how many attempts were failed; errors (a workflow that just closed, an attempt that
+ * just completed) are skipped.
  */
 export async function failDeadWorkersAttempts(client: Client, selfPid: number = process.pid): Promise<number> {
   const namespace = client.options.namespace;
