@@ -10,7 +10,7 @@ export const DEFAULT_WORKFLOW_HEAP_MIB = 300;
  * starts, so setting it before the SDK creates its thread limits that thread only; the main thread's heap was
  * sized when the process started. The SDK sizes its cache from the main thread's limit, which would then hold
  * more workflows than the thread's heap can: the cache follows the SDK's own rule, applied to the thread's limit.
- * The flag stays set for the process: worker threads started later (none of ours) get the same limit.
+ * The flag stays set for the process: threads started later (grep_search's matcher) get the same limit.
  */
 export function boundWorkflowHeap(limitMiB = DEFAULT_WORKFLOW_HEAP_MIB): { maxCachedWorkflows: number } {
   v8.setFlagsFromString(`--max-old-space-size=${limitMiB}`);
