@@ -5,6 +5,7 @@ if (process.argv.length === 3 && (first === '--version' || first === '-V')) {
   // Answered before the CLI's modules load: a version check costs Node's own start only.
   process.stdout.write(`${require('../package.json').version}\n`);
 } else {
+  // `run` goes to the spare process a worker keeps loaded, when there is one (bin/spare-client.js).
   // The package builds itself on `npm ci` (the `prepare` script), so the compiled CLI is always here.
-  require('../dist/cli/main.js').main(process.argv);
+  require('./spare-client.js').runCommand(process.argv, () => require('../dist/cli/main.js').main(process.argv));
 }

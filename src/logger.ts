@@ -7,6 +7,12 @@ export type Logger = pino.Logger;
 /** The first logger of the process and its level, for Temporal's runtime once one is needed. */
 let runtimeLogger: { logger: Logger; level: string } | undefined;
 let runtimeInstalled = false;
+/** Set by the spare process (cli/spare.ts): its fd 2 is not the command's stderr. */
+let logDestination: { write(line: string): unknown } | undefined;
+
+export function setLogDestination(destination: { write(line: string): unknown }): void {
+  logDestination = destination;
+}
 
 /**
  * The process's one pino logger, writing JSON lines to stderr (stdout belongs to command output).
@@ -14,7 +20,7 @@ let runtimeInstalled = false;
  * runtime logger when the process needs a runtime (`installTemporalRuntime`).
  */
 export function createLogger(level: string): Logger {
-  const logger = pino({ level, base: undefined }, pino.destination(2));
+  const logger = pino({ level, base: undefined }, logDestination ?? pino.destination(2));
   runtimeLogger ??= { logger, level };
   return logger;
 }

@@ -61,6 +61,7 @@ function buildProgram(): Command {
   addAnswer(program, setup, io);
   addChat(program, setup, io, fakeOption);
   addServers(program);
+  addFakeGemini(program);
   addTrust(program, setup, io);
   addMemory(program, setup, io);
   addReplayCheck(program, setup, io);
@@ -174,14 +175,18 @@ function addServers(program: Command): void {
         graceOption,
         DEFAULT_SHUTDOWN_GRACE_MS,
       )
+      .option('--no-spare', 'keep no spare process for `run` (or DURABLE_AGENT_SPARE=0)')
       .action(async (o) => {
         const { config, logger } = setup('info');
         serveMetricsAt(o.metrics);
         useDeployment(o);
         const workerHost = { host: o.host as string | undefined, shutdownGraceMs: o.shutdownGrace as number };
-        process.exitCode = await serveCommand(config, kind, fakeOption(o), io, logger, workerHost);
+        process.exitCode = await serveCommand(config, kind, fakeOption(o), io, logger, workerHost, o.spare as boolean);
       });
   }
+}
+
+function addFakeGemini(program: Command): void {
   program
     .command('fake-gemini')
     .description('serve scripted model responses over the Gemini REST API')

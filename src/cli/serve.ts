@@ -6,6 +6,7 @@ import { defaultHost } from './default-host';
 import { geminiApiKey } from '../model/api-key';
 import type { Logger } from '../logger';
 import type { Io } from './output';
+import { keepSpare, spareEnabled } from './spare-owner';
 import { openRuntime, type FakeResponses, type RuntimeOptions } from './runtime';
 
 /**
@@ -20,6 +21,7 @@ export async function serveCommand(
   io: Io,
   logger: Logger,
   workerHost: RuntimeOptions['workerHost'] = {},
+  spare = true,
 ): Promise<number> {
   if (!fake) geminiApiKey(config);
   const runtime = await openRuntime(config, {
@@ -41,6 +43,7 @@ export async function serveCommand(
   const pidFile = path.join(config.home, `${kind}.pid`);
   fs.mkdirSync(config.home, { recursive: true });
   fs.writeFileSync(pidFile, `${process.pid}\n`);
+  const stopSpare = spareEnabled(process.env, spare) ? keepSpare(config.home, logger) : () => undefined;
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
@@ -49,6 +52,7 @@ export async function serveCommand(
   });
   io.stderr.write('stopping…\n');
   fs.rmSync(pidFile, { force: true });
+  stopSpare();
   await runtime.stop();
   return 0;
 }

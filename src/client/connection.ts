@@ -8,8 +8,39 @@ export async function connectClient(
   namespace: string,
   connectionOptions: object = {},
 ): Promise<Client> {
+  const opened = await takeOpened(JSON.stringify([address, namespace, connectionOptions]));
+  if (opened) return opened;
+  return openClient(address, namespace, connectionOptions);
+}
+
+async function openClient(address: string, namespace: string, connectionOptions: object): Promise<Client> {
   const connection = await Connection.connect({ ...connectionOptions, address });
   return new Client({ connection, namespace, interceptors: { workflow: [payloadLimitInterceptor()] } });
+}
+
+let preopened: { key: string; client: Promise<Client | undefined> } | undefined;
+
+/**
+ * For the spare process (cli/spare.ts): opens a client now, for the first `connectClient` with the
+ * same address, namespace and connection options. Any other settings get a connection of their own.
+ */
+export function preopenClient(
+  address: string,
+  namespace: string,
+  connectionOptions: object,
+  warm: (client: Client) => Promise<unknown>,
+): void {
+  const client = openClient(address, namespace, connectionOptions)
+    .then(async (c) => (await warm(c), c))
+    .catch(() => undefined);
+  preopened = { key: JSON.stringify([address, namespace, connectionOptions]), client };
+}
+
+async function takeOpened(key: string): Promise<Client | undefined> {
+  const taken = preopened;
+  preopened = undefined;
+  if (taken && taken.key !== key) void taken.client.then((c) => c && closeClient(c).catch(() => undefined));
+  return taken?.key === key ? taken.client : undefined;
 }
 
 export async function closeClient(client: Client): Promise<void> {
