@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { FakeGeminiServer, textResponse } from '../src/fake-gemini';
 import { findFreePort } from '../src/server/dev-server';
@@ -57,8 +58,15 @@ export async function measureStartLatency(
     const worker = spawnBin(env.binPath, ['worker'], warmEnv);
     try {
       await waitForPoller(server, queue, worker);
+      // The worker's spare process (cli/spare.ts) serves warm runs; the first run finds it loaded.
+      await waitForSpare(warmEnv.DURABLE_AGENT_HOME, worker);
       const warm = await timeRuns(env, server, fake, workspace, warmEnv, runs + 1);
-      const noWorkerEnv = () => ({ ...warmEnv, DURABLE_AGENT_TASK_QUEUE: server.taskQueue('warm-alone') });
+      // A home of its own: with no worker running there is no spare either.
+      const noWorkerEnv = () => ({
+        ...warmEnv,
+        DURABLE_AGENT_TASK_QUEUE: server.taskQueue('warm-alone'),
+        DURABLE_AGENT_HOME: path.join(dir, 'home-alone'),
+      });
       const warmNoWorker = await timeRuns(env, server, fake, workspace, noWorkerEnv, runs + 1);
       const home = path.join(dir, 'home-cold');
       const coldEnv = async () => ({
@@ -150,6 +158,12 @@ function medianPhases(samples: Sample[]): Phases {
     toActivityStartMs: m('toActivityStartMs'),
     toRequestMs: m('toRequestMs'),
   };
+}
+
+async function waitForSpare(home: string, worker: BinProcess): Promise<void> {
+  if (process.env.DURABLE_AGENT_SPARE === '0') return;
+  const socket = path.join(home, 'spare.sock');
+  await waitFor(async () => (fs.existsSync(socket) ? true : undefined), 60_000, `a spare process (${worker.output()})`);
 }
 
 export async function waitForPoller(server: BenchServer, taskQueue: string, worker: BinProcess): Promise<void> {
