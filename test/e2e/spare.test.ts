@@ -9,7 +9,16 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { FakeGeminiServer, errorLine, functionCallResponse, textResponse } from '../../src/fake-gemini';
-import { BIN, CliProcess, createSandbox, eventually, expectExit, killAllCli, type Sandbox } from '../helpers/cli';
+import {
+  BIN,
+  CliProcess,
+  createSandbox,
+  eventually,
+  expectExit,
+  killAllCli,
+  processesOf,
+  type Sandbox,
+} from '../helpers/cli';
 import { closeTestEnv, TEST_ENV_VARS } from '../helpers/temporal-env';
 
 jest.setTimeout(120_000);
@@ -17,6 +26,7 @@ jest.setTimeout(120_000);
 let fake: FakeGeminiServer;
 let box: Sandbox;
 let env: Record<string, string>;
+let worker: CliProcess;
 const socketPath = () => path.join(box.home, 'spare.sock');
 const DEBUG = { DURABLE_AGENT_SPARE_DEBUG: '1' };
 const LOCAL = { DURABLE_AGENT_SPARE: '0' };
@@ -25,7 +35,7 @@ beforeAll(async () => {
   fake = await FakeGeminiServer.start({ script: [] });
   box = createSandbox('spare', process.env[TEST_ENV_VARS.address]);
   env = { GOOGLE_GEMINI_BASE_URL: fake.url, DURABLE_AGENT_TASK_QUEUE: `spare-${Date.now()}` };
-  const worker = box.start(['worker'], { env, timeoutMs: 600_000 });
+  worker = box.start(['worker'], { env, timeoutMs: 600_000 });
   await eventually(() => fs.existsSync(socketPath()), 60_000, `the spare's socket (${worker.stderr})`);
 });
 
@@ -177,4 +187,15 @@ test('a malformed request gets a clear error, ends that spare, and the next comm
   expect(next.stdout).toBe('Still fine.\n');
   expect(servedBy(next.stderr)).toBeDefined();
   expect(Number(servedBy(next.stderr))).not.toBe(spare);
+});
+
+test('the spare never outlives its owner: a SIGKILLed worker takes its idle spare and the socket file along', async () => {
+  await spareReady();
+  const cmdline = (pid: number) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  const spares = processesOf(box.home).filter((pid) => cmdline(pid).includes('spare.js'));
+  expect(spares).toHaveLength(1); // the idle one: each served spare ended with its command
+  worker.kill('SIGKILL');
+  await worker.done;
+  await eventually(() => !alive(spares[0]), 30_000, `spare ${spares[0]} to exit`);
+  expect(fs.existsSync(socketPath())).toBe(false);
 });

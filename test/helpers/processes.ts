@@ -6,7 +6,8 @@ export const BIN = path.resolve(__dirname, '..', '..', 'bin', 'durable-agent.js'
 /** Starts `durable-agent worker [args]` as its own process, output kept for failure messages. */
 export function spawnWorker(env: Record<string, string>, args: string[] = []): ChildProcess & { output: () => string } {
   const child = spawn(process.execPath, [BIN, 'worker', ...args], {
-    env: { ...withoutKeys(process.env), DURABLE_AGENT_LOG_LEVEL: 'warn', ...env },
+    // No spare process: these workers serve prompts started through the SDK, and are killed and restarted.
+    env: { ...withoutKeys(process.env), DURABLE_AGENT_LOG_LEVEL: 'warn', DURABLE_AGENT_SPARE: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
