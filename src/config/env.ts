@@ -79,6 +79,11 @@ const envSchema = z.object({
     .string()
     .regex(/^(1|0|true|false)$/i, { message: 'DURABLE_AGENT_TRUST_WORKSPACE must be 1, 0, true or false' })
     .optional(),
+  // Read by bin/spare-client.js and the spare's owner (cli/spare-owner.ts); checked here like the rest.
+  DURABLE_AGENT_SPARE: z
+    .string()
+    .regex(/^[01]$/, { message: 'DURABLE_AGENT_SPARE must be 0 (no spare process) or 1' })
+    .optional(),
   PATH: z.string().optional(),
 });
 

@@ -160,7 +160,7 @@ test('a stale socket (its owner SIGKILLed) is passed over: the command runs here
   expect(servedBy(result.stderr)).toBeUndefined();
 });
 
-test('a malformed request gets a clear error, ends that spare, and the next command is served', async () => {
+test('a malformed request or setting gets a clear error, ends that spare, and the next command is served', async () => {
   await spareReady();
   const socket = net.createConnection(socketPath());
   let received = '';
@@ -180,6 +180,10 @@ test('a malformed request gets a clear error, ends that spare, and the next comm
   expect(message).toBe('durable-agent: spare process: malformed request: a line that is not JSON\n');
   expect(frames.at(-1)).toEqual({ t: 'exit', code: 42 });
   await eventually(() => !alive(spare), 30_000, `spare ${spare} to exit`);
+  await spareReady();
+  const badSetting = await run(['hello'], { DURABLE_AGENT_SPARE: 'off' });
+  expectExit(badSetting, 52);
+  expect(badSetting.stderr).toContain('DURABLE_AGENT_SPARE must be 0 (no spare process) or 1');
   await spareReady();
   fake.load([textResponse('Still fine.')]);
   const next = await run(['hello'], DEBUG);
