@@ -58,9 +58,10 @@ export async function measureStartLatency(
     const worker = spawnBin(env.binPath, ['worker'], warmEnv);
     try {
       await waitForPoller(server, queue, worker);
-      // The worker's spare process (cli/spare.ts) serves warm runs; the first run finds it loaded.
-      await waitForSpare(warmEnv.DURABLE_AGENT_HOME, worker);
-      const warm = await timeRuns(env, server, fake, workspace, warmEnv, runs + 1);
+      // The worker's spare process (cli/spare.ts) serves warm runs: each run waits until the spare that
+      // replaced the previous one is listening, as a run typed a few seconds after the last one finds it.
+      const spareEnv = async () => (await waitForSpare(warmEnv.DURABLE_AGENT_HOME, worker), warmEnv);
+      const warm = await timeRuns(env, server, fake, workspace, spareEnv, runs + 1);
       // A home of its own: with no worker running there is no spare either.
       const noWorkerEnv = () => ({
         ...warmEnv,
