@@ -73,6 +73,14 @@ describe('toFunctionDeclaration', () => {
     });
   });
 
+  it('converts a schema once, and gives each caller a copy of its own', () => {
+    const first = toFunctionDeclaration(findTool('read_file')!);
+    (first.parametersJsonSchema.required as string[]).push('changed');
+    const second = toFunctionDeclaration(findTool('read_file')!);
+    expect(second.parametersJsonSchema.required).toEqual(['file_path']);
+    expect(second).toEqual(toFunctionDeclaration(findTool('read_file')!));
+  });
+
   it('lists required parameters as Gemini CLI does', () => {
     const required = (name: string) => toFunctionDeclaration(findTool(name)!).parametersJsonSchema.required;
     expect(required('read_file')).toEqual(['file_path']);
