@@ -150,4 +150,15 @@ describe('callModel', () => {
     expect(declarationNames(request)).toEqual(['read_file', 'glob']);
     expect(fake.leftover()).toBe(0);
   });
+
+  it('sends no heartbeat for a call shorter than the heartbeat interval, however many chunks it streams', async () => {
+    const fake = fakeModel([[text('one '), text('two '), text('three', 'STOP')]]);
+    const env = quietActivityEnv();
+    let beats = 0;
+    env.on('heartbeat', () => (beats += 1));
+    const deps = { models: fake.models, store: tmp.store, heartbeatIntervalMs: 5000 };
+    const turn = (await env.run(callModel, deps, input())) as ModelTurn;
+    expect(turn.text).toBe('one two three');
+    expect(beats).toBe(0);
+  });
 });

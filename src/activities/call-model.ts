@@ -134,7 +134,7 @@ async function streamTurn(
   contents: Content[],
   afterToolResults: boolean,
 ): Promise<CutTurn> {
-  return withHeartbeat(deps.heartbeatIntervalMs ?? 5000, async (ctx) => {
+  return withHeartbeat(deps.heartbeatIntervalMs ?? 5000, async (ctx, beat) => {
     const memory = input.memoryRef ? await deps.store.getBlob(input.memoryRef) : undefined;
     const request = modelRequest(input, contents, ctx.cancellationSignal, memory);
     const workflowId = ctx.info.workflowExecution?.workflowId;
@@ -145,7 +145,7 @@ async function streamTurn(
     const streamDeps = {
       models: deps.models,
       sleep: (ms: number) => ctx.sleep(ms),
-      heartbeat: () => ctx.heartbeat(),
+      heartbeat: beat,
       onChunk: live.onChunk,
       contentLoop: input.contentLoop,
     };
