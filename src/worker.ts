@@ -73,6 +73,10 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
   const shutdownGraceTime = options.shutdownGraceTime ?? '5 seconds';
   // OTEL_ variables turn on tracing; without them the worker has no interceptors and no sinks.
   const tracing = await tracingFromEnv();
+  // Made beside the main worker, not after it: a restarted worker's first task is often a dead worker's
+  // interrupted tool call, which waits for the host queue's poller. Awaited below, after the main worker.
+  const hostWorker = createHostWorker(options, host, activities, shutdownGraceTime, tracing);
+  hostWorker.catch(() => undefined);
   const worker = await Worker.create({
     ...boundWorkflowHeap(options.workflowHeapMiB),
     connection: options.connection,
@@ -89,7 +93,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     shutdownForceTime: '20 seconds',
     ...(options.stickyTimeout === undefined ? {} : { stickyQueueScheduleToStartTimeout: options.stickyTimeout }),
   });
-  joinHostWorker(worker, await createHostWorker(options, host, activities, shutdownGraceTime, tracing));
+  joinHostWorker(worker, await hostWorker);
   // MCP connections (stdio servers are child processes) live as long as the worker runs, whoever runs it;
   // the spans still batched are sent once both workers have stopped.
   const run = worker.run.bind(worker);
