@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { BackgroundProcess, BackgroundShells } from '../tools/types';
 import { withoutSecrets } from './env-filter';
+import { processAlive } from '../process-alive';
 
 /** Output kept per background process; past it the rest is dropped and the file says so. */
 export const BACKGROUND_OUTPUT_CAP_BYTES = 1024 * 1024;
@@ -24,7 +25,7 @@ export function createBackgroundShells(dir = path.join(os.tmpdir(), 'durable-age
   return {
     start: (command, cwd, workspace) => startProcess(dir, mine, { command, cwd, workspace }),
     async list(workspace) {
-      const lost = foreignRecords(dir).filter((r) => r.workspace === workspace && !alive(r.owner));
+      const lost = foreignRecords(dir).filter((r) => r.workspace === workspace && !processAlive(r.owner));
       return [
         ...[...mine.values()].filter((e) => e.workspace === workspace).map(({ logPath: _, ...e }) => e),
         ...lost.map((r) => ({ pid: r.pid, command: r.command, workspace, status: 'lost' as const })),
@@ -38,7 +39,7 @@ export function createBackgroundShells(dir = path.join(os.tmpdir(), 'durable-age
       }
       const record = foreignRecords(dir).find((r) => r.pid === pid && r.workspace === workspace);
       if (!record) return undefined;
-      const status = alive(record.owner) ? ('elsewhere' as const) : ('lost' as const);
+      const status = processAlive(record.owner) ? ('elsewhere' as const) : ('lost' as const);
       return { process: { pid, command: record.command, workspace, status } };
     },
   };
@@ -102,15 +103,6 @@ function foreignRecords(dir: string): RecordFile[] {
         return [];
       }
     });
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 let shared: BackgroundShells | undefined;

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Logger } from '../logger';
+import { processAlive } from '../process-alive';
 
 /** Spares in a row that end without serving a command before the owner stops making them. */
 const MAX_FAILURES = 3;
@@ -78,7 +79,7 @@ function takeLock(lock: string): boolean {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const holder = readLock(lock);
-      if (holder !== undefined && alive(holder)) return false;
+      if (holder !== undefined && processAlive(holder)) return false;
       fs.rmSync(lock, { force: true });
     }
   }
@@ -91,14 +92,5 @@ function readLock(lock: string): number | undefined {
     return Number.isInteger(pid) && pid > 0 ? pid : undefined;
   } catch {
     return undefined;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -1,4 +1,5 @@
-import { localPidOf, processAlive } from './dead-worker-attempts';
+import { localPidOf } from './dead-worker-attempts';
+import { processAlive } from '../process-alive';
 
 describe('localPidOf', () => {
   it('reads the pid of an identity of this host only', () => {

@@ -2,6 +2,7 @@ import * as os from 'node:os';
 import type { Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { parseIdentity } from '../core/hosts';
+import { processAlive } from '../process-alive';
 
 /** temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED: an attempt is running. */
 const ATTEMPT_STARTED = 2;
@@ -21,16 +22,6 @@ export function localPidOf(identity: string, host: string = os.hostname()): numb
   const parsed = parseIdentity(identity);
   if (!parsed || parsed.host !== host) return undefined;
   return Number.isSafeInteger(parsed.pid) && parsed.pid > 0 ? parsed.pid : undefined;
-}
-
-/** Whether a process with this pid exists (one we may not signal counts as alive). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** The worker of a dead local process (not this one), by identity. */
