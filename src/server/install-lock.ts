@@ -5,6 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { processAlive } from '../process-alive';
 
 /** Grace for a new lock owner between creating the lock directory and writing its owner file. */
 const LOCK_OWNERLESS_GRACE_MS = 10_000;
@@ -51,22 +52,13 @@ export async function withInstallLock<T>(
 function isStaleLock(lock: string, staleAfterMs: number): boolean {
   try {
     const owner = JSON.parse(fs.readFileSync(path.join(lock, 'owner.json'), 'utf8')) as { pid: number; since: number };
-    return !isAlive(owner.pid) || Date.now() - owner.since > staleAfterMs;
+    return !processAlive(owner.pid) || Date.now() - owner.since > staleAfterMs;
   } catch {
     try {
       return Date.now() - fs.statSync(lock).mtimeMs > LOCK_OWNERLESS_GRACE_MS;
     } catch {
       return false; // released meanwhile: the next mkdir decides
     }
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
