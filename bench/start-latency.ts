@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { FakeGeminiServer, textResponse } from '../src/fake-gemini';
 import { findFreePort } from '../src/server/dev-server';
+import { spareEnabled, spareSocketPath } from '../src/cli/spare-owner';
 import { spawnBin, stopBin, type BinProcess } from './processes';
 import { makeWorkspace, type BenchEnv, type BenchServer } from './env';
 import { median, sleep, waitFor } from './stats';
@@ -162,8 +163,8 @@ function medianPhases(samples: Sample[]): Phases {
 }
 
 async function waitForSpare(home: string, worker: BinProcess): Promise<void> {
-  if (process.env.DURABLE_AGENT_SPARE === '0') return;
-  const socket = path.join(home, 'spare.sock');
+  if (!spareEnabled(process.env, true)) return;
+  const socket = spareSocketPath(home);
   await waitFor(async () => (fs.existsSync(socket) ? true : undefined), 60_000, `a spare process (${worker.output()})`);
 }
 
