@@ -8,7 +8,7 @@ export async function connectClient(
   namespace: string,
   connectionOptions: object = {},
 ): Promise<Client> {
-  const opened = await takeOpened(JSON.stringify([address, namespace, connectionOptions]));
+  const opened = await takeOpened(clientKey(address, namespace, connectionOptions));
   if (opened) return opened;
   return openClient(address, namespace, connectionOptions);
 }
@@ -33,7 +33,12 @@ export function preopenClient(
   const client = openClient(address, namespace, connectionOptions)
     .then(async (c) => (await warm(c), c))
     .catch(() => undefined);
-  preopened = { key: JSON.stringify([address, namespace, connectionOptions]), client };
+  preopened = { key: clientKey(address, namespace, connectionOptions), client };
+}
+
+/** What a pre-opened client must match to be used: the same server, namespace and TLS/API-key options. */
+function clientKey(address: string, namespace: string, connectionOptions: object): string {
+  return JSON.stringify([address, namespace, connectionOptions]);
 }
 
 async function takeOpened(key: string): Promise<Client | undefined> {
