@@ -84,7 +84,7 @@ function refuse(socket: net.Socket, send: (f: Frame) => void, problem: string): 
   const message = `durable-agent: spare process: malformed request: ${problem}\n`;
   process.stderr.write(message);
   send({ t: 'err', d: Buffer.from(message).toString('base64') });
-  socket.end(`${JSON.stringify({ t: 'exit', code: EXIT.input })}\n`, () => process.exit(EXIT.input));
+  endWith(socket, { t: 'exit', code: EXIT.input }, EXIT.input);
 }
 
 /** This process takes the client's place: cwd, environment, argv, TTY flags, streams and exit. */
@@ -103,7 +103,7 @@ function become(request: CommandRequest, socket: net.Socket, send: (f: Frame) =>
     const status = Number(code ?? process.exitCode ?? 0);
     if (ending !== undefined) return undefined as never;
     ending = status;
-    socket.end(`${JSON.stringify({ t: 'exit', code: status })}\n`, () => realExit(status));
+    endWith(socket, { t: 'exit', code: status }, status);
     return undefined as never;
   };
   process.exit = exit;
@@ -135,7 +135,12 @@ function deliver(signal: NodeJS.Signals, send: (f: Frame) => void, socket: net.S
     process.emit(signal, signal);
     return;
   }
-  socket.end(`${JSON.stringify({ t: 'exit', signal })}\n`, () => realExit(EXIT.error));
+  endWith(socket, { t: 'exit', signal }, EXIT.error);
+}
+
+/** Sends the last frame (the command's exit), then ends this process with `status` once it is out. */
+function endWith(socket: net.Socket, frame: Frame, status: number): void {
+  socket.end(`${JSON.stringify(frame)}\n`, () => realExit(status));
 }
 
 /** Newline-delimited JSON frames; a line that is not a JSON object is a problem. */
