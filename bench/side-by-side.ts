@@ -5,7 +5,7 @@ import { startPrompt } from '../src/client';
 import { spawnBin, stopBin } from './processes';
 import { makeWorkspace, type BenchEnv, type BenchServer } from './env';
 import { openRig, scriptFor, benchInput, type Rig } from './rig';
-import { ensureGeminiCli, GEMINI_CLI_VERSION, makeGeminiHome, runGeminiCli } from './gemini-cli';
+import { ensureGeminiCli, GEMINI_CLI_VERSION, makeGeminiHome, runGeminiCli } from '../test/helpers/gemini-cli';
 import { median, sleep } from './stats';
 
 /** One figure for both programs, measured in the same run against the same fake server. */

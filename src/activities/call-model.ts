@@ -1,4 +1,5 @@
 import { Context } from '@temporalio/activity';
+import { chatConfig } from '../core/models';
 import { withMcpDeclarations } from './mcp/declarations';
 import type { Content, Part } from '@google/genai';
 import type { ModelSeam } from '../model/seam';
@@ -173,6 +174,7 @@ function modelRequest(input: CallModelInput, contents: Content[], abortSignal: A
     contents,
     config: {
       systemInstruction,
+      ...chatConfig(input.model),
       ...input.sampling,
       tools: [{ functionDeclarations: declarations(input.toolNames, input.extraDeclarations ?? []) }],
       abortSignal,

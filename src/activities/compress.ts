@@ -1,4 +1,5 @@
 import { Context } from '@temporalio/activity';
+import { compressionConfig, compressionModelFor } from '../core/models';
 import type { Content, GenerateContentResponse } from '@google/genai';
 import {
   COMPRESSION_STATUS,
@@ -189,13 +190,18 @@ async function summarise(deps: CompressDeps, model: string, older: Content[]): P
 async function generate(deps: CompressDeps, model: string, contents: Content[]): Promise<string> {
   let response: GenerateContentResponse;
   try {
+    const summarizer = compressionModelFor(model);
     response = await deps.models.generateContent({
-      model,
+      model: summarizer,
       contents,
-      config: { systemInstruction: SUMMARY_SYSTEM_PROMPT, abortSignal: Context.current().cancellationSignal },
+      config: {
+        ...compressionConfig(summarizer),
+        systemInstruction: SUMMARY_SYSTEM_PROMPT,
+        abortSignal: Context.current().cancellationSignal,
+      },
     });
   } catch (err) {
-    throw classifyModelError(err);
+    throw classifyModelError(err, compressionModelFor(model));
   }
   const parts = response.candidates?.[0]?.content?.parts ?? [];
   return parts.map((part) => (part.thought || typeof part.text !== 'string' ? '' : part.text)).join('');

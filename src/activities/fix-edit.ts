@@ -1,4 +1,5 @@
 import { Context } from '@temporalio/activity';
+import { sideCallConfig } from '../core/models';
 import { z } from 'zod';
 import { externalizeLargeStrings, resolveBlobMarkers } from '../store/blobs';
 import type { TranscriptStore } from '../store/types';
@@ -74,7 +75,7 @@ export async function fixEdit(deps: FixEditDeps, input: FixEditInput): Promise<F
     const request = {
       model: input.model,
       contents: [{ role: 'user', parts: [{ text: fixPrompt(args.data, input.error, content) }] }],
-      config: { temperature: 0, responseJsonSchema: FIX_JSON_SCHEMA },
+      config: { ...sideCallConfig(input.model), responseJsonSchema: FIX_JSON_SCHEMA },
     };
     const answer = answerSchema.safeParse(await generateJsonAnswer(deps.models, request, 1));
     if (!answer.success) return { reason: 'the fixer gave no usable answer' };

@@ -17,7 +17,7 @@ export async function requestJson(models: JsonModelSeam, request: GenerateConten
       config: { ...request.config, responseMimeType: 'application/json' },
     });
   } catch (err) {
-    throw classifyModelError(err);
+    throw classifyModelError(err, request.model);
   }
   return parseJson(answerText(response));
 }

@@ -1,4 +1,5 @@
 import { Context } from '@temporalio/activity';
+import { sideCallConfig } from '../core/models';
 import type { Content } from '@google/genai';
 import { z } from 'zod';
 import {
@@ -89,7 +90,7 @@ export async function checkForLoop(deps: LoopCheckDeps, input: LoopCheckInput): 
     contents: loopCheckContents(history, input.prompt),
     config: {
       systemInstruction: SYSTEM_PROMPT,
-      temperature: 0,
+      ...sideCallConfig(input.model),
       responseJsonSchema: LOOP_CHECK_JSON_SCHEMA,
       abortSignal: Context.current().cancellationSignal,
     },

@@ -97,7 +97,7 @@ async function streamOnce(
     stream = await deps.models.generateContentStream(sent);
   } catch (err) {
     cut?.release();
-    throw cancellationOr(signal, classifyModelError(err));
+    throw cancellationOr(signal, classifyModelError(err, request.model));
   }
   const chunks: StreamChunk[] = [];
   // Each attempt starts from the tracking the request came with: a failed attempt's text is dropped.
@@ -112,7 +112,7 @@ async function streamOnce(
       if (loop) break;
     }
   } catch (err) {
-    const failure = cancellationOr(signal, classifyModelError(err));
+    const failure = cancellationOr(signal, classifyModelError(err, request.model));
     if (failure instanceof ApplicationFailure && !failure.nonRetryable) return { failure };
     throw failure;
   } finally {

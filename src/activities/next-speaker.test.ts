@@ -52,7 +52,7 @@ describe('checkNextSpeaker', () => {
     const [request] = fake.requests;
     expect(request.model).toBe('judge-flash');
     expect(request.config).toMatchObject({
-      temperature: 0,
+      temperature: 1,
       responseMimeType: 'application/json',
       responseJsonSchema: NEXT_SPEAKER_JSON_SCHEMA,
     });

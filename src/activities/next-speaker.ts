@@ -1,4 +1,5 @@
 import { Context } from '@temporalio/activity';
+import { sideCallConfig } from '../core/models';
 import type { Content } from '@google/genai';
 import { z } from 'zod';
 import { curatedHistory, nextSpeakerFastPath } from '../core/next-speaker';
@@ -75,7 +76,7 @@ export async function checkNextSpeaker(deps: NextSpeakerDeps, input: NextSpeaker
     if (fast.next !== 'ask') return { next: fast.next, reasoning: fast.reasoning, asked };
     asked = true;
     const contents: Content[] = [...curatedHistory(history), { role: 'user', parts: [{ text: CHECK_PROMPT }] }];
-    const config = { temperature: 0, responseJsonSchema: NEXT_SPEAKER_JSON_SCHEMA };
+    const config = { ...sideCallConfig(input.model), responseJsonSchema: NEXT_SPEAKER_JSON_SCHEMA };
     const json = await generateJsonAnswer(deps.models, { model: input.model, contents, config }, input.maxAttempts);
     const parsed = answerSchema.safeParse(json);
     if (!parsed.success) return { next: 'user', reasoning: 'The check gave no usable answer.', asked: true };

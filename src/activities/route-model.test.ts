@@ -48,9 +48,11 @@ describe('routeModel', () => {
     const [request] = fake.requests;
     expect(request.model).toBe('lite');
     expect(request.contents).toEqual([user('q2'), model('a2'), user('q3'), model('a3'), user('list the files')]);
+    // A model the catalogue does not pin gets its chat config, as Gemini CLI's alias-resolved classifier does.
     expect(request.config).toMatchObject({
-      temperature: 0,
-      maxOutputTokens: 1024,
+      temperature: 1,
+      topP: 0.95,
+      topK: 64,
       responseMimeType: 'application/json',
       responseJsonSchema: ROUTER_JSON_SCHEMA,
     });

@@ -1,4 +1,5 @@
 import { Context } from '@temporalio/activity';
+import { sideCallConfig } from '../core/models';
 import type { Content } from '@google/genai';
 import { z } from 'zod';
 import { classifierHistory } from '../core/routing';
@@ -77,9 +78,7 @@ export async function routeModel(deps: RouteModelDeps, input: RouteModelInput): 
         contents,
         config: {
           systemInstruction: SYSTEM_PROMPT,
-          temperature: 0,
-          maxOutputTokens: 1024,
-          thinkingConfig: { thinkingBudget: 512 },
+          ...sideCallConfig(input.classifierModel),
           responseJsonSchema: ROUTER_JSON_SCHEMA,
         },
       },

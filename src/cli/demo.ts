@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { Io } from './output';
-import { DEFAULT_MODEL, runCommand } from './run';
+import { DEFAULT_MODEL } from '../core/models';
+import { runCommand } from './run';
 
 export const DEMO_PROMPT =
   'The test in this project fails (node test.js). Find out why, fix it, and check that it passes.';

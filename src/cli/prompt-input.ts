@@ -86,7 +86,7 @@ function seconds(value: number | undefined, flag: string): number | undefined {
 }
 
 /**
- * Model names as the Gemini API spells them (`gemini-2.5-pro`, `models/...`, `tunedModels/...`,
+ * Model names as the Gemini API spells them (`gemini-3.1-pro-preview`, `models/...`, `tunedModels/...`,
  * or `auto`). An empty or malformed name is refused here: the SDK would throw before sending it,
  * or the API answer 400/404, on every attempt of a prompt already started.
  */
@@ -97,6 +97,6 @@ export function modelName(model: string): string {
   const shown =
     model.trim() === '' ? 'an empty name' : JSON.stringify(model.length > 60 ? `${model.slice(0, 60)}…` : model);
   throw new InputError(
-    `-m/--model: ${shown} is not a model name (letters, digits, '.', '-', '_', ':', '/'; e.g. gemini-2.5-pro)`,
+    `-m/--model: ${shown} is not a model name (letters, digits, '.', '-', '_', ':', '/'; e.g. gemini-3.1-pro-preview)`,
   );
 }

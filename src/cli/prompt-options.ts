@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { DEFAULT_MAX_TURNS } from '../client';
 import { APPROVAL_MODES } from '../core/types';
 import { positiveInt, positiveNumber } from './arguments';
-import { DEFAULT_MODEL } from './run';
+import { DEFAULT_MODEL } from '../core/models';
 import { hostOption } from './hosts';
 
 /**

@@ -31,8 +31,6 @@ import { createApprovalHandler } from './interactive-approval';
 import { scriptedSessionQueue, sessionOf } from './resume';
 import { withSettingsDefaults } from './gemini-flags';
 
-export const DEFAULT_MODEL = 'gemini-2.5-pro';
-
 /** `durable-agent run`: starts a prompt workflow and follows it to its end (or detaches). */
 export async function runCommand(config: Config, given: RunOptions, io: Io, logger: Logger): Promise<number> {
   const input = promptInput(given);

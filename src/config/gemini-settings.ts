@@ -3,6 +3,7 @@ import { describeIssues } from '../core/confirmation';
 import type { PolicyRule } from '../core/policy/types';
 import type { ApprovalMode } from '../core/types';
 import { readSettings, SettingsFileError, type SettingsFiles } from './settings';
+import { MODEL_CONFIGS_KEYS, modelConfigsSchema, modelSettings, type ModelSettings } from './model-settings';
 
 /**
  * Gemini CLI's settings keys that mean something here, read from our settings files (the
@@ -24,6 +25,7 @@ const geminiKeys = z.object({
       exclude: z.array(z.string().trim().min(1, 'must not be empty')).optional(),
     })
     .optional(),
+  modelConfigs: modelConfigsSchema,
 });
 
 /** Keys of ours or read above; anything else in a settings file is reported as ignored. */
@@ -39,6 +41,7 @@ const USED = new Set([
   'general.defaultApprovalMode',
   'tools.core',
   'tools.exclude',
+  ...MODEL_CONFIGS_KEYS,
 ]);
 
 export interface GeminiSettings {
@@ -46,16 +49,20 @@ export interface GeminiSettings {
   approvalMode?: ApprovalMode;
   rules: PolicyRule[];
   warnings: string[];
+  /** `modelConfigs`: model names that replace the catalogue's. */
+  models: ModelSettings;
 }
 
 export async function loadGeminiSettings(files: SettingsFiles): Promise<GeminiSettings> {
-  const out: GeminiSettings = { rules: [], warnings: [] };
+  const out: GeminiSettings = { rules: [], warnings: [], models: {} };
+  const modelConfigs: z.infer<typeof modelConfigsSchema>[] = [];
   for (const file of [files.userFile, files.workspaceFile]) {
     const raw = file === undefined ? undefined : await readSettings(file);
     if (raw === undefined) continue;
     const parsed = geminiKeys.safeParse(raw);
     if (!parsed.success) throw new SettingsFileError(`${file}: ${describeIssues(parsed.error)}`);
     const { model, general, tools } = parsed.data;
+    modelConfigs.push(parsed.data.modelConfigs);
     // The workspace's file comes second and wins, as in Gemini CLI.
     out.model = model?.name ?? out.model;
     out.approvalMode = general?.defaultApprovalMode ?? out.approvalMode;
@@ -64,6 +71,7 @@ export async function loadGeminiSettings(files: SettingsFiles): Promise<GeminiSe
     if (ignored.length > 0)
       out.warnings.push(`${file}: ${ignored.join(', ')}: not used by durable-agent (Gemini CLI settings it ignores)`);
   }
+  out.models = modelSettings(modelConfigs);
   return out;
 }
 

@@ -11,6 +11,7 @@ import { loadContextFileNames, loadEnvRedaction, loadHookSettings, loadWebSettin
 import type { SettingsFiles } from './settings';
 import { loadMcpServers } from './mcp-settings';
 import { loadGeminiSettings } from './gemini-settings';
+import type { ModelSettings } from './model-settings';
 import { readTrustedFolders, trustingFolder } from './trusted-folders';
 
 /**
@@ -57,7 +58,8 @@ export function configSources(
 }
 
 export type WorkspaceConfig = Required<Pick<PromptInput, 'policyRules' | 'agents' | 'workspaceTrusted'>> &
-  Pick<PromptInput, 'hooks' | 'contextFileNames' | 'mcpServers' | 'web'>;
+  Pick<PromptInput, 'hooks' | 'contextFileNames' | 'mcpServers' | 'web'> &
+  ModelSettings;
 
 /**
  * Policies of every tier, the agents `invoke_agent` may start (the built-ins first) and the hooks.
@@ -86,6 +88,7 @@ export async function loadWorkspaceConfig(
     ...definedMcp(await atConfigEdge(() => loadMcpServers(sources.settings))),
     ...definedWeb(await atConfigEdge(() => loadWebSettings(sources.settings.userFile))),
     workspaceTrusted: trusted,
+    ...gemini.models,
   };
 }
 

@@ -43,6 +43,26 @@ describe('classifyModelError: ApiError statuses', () => {
   });
 });
 
+describe('a 404 for a model', () => {
+  const notFound = (model: string) =>
+    classifyModelError(new ApiError({ status: 404, message: 'models/x is not found' }), model) as ApplicationFailure;
+
+  it('fails at once, naming the model and its replacement', () => {
+    const failure = notFound('gemini-3-pro-preview');
+    expect(failure.type).toBe(MODEL_ERROR_TYPES.notFound);
+    expect(failure.nonRetryable).toBe(true);
+    expect(failure.message).toContain('model gemini-3-pro-preview was not found');
+    expect(failure.message).toContain('use gemini-3.1-pro-preview instead: -m gemini-3.1-pro-preview');
+    expect(failure.message).toContain('modelIdResolutions');
+  });
+
+  it('suggests the current model of the same role for a model the catalogue does not know as retired', () => {
+    expect(notFound('gemini-2.5-flash').message).toContain('use gemini-3.8-flash instead');
+    expect(notFound('gemini-2.5-flash-lite').message).toContain('use gemini-3.5-flash-lite instead');
+    expect(notFound('gemini-3.1-pro-preview').message).toContain('To choose another model: -m MODEL');
+  });
+});
+
 describe('classifyModelError: other errors', () => {
   it.each([
     ['fetch failed', new TypeError('fetch failed')],

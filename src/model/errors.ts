@@ -1,6 +1,7 @@
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { ApiError } from '@google/genai';
 import { FAILURES, MODEL_ERROR_TYPES } from '../core/failures';
+import { suggestedModel } from '../core/models';
 
 const NETWORK_CODES = new Set([
   'ECONNRESET',
@@ -23,8 +24,9 @@ const NETWORK_CODES = new Set([
  * decides retryable or not: 408, 429, 499, 5xx and network errors retry with backoff; any other
  * 4xx fails at once with a message that says what to fix.
  */
-export function classifyModelError(err: unknown): Error {
+export function classifyModelError(err: unknown, model?: string): Error {
   if (err instanceof CancelledFailure || err instanceof ApplicationFailure) return err;
+  if (err instanceof ApiError && err.status === 404 && model) return modelNotFound(model, err.message);
   if (err instanceof ApiError) return classifyStatus(err.status, err.message);
   if (isRequestRejectedBySdk(err)) {
     const refused = `the model request was refused before sending: ${messageOf(err)}`;
@@ -52,6 +54,22 @@ export function classifyStatus(status: number, message: string): ApplicationFail
   if (status === 404) return fatal(MODEL_ERROR_TYPES.notFound, `${detail}. ${FAILURES.modelNotFound.hint}`);
   if (status >= 400 && status < 500) return fatal(MODEL_ERROR_TYPES.badRequest, detail);
   return retryable(MODEL_ERROR_TYPES.unknown, detail);
+}
+
+/**
+ * A 404 for a model: the model is gone (retired, or never served to this key). Not retried; the message names
+ * the model, the catalogue's model for the same role, and the two ways to switch.
+ */
+export function modelNotFound(model: string, message: string): ApplicationFailure {
+  const instead = suggestedModel(model);
+  const use = instead === model ? 'choose another model' : `use ${instead} instead`;
+  return fatal(
+    MODEL_ERROR_TYPES.notFound,
+    `model ${model} was not found (404: ${message}); it may have been retired. To ${use}: ` +
+      `-m ${instead === model ? 'MODEL' : instead}, "model": {"name": ...} in settings.json, or ` +
+      `"modelConfigs": {"modelIdResolutions": {"${model}": {"default": ...}}} to send another model wherever ` +
+      `this one is used (docs/models.md).`,
+  );
 }
 
 /**

@@ -55,6 +55,11 @@ export interface PromptInput extends HostFields {
   nextSpeakerModel?: string;
   /** For `model: 'auto'`: the routing classifier's model. */
   classifierModel?: string;
+  /**
+   * Settings' `modelConfigs.modelIdResolutions`: a requested model name → the one to send, over the catalogue's
+   * retired-name table (core/models.ts).
+   */
+  modelResolutions?: Record<string, string>;
   /** Token budget of the prompt (input + output); reaching it pauses for a top-up. */
   maxTokens?: number;
   /** One edit fixer model call after a `replace` whose old_string was not found; on unless false. */

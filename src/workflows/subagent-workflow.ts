@@ -22,7 +22,7 @@ import { mcpToolNames } from './tools/mcp-calls';
 import { runTurn, takeTurn, type OpenCalls, type TakenTurn, type TurnFrame, type TurnSpec } from './prompt/turn';
 import { compressionDue, maybeCompress } from './guards/context';
 import { callWithFallback, chooseModel } from './guards/model-choice';
-import { autoRoutingModels } from '../core/routing';
+import { autoRoutingModels } from '../core/models';
 
 /**
  * One sub-agent run, as Gemini CLI's local executor: model turn, its allowed tools (anything else is

@@ -33,6 +33,8 @@ test('`-p … -o json -y --include-directories`: yolo runs the edits, stats in G
     '-o',
     'json',
     '-y',
+    '-m',
+    'gemini-2.5-pro',
     '--include-directories',
     'ws',
     '--fake-responses',

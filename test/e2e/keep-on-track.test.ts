@@ -38,13 +38,13 @@ describe('routing with -m auto', () => {
     const run = await h.run(script, { workspace: ws, model: 'auto' });
     expect(run.result?.response).toBe('A');
     expect(models()).toEqual([
-      'generateContent:gemini-2.5-flash-lite',
-      'generateContentStream:gemini-2.5-flash',
-      'generateContentStream:gemini-2.5-flash',
+      'generateContent:gemini-3.5-flash-lite',
+      'generateContentStream:gemini-3.8-flash',
+      'generateContentStream:gemini-3.8-flash',
     ]);
-    expect(run.events.find((e) => e.type === 'model_info')).toMatchObject({ model: 'gemini-2.5-flash' });
+    expect(run.events.find((e) => e.type === 'model_info')).toMatchObject({ model: 'gemini-3.8-flash' });
     // The classifier's tokens count in the prompt's stats, under its own model.
-    expect(run.status.stats?.models['gemini-2.5-flash-lite']).toMatchObject({ input: 40, output: 7, total: 47 });
+    expect(run.status.stats?.models['gemini-3.5-flash-lite']).toMatchObject({ input: 40, output: 7, total: 47 });
   });
 
   test('an explicit model makes no classifier call', async () => {
@@ -60,14 +60,14 @@ describe('routing with -m auto', () => {
       const run = await h.run(script, { model: 'auto', modelMaxAttempts: 2 });
       expect(run.result?.response).toBe('from flash');
       expect(models()).toEqual([
-        'generateContent:gemini-2.5-flash-lite',
-        'generateContentStream:gemini-2.5-pro',
-        'generateContentStream:gemini-2.5-pro',
-        'generateContentStream:gemini-2.5-flash',
+        'generateContent:gemini-3.5-flash-lite',
+        'generateContentStream:gemini-3.1-pro-preview',
+        'generateContentStream:gemini-3.1-pro-preview',
+        'generateContentStream:gemini-3.8-flash',
       ]);
       expect(
         run.events.some(
-          (e) => e.type === 'warning' && /falling back to gemini-2.5-flash/.test((e as { message: string }).message),
+          (e) => e.type === 'warning' && /falling back to gemini-3.8-flash/.test((e as { message: string }).message),
         ),
       ).toBe(true);
     },
@@ -75,7 +75,7 @@ describe('routing with -m auto', () => {
 
   test('a malformed classifier answer routes to the strong model', async () => {
     await h.run([json('not json at all'), textResponse('ok')], { model: 'auto' });
-    expect(models()[1]).toBe('generateContentStream:gemini-2.5-pro');
+    expect(models()[1]).toBe('generateContentStream:gemini-3.1-pro-preview');
   });
 });
 
@@ -92,7 +92,7 @@ describe('next-speaker check', () => {
     expect(h.fake.requests).toHaveLength(4);
     const third = h.fake.requests[2].body as { contents: { parts: { text?: string }[] }[] };
     expect(third.contents.at(-1)!.parts[0].text).toBe('Please continue.');
-    expect(run.status.stats?.models['gemini-2.5-flash']).toMatchObject({ total: 94 });
+    expect(run.status.stats?.models['gemini-3-flash-preview']).toMatchObject({ total: 94 });
   });
 
   test('a malformed answer means "user": the prompt ends after 2 calls', async () => {

@@ -171,8 +171,8 @@ describe('the LLM loop check from the 30th model request', () => {
     const methods = h.fake.requests.map((r) => r.method);
     expect(methods.filter((m) => m === 'generateContent')).toHaveLength(2);
     expect(methods.slice(29, 31)).toEqual(['generateContent', 'generateContent']);
-    expect(h.fake.requests[29].model).toBe('gemini-2.5-flash');
-    expect(h.fake.requests[30].model).toBe('gemini-2.5-pro');
+    expect(h.fake.requests[29].model).toBe('gemini-3-flash-preview');
+    expect(h.fake.requests[30].model).toBe('gemini-3.1-pro-preview');
     expect(lastUserParts(31).at(-1)!.text).toMatch(/Potential loop detected/);
     expect(loopEvents(run.events)).toEqual([expect.objectContaining({ kind: 'llm_loop' })]);
   });

@@ -58,6 +58,16 @@ test('an authentication error fails at once and names the key to check', async (
   expect(run.status.error?.message).toContain('GEMINI_API_KEY');
 });
 
+test('a 404 for a retired model fails at once, naming the model and its replacement', async () => {
+  const run = await h.run([errorLine(404, 'NOT_FOUND', 'models/gemini-2.5-pro is not found')], {
+    model: 'gemini-2.5-pro',
+  });
+  expect(h.fake.requests).toHaveLength(1);
+  expect(run.status.error).toMatchObject({ type: 'ModelCall.NotFound' });
+  expect(run.status.error?.message).toContain('model gemini-2.5-pro was not found');
+  expect(run.status.error?.message).toContain('use gemini-3.1-pro-preview instead: -m gemini-3.1-pro-preview');
+});
+
 test('a stream cut mid-response is retried and its text is not duplicated', async () => {
   const cut = streamLine([chunk('Hello '), chunk('wor')], { dropAfterChunks: 1 });
   const whole = streamLine([chunk('Hello '), chunk('world.', true)]);

@@ -119,7 +119,8 @@ test('a sub-agent sends its definition’s sampling settings on every request: t
   expect(r.result?.response).toBe('ok');
   // The settings are part of the request frame, which later requests of a run send by reference.
   for (const i of [1, 2]) expect(body(i).generationConfig).toMatchObject({ temperature: 0.1, topP: 0.95 });
-  for (const i of [0, 3]) expect(body(i).generationConfig?.temperature).toBeUndefined();
+  // The main agent's requests carry the model's own chat config.
+  for (const i of [0, 3]) expect(body(i).generationConfig?.temperature).toBe(1);
 });
 
 test('a sub-agent falls back to the fast model when quota errors outlast the retries', async () => {
@@ -156,9 +157,9 @@ test('a sub-agent whose model is auto is routed once, as the prompt is', async (
   });
   expect(r.result?.response).toBe('ok');
   expect(models().slice(1, 4)).toEqual([
-    'generateContent:gemini-2.5-flash-lite',
-    'generateContentStream:gemini-2.5-flash',
-    'generateContentStream:gemini-2.5-flash',
+    'generateContent:gemini-3.5-flash-lite',
+    'generateContentStream:gemini-3.8-flash',
+    'generateContentStream:gemini-3.8-flash',
   ]);
 });
 

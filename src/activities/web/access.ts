@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { GenerateContentResponse } from '@google/genai';
+import { SIDE_CALL_MODELS, sideCallConfig } from '../../core/models';
 import { classifyModelError } from '../../model/errors';
 import type { JsonModelSeam } from '../../model/seam';
 import { ToolError, type WebAccess, type WebAnswer } from '../../tools/types';
@@ -8,8 +9,6 @@ import type { Grounding } from '../../tools/web-text';
 import { fetchPageText } from './fetch-page';
 import { isPrivateHost, takeRateSlot } from './hosts';
 
-/** Gemini CLI runs both web tools on this model (its `web-fetch` and `web-search` aliases). */
-export const WEB_TOOLS_MODEL = 'gemini-3-flash-preview';
 /** The tools activity's `maximumAttempts` (state/activity-options.ts): the last attempt answers the model. */
 const TOOL_MAX_ATTEMPTS = 5;
 
@@ -32,9 +31,10 @@ async function ask(
   let response: GenerateContentResponse;
   try {
     response = await models.generateContent({
-      model: WEB_TOOLS_MODEL,
+      model: SIDE_CALL_MODELS.web,
       contents: [{ role: 'user', parts: [{ text: request.text }] }],
       config: {
+        ...sideCallConfig(SIDE_CALL_MODELS.web),
         abortSignal: AbortSignal.any([signal, ...timeout]),
         ...(request.grounding ? { tools: [{ [request.grounding]: {} }] } : {}),
       },
@@ -53,7 +53,7 @@ async function ask(
 /** Temporal retries what may pass (invariant 3); a final failure is a result the model reads. */
 function modelFailure(err: unknown, signal: AbortSignal): Error {
   if (signal.aborted) return new ToolError('cancelled', 'The web request was cancelled.');
-  const failure = classifyModelError(err);
+  const failure = classifyModelError(err, SIDE_CALL_MODELS.web);
   const retryable = failure instanceof ApplicationFailure && !failure.nonRetryable;
   if (retryable && Context.current().info.attempt < TOOL_MAX_ATTEMPTS) return failure;
   return new ToolError('execution_failed', failure.message);

@@ -1,6 +1,7 @@
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
 import { CONTINUE_TEXT } from '../../core/next-speaker';
-import { autoRoutingModels, fallbackModelFor, isQuotaFailure } from '../../core/routing';
+import { autoRoutingModels, fallbackModelFor, resolveModel } from '../../core/models';
+import { isQuotaFailure } from '../../core/routing';
 import type { ModelTurn, NewPart } from '../../core/types';
 import {
   markUnavailable,
@@ -36,7 +37,7 @@ export async function chooseModel(
       classifierModel: state.settings.classifierModel,
     });
     recordUtilityUsage(state, routed.usage);
-    state.progress.model = routed.model;
+    state.progress.model = resolveModel(routed.model, { resolutions: state.input.modelResolutions });
   }
   emit(state, { type: 'model_info', model: state.progress.model });
 }

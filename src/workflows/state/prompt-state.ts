@@ -3,6 +3,7 @@ import type { McpCatalog } from '../../core/mcp';
 import type { AgentEvent, AgentEventBody } from '../../core/events';
 import type { AgentDefinition } from '../../core/agents/definition';
 import { createLoopState, type LoopState } from '../../core/loop/detection';
+import { resolveModel } from '../../core/models';
 import type { HookState } from '../../core/hooks/context';
 import { STATUS_ATTRIBUTE, type AgentStatusValue } from '../../core/search-attributes';
 import { addUsage, EMPTY_USAGE, type ApprovalMode, type TerminateReason, type TokenUsage } from '../../core/types';
@@ -82,7 +83,7 @@ export function createPromptState(input: PromptInput): PromptState {
     input,
     settings: settingsOf(input),
     progress: {
-      model: input.model,
+      model: resolveModel(input.model, { resolutions: input.modelResolutions }),
       fellBack: false,
       mode: input.approvalMode,
       turns: 0,

@@ -15,6 +15,9 @@ describe('settingsOf', () => {
   });
 
   it('takes an input from before any of the tunables existed', () => {
-    expect(settingsOf(input).loopCheckModels).toEqual({ fast: 'gemini-2.5-flash', confirm: 'gemini-2.5-pro' });
+    expect(settingsOf(input).loopCheckModels).toEqual({
+      fast: 'gemini-3-flash-preview',
+      confirm: 'gemini-3.1-pro-preview',
+    });
   });
 });

@@ -2,7 +2,7 @@ import { BUILTIN_AGENTS } from '../../core/agents/builtins';
 import type { AgentDefinition } from '../../core/agents/definition';
 import type { LoopCheckModels } from '../../core/loop/llm-schedule';
 import type { PolicyRule } from '../../core/policy/types';
-import { DEFAULT_CLASSIFIER_MODEL, DEFAULT_FAST_MODEL } from '../../core/routing';
+import { SIDE_CALL_MODELS } from '../../core/models';
 import type { PromptInput } from '../api';
 
 /**
@@ -21,12 +21,12 @@ export const PROMPT_DEFAULTS = {
   modelRetryInitialMs: 5000,
   /** Attempts of one model call before it fails (Gemini CLI: 10). */
   modelMaxAttempts: 10,
-  nextSpeakerModel: DEFAULT_FAST_MODEL,
+  nextSpeakerModel: SIDE_CALL_MODELS.nextSpeaker,
   /** The edit fixer's model, the one call that corrects a `replace` whose old_string was not found (Gemini CLI's). */
-  editFixerModel: 'gemini-3-flash-preview',
-  classifierModel: DEFAULT_CLASSIFIER_MODEL,
+  editFixerModel: SIDE_CALL_MODELS.editFixer,
+  classifierModel: SIDE_CALL_MODELS.classifier,
   /** Gemini CLI's loop-check models: a fast judge and a stronger one that must confirm it. */
-  loopCheckModels: { fast: 'gemini-2.5-flash', confirm: 'gemini-2.5-pro' } as LoopCheckModels,
+  loopCheckModels: { fast: SIDE_CALL_MODELS.loopCheck, confirm: SIDE_CALL_MODELS.loopConfirm } as LoopCheckModels,
   /** How long a prompt flagged twice as looping waits for `loopDecision` before it ends. */
   loopDecisionTimeoutMs: 30 * 60_000,
   policyRules: [] as PolicyRule[],

@@ -4,8 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 /**
- * Gemini CLI for the side-by-side benchmark: an exact version installed once into the user's cache
- * folder (never into the project, never by `npm test`), run headless against the same fake Gemini
+ * Gemini CLI for the side-by-side benchmark and the request comparison test: an exact version installed
+ * once into the user's cache folder (never into the project), run headless against the same fake Gemini
  * server as durable-agent. Only the npm registry is needed; the version is pinned so that figures of
  * two runs compare the same program.
  */
@@ -61,17 +61,21 @@ export interface GeminiRun {
   exitMs: number;
 }
 
-/** `gemini -p PROMPT --yolo -m MODEL --skip-trust` in `workspace`, timed from spawn to the answer on stdout. */
+/**
+ * `gemini -p PROMPT --yolo [-m MODEL] --skip-trust` in `workspace`, timed from spawn to the answer on stdout;
+ * without `model`, Gemini CLI's default.
+ */
 export async function runGeminiCli(opts: {
   entry: string;
   home: string;
   baseUrl: string;
   workspace: string;
   prompt: string;
-  model: string;
+  model?: string;
   answer: string;
 }): Promise<GeminiRun> {
-  const args = [opts.entry, '-p', opts.prompt, '--yolo', '-m', opts.model, '--skip-trust'];
+  const model = opts.model ? ['-m', opts.model] : [];
+  const args = [opts.entry, '-p', opts.prompt, '--yolo', ...model, '--skip-trust'];
   const started = performance.now();
   const child = spawn(process.execPath, args, {
     cwd: opts.workspace,
