@@ -24,6 +24,7 @@ import { createExec } from './exec';
 import { heartbeatIntervalFor, withHeartbeat } from './heartbeat';
 import { defaultProcessRunner, type ProcessRunner } from './spawner/runner';
 import { McpPool } from './mcp/pool';
+import { workerBackgroundShells } from './background';
 import { discoverMcpTools, type DiscoverMcpInput } from './mcp/discover';
 import { callMcpTool, type CallMcpToolInput } from './mcp/call';
 
@@ -99,6 +100,7 @@ function transcriptAndToolActivities(deps: ActivityDeps) {
   const commandEnv = deps.commandEnv ?? withoutSecrets(process.env);
   const runner = deps.runner ?? defaultProcessRunner();
   const exec = createExec(commandEnv, runner);
+  const background = workerBackgroundShells(deps.home, { runner, env: commandEnv });
   const heartbeatIntervalMs = deps.toolHeartbeatIntervalMs;
   return {
     async runTool(input: RunToolInput) {
@@ -107,6 +109,7 @@ function transcriptAndToolActivities(deps: ActivityDeps) {
         journal: deps.journal,
         grepTimeoutMs: deps.grepTimeoutMs,
         exec,
+        background,
         home: deps.home,
         models: deps.models,
       };

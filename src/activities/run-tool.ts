@@ -42,6 +42,8 @@ export interface ToolActivityDeps {
   grepTimeoutMs?: number;
   /** Runs shell commands (default: `createExec()`). */
   exec?: ToolDeps['exec'];
+  /** The worker's background commands (default: the registry of `home`). */
+  background?: ToolDeps['background'];
   /** durable-agent's home, where `save_memory` writes the user-level `GEMINI.md`. */
   home?: string;
   /** The model client of `web_fetch` and `google_web_search` (none: they report they are unavailable). */
@@ -142,6 +144,7 @@ async function runParsed(
       grepTimeoutMs: deps.grepTimeoutMs,
       readBlob: (ref) => deps.store.getBlob(ref),
       exec: deps.exec,
+      background: deps.background,
       knownFiles: input.knownFiles,
       home: deps.home,
       web: deps.models && createWebAccess(deps.models, ctx.cancellationSignal, !!input.web?.allowPrivateAddresses),
