@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -28,7 +29,7 @@ export interface BackgroundOptions {
 /**
  * The background shell commands of this worker process. A process belongs to the worker that
  * started it: only that worker receives its output and knows when it ends. Each process leaves a
- * record (`<owner pid>-<pid>.json`) and its output (`.log`), both 0600, in a directory of the agent's
+ * record (`<owner pid>-<random>.json`) and its output (`.log`), both 0600, in a directory of the agent's
  * home, so that another worker asked about it can tell that its owner has died: the process is then
  * reported lost, never started again. Files are created, never opened through an existing name, so
  * a link planted there cannot redirect them.
@@ -78,9 +79,10 @@ async function startProcess(
   { command, cwd, workspace }: { command: string; cwd: string; workspace: string },
 ): Promise<number> {
   ensurePrivateDir(dir);
-  const log = { fd: -1, written: 0, early: [] as string[] };
+  // A name nobody can guess, created before the command starts: a failure here runs nothing.
+  const base = path.join(dir, `${process.pid}-${randomUUID()}`);
+  const log = { fd: createPrivateFile(`${base}.log`), written: 0 };
   const append = (chunk: string) => {
-    if (log.fd < 0) return void log.early.push(chunk);
     const bytes = Buffer.from(chunk, 'utf8');
     if (log.written >= BACKGROUND_OUTPUT_CAP_BYTES) return;
     const room = BACKGROUND_OUTPUT_CAP_BYTES - log.written;
@@ -88,22 +90,20 @@ async function startProcess(
     log.written += Math.min(room, bytes.length);
     if (log.written >= BACKGROUND_OUTPUT_CAP_BYTES) fs.writeSync(log.fd, '\n[output past 1 MiB was dropped]\n');
   };
+  const entry: Entry = { pid: 0, command, workspace, status: 'running', logPath: `${base}.log` };
   let started: (pid: number) => void = () => undefined;
   const pid = new Promise<number>((resolve) => (started = resolve));
   const request = { argv: ['bash', '-c', command], cwd, env, killGraceMs: KILL_GRACE_MS };
   const done = runner.run(request, { onOutput: (_fd, data) => append(data), onStarted: started, unref: true });
-  const first = await Promise.race([pid, done]);
-  if (typeof first !== 'number') throw new Error(first.error ?? 'the background command did not start');
-  const base = path.join(dir, `${process.pid}-${first}`);
-  const entry: Entry = { pid: first, command, workspace, status: 'running', logPath: `${base}.log` };
-  mine.set(first, entry);
-  writeRecord(`${base}.json`, { pid: first, command, workspace, owner: process.pid });
-  log.fd = createPrivateFile(entry.logPath);
-  log.early.splice(0).forEach(append);
   void done.then((outcome) => {
     Object.assign(entry, { status: 'exited', exitCode: outcome.exitCode, signal: outcome.signal ?? undefined });
     fs.closeSync(log.fd);
   });
+  const first = await Promise.race([pid, done]);
+  if (typeof first !== 'number') throw new Error(first.error ?? 'the background command did not start');
+  entry.pid = first;
+  mine.set(first, entry);
+  writeRecord(`${base}.json`, { pid: first, command, workspace, owner: process.pid });
   return first;
 }
 
