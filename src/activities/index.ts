@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { Context } from '@temporalio/activity';
 import type { NewPart } from '../core/types';
 import type { TranscriptStore } from '../store/types';
@@ -25,6 +26,7 @@ import { heartbeatIntervalFor, withHeartbeat } from './heartbeat';
 import { defaultProcessRunner, type ProcessRunner } from './spawner/runner';
 import { McpPool } from './mcp/pool';
 import { workerBackgroundShells } from './background';
+import { commandRecords } from './command-records';
 import { discoverMcpTools, type DiscoverMcpInput } from './mcp/discover';
 import { callMcpTool, type CallMcpToolInput } from './mcp/call';
 
@@ -110,6 +112,7 @@ function transcriptAndToolActivities(deps: ActivityDeps) {
         grepTimeoutMs: deps.grepTimeoutMs,
         exec,
         background,
+        commandRecords: deps.home ? commandRecords(path.join(deps.home, 'commands')) : undefined,
         home: deps.home,
         models: deps.models,
       };

@@ -17,24 +17,33 @@ env: {} })
 `;
 
 /**
- * The spawner reads JSON lines on fd 3: `{op:'run', id, argv, cwd, env, stdin?, interactive?,
+ * The spawner reads JSON lines on fd 3: `{op:'run', id, argv, cwd, env, stdin?, interactive?, record?,
  * timeoutMs?, killGraceMs, drainMs?}`, `{op:'in', id, data}`, `{op:'eof', id}` and `{op:'stop', id}`,
  * and writes JSON lines `{id, ev:'started', pid}`, `{id, ev:'out', fd, data}`, `{id, ev:'done', code,
  * signal, timedOut, error?}` on the same socket.
  * Each command runs in a process group of its own. At its timeout (none: no limit), or on `stop`, the
  * group gets SIGTERM, then SIGKILL after the grace period. `done` comes when the command's pipes
  * close, or `drainMs` after it exits (a background process may hold them open). An interactive
- * process (an MCP server) keeps its stdin open for `in` and `eof`.
+ * process (an MCP server) keeps its stdin open for `in` and `eof`. With `record`, the command leaves
+ * `<record>.running` while it runs and `<record>.json` (its outcome and output) when done, for a
+ * worker that takes over from one that died meanwhile.
  * When the worker goes away (the socket ends), running commands keep their deadlines, as a command of a
  * crashed worker always has: it is neither cut short nor left running past its timeout. Interactive
  * processes served only the worker, so they are stopped. The spawner exits once the last one has ended.
  */
 export const SPAWNER_PROGRAM = `'use strict';
 const { spawn } = require('node:child_process');
+const fs = require('node:fs');
 const jobs = new Map();
 const channel = new (require('node:net').Socket)({ fd: 3, readable: true, writable: true });
 const send = (message) => channel.write(JSON.stringify(message) + '\\n');
 channel.on('error', () => undefined);
+
+/** Output kept in a record; a command's whole output, unless it is huge. */
+const RECORD_CAP = 8 * 1024 * 1024;
+function writeOnce(file, text) {
+  try { fs.writeFileSync(file, text, { flag: 'wx', mode: 0o600 }); } catch { /* a record is best effort */ }
+}
 
 function groupStopper(pid, graceMs) {
   let started = false;
@@ -63,6 +72,9 @@ function run(req) {
 signal: null };
   jobs.set(req.id, job);
   if (child.pid !== undefined) send({ id: req.id, ev: 'started', pid: child.pid });
+  const record = req.record === undefined ? undefined : { base: req.record, output: '' };
+  if (record) writeOnce(record.base + '.running', JSON.stringify({ spawner: process.pid, pid: child.pid }));
+  const keep = (data) => { if (record && record.output.length < RECORD_CAP) record.output += data; };
   if (req.timeoutMs !== undefined) job.timers.push(setTimeout(() => { job.timedOut = true; job.stop(); }, req.timeoutMs));
   const finish = (error) => {
     if (jobs.get(req.id) !== job) return;
@@ -70,10 +82,15 @@ signal: null };
     job.timers.forEach(clearTimeout);
     child.stdout.destroy();
     child.stderr.destroy();
-    send({ id: req.id, ev: 'done', code: job.code, signal: job.signal, timedOut: job.timedOut, error });
+    const outcome = { code: job.code, signal: job.signal, timedOut: job.timedOut, error };
+    if (record) {
+      writeOnce(record.base + '.json', JSON.stringify({ ...outcome, pid: child.pid, output: record.output }));
+      try { fs.unlinkSync(record.base + '.running'); } catch { /* gone */ }
+    }
+    send({ id: req.id, ev: 'done', ...outcome });
   };
-  child.stdout.setEncoding('utf8').on('data', (data) => send({ id: req.id, ev: 'out', fd: 1, data }));
-  child.stderr.setEncoding('utf8').on('data', (data) => send({ id: req.id, ev: 'out', fd: 2, data }));
+  child.stdout.setEncoding('utf8').on('data', (data) => (keep(data), send({ id: req.id, ev: 'out', fd: 1, data })));
+  child.stderr.setEncoding('utf8').on('data', (data) => (keep(data), send({ id: req.id, ev: 'out', fd: 2, data })));
   if (child.stdin) {
     child.stdin.on('error', () => undefined);
     if (!req.interactive) child.stdin.end(req.stdin);

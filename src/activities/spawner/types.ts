@@ -7,6 +7,8 @@ export interface RunRequest {
   stdin?: string;
   /** Keeps stdin open for `Interactive.write` (an MCP server); stopped when the worker goes away. */
   interactive?: boolean;
+  /** Where the command's outcome is kept should the worker die meanwhile (`<record>.json`). */
+  record?: string;
   /** None: no time limit (a background command, an MCP server). */
   timeoutMs?: number;
   /** SIGTERM to SIGKILL, at the timeout or on abort. */
