@@ -55,7 +55,7 @@ export interface AgentWorkerOptions {
 
 /** Wires a worker: connection, activities from real dependencies, the workflow bundle, the task queue. */
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
-  const mcpPool = new McpPool();
+  const mcpPool = new McpPool({ env: options.commandEnv, runner: options.runner });
   // Every worker serves a host (default: this machine), also those built here directly (tests).
   const host = options.host ?? defaultHost();
   const identity = { identity: workerIdentity(process.pid, host) };

@@ -29,11 +29,19 @@ async function runCommand(options: ExecOptions, env: NodeJS.ProcessEnv, runner: 
     timeoutMs: options.timeoutMs,
     killGraceMs: KILL_GRACE_MS,
     drainMs: PIPE_DRAIN_MS,
+    record: options.record,
   };
   const outcome = await runner.run(request, { onOutput: (_fd, data) => output.append(data), signal: options.signal });
   if (outcome.error) throw new Error(outcome.error);
   const { exitCode, signal, timedOut, aborted, pid } = outcome;
   return { output: output.text(), exitCode, signal, timedOut, aborted, pid };
+}
+
+/** A recorded command's result as `exec` would have returned it (its output cut the same way). */
+export function recordedResult(recorded: ExecResult, maxOutputChars: number): ExecResult {
+  const output = createOutputBuffer(maxOutputChars);
+  output.append(recorded.output);
+  return { ...recorded, output: output.text() };
 }
 
 /** Keeps the first 20% and a rolling last 80% of `maxChars`, counting what falls between. */

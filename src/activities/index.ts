@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { Context } from '@temporalio/activity';
 import type { NewPart } from '../core/types';
 import type { TranscriptStore } from '../store/types';
@@ -24,6 +25,8 @@ import { createExec } from './exec';
 import { heartbeatIntervalFor, withHeartbeat } from './heartbeat';
 import { defaultProcessRunner, type ProcessRunner } from './spawner/runner';
 import { McpPool } from './mcp/pool';
+import { workerBackgroundShells } from './background';
+import { commandRecords } from './command-records';
 import { discoverMcpTools, type DiscoverMcpInput } from './mcp/discover';
 import { callMcpTool, type CallMcpToolInput } from './mcp/call';
 
@@ -99,6 +102,7 @@ function transcriptAndToolActivities(deps: ActivityDeps) {
   const commandEnv = deps.commandEnv ?? withoutSecrets(process.env);
   const runner = deps.runner ?? defaultProcessRunner();
   const exec = createExec(commandEnv, runner);
+  const background = workerBackgroundShells(deps.home, { runner, env: commandEnv });
   const heartbeatIntervalMs = deps.toolHeartbeatIntervalMs;
   return {
     async runTool(input: RunToolInput) {
@@ -107,6 +111,8 @@ function transcriptAndToolActivities(deps: ActivityDeps) {
         journal: deps.journal,
         grepTimeoutMs: deps.grepTimeoutMs,
         exec,
+        background,
+        commandRecords: deps.home ? commandRecords(path.join(deps.home, 'commands')) : undefined,
         home: deps.home,
         models: deps.models,
       };

@@ -19,6 +19,8 @@ import { withHeartbeat } from './heartbeat';
 import { createWebAccess } from './web/access';
 import type { JsonModelSeam } from '../model/seam';
 import type { WebSettings } from '../core/web';
+import type { CommandRecords } from './command-records';
+import { createExec, recordedResult } from './exec';
 
 export interface RunToolInput {
   callId: string;
@@ -42,6 +44,10 @@ export interface ToolActivityDeps {
   grepTimeoutMs?: number;
   /** Runs shell commands (default: `createExec()`). */
   exec?: ToolDeps['exec'];
+  /** The worker's background commands (default: the registry of `home`). */
+  background?: ToolDeps['background'];
+  /** Outcomes of shell commands kept by the spawner, for a worker that takes a call over. */
+  commandRecords?: CommandRecords;
   /** durable-agent's home, where `save_memory` writes the user-level `GEMINI.md`. */
   home?: string;
   /** The model client of `web_fetch` and `google_web_search` (none: they report they are unavailable). */
@@ -72,12 +78,14 @@ export async function runTool(deps: ToolActivityDeps, input: RunToolInput): Prom
         ? await fingerprintTarget(input.name, input.args, input.workspace)
         : undefined;
   if (mutating) await deps.journal?.put(key, { state: 'started', attempt: ctx.info.attempt, before });
+  const recorded = input.name === 'run_shell_command' && mutating ? recordedDeps(deps, key) : deps;
   const outcome = await toOutcome(
     deps,
     input,
-    await executeTool(deps, input, ctx, interrupted ? { before } : undefined),
+    await executeTool(recorded, input, ctx, interrupted ? { before, key } : undefined),
   );
   if (mutating) await deps.journal?.put(key, { state: 'completed', outcome });
+  if (recorded !== deps) deps.commandRecords?.remove(key);
   return outcome;
 }
 
@@ -99,7 +107,7 @@ async function executeTool(
   deps: ToolActivityDeps,
   input: RunToolInput,
   ctx: Context,
-  interrupted?: { before?: string },
+  interrupted?: { before?: string; key: string },
 ): Promise<ToolResult> {
   let args: Record<string, unknown>;
   try {
@@ -118,11 +126,34 @@ async function executeTool(
       error: { kind: 'execution_failed', message: `${input.name} is carried out by the workflow itself.` },
     };
   }
+  const ran = interrupted && (await ranBefore(deps, interrupted.key, ctx));
+  if (ran) return runParsed({ ...deps, exec: ran }, input, ctx, tool, parsed.args);
   const resumed = interrupted
     ? await resumeInterrupted(input.name, parsed.args as Record<string, unknown>, input.workspace, interrupted.before)
     : undefined;
   if (resumed) return resumed;
   return withHeartbeat(deps.heartbeatIntervalMs ?? 1000, () => runParsed(deps, input, ctx, tool, parsed.args));
+}
+
+/** Shell commands keep their outcome in a record under the call's key while they run. */
+function recordedDeps(deps: ToolActivityDeps, key: string): ToolActivityDeps {
+  if (!deps.commandRecords) return deps;
+  const { commandRecords } = deps;
+  const exec = deps.exec ?? createExec();
+  return { ...deps, exec: (options) => exec({ ...options, record: commandRecords.pathFor(key) }) };
+}
+
+/**
+ * For a shell command an earlier worker started: an `exec` that answers with what it ended with
+ * (waiting while it still runs), or undefined when that is unknowable.
+ */
+async function ranBefore(deps: ToolActivityDeps, key: string, ctx: Context): Promise<ToolDeps['exec'] | undefined> {
+  if (!deps.commandRecords) return undefined;
+  const { commandRecords } = deps;
+  const found = await withHeartbeat(deps.heartbeatIntervalMs ?? 1000, () =>
+    commandRecords.outcome(key, ctx.cancellationSignal),
+  );
+  return found && (async (options) => recordedResult(found, options.maxOutputChars));
 }
 
 /** Runs a call whose arguments passed its schema: a tool's own failure is an answer for the model. */
@@ -142,6 +173,7 @@ async function runParsed(
       grepTimeoutMs: deps.grepTimeoutMs,
       readBlob: (ref) => deps.store.getBlob(ref),
       exec: deps.exec,
+      background: deps.background,
       knownFiles: input.knownFiles,
       home: deps.home,
       web: deps.models && createWebAccess(deps.models, ctx.cancellationSignal, !!input.web?.allowPrivateAddresses),

@@ -25,6 +25,7 @@ export async function createToolDeps(options: {
   grepTimeoutMs?: number;
   readBlob?: (ref: string) => Promise<string>;
   exec?: ToolDeps['exec'];
+  background?: ToolDeps['background'];
   knownFiles?: ToolDeps['knownFiles'];
   home?: string;
   web?: ToolDeps['web'];
@@ -42,7 +43,7 @@ export async function createToolDeps(options: {
     fingerprint,
     knownFiles: options.knownFiles,
     ...(options.web ? { web: options.web } : {}),
-    background: workerBackgroundShells(),
+    background: options.background ?? workerBackgroundShells(home),
     ...(home ? { userMemory: { addFact: (fact: string) => saveMemoryFact(home, fact) } } : {}),
   };
 }

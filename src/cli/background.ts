@@ -26,10 +26,10 @@ export async function startBackgroundServer(
       );
     return;
   }
-  fs.mkdirSync(config.home, { recursive: true });
+  fs.mkdirSync(config.home, { recursive: true, mode: 0o700 });
   const logFile = path.join(config.home, 'server.log');
   fs.rmSync(path.join(config.home, 'server.pid'), { force: true });
-  const out = fs.openSync(logFile, 'a');
+  const out = fs.openSync(logFile, 'a', 0o600);
   const args = [path.resolve(__dirname, '..', '..', 'bin', 'durable-agent.js'), 'server'];
   if (fake) args.push(fake.strict ? '--fake-responses' : '--fake-responses-non-strict', fake.path);
   const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', out, out], env: process.env });

@@ -23,6 +23,7 @@ import { addMemory } from './memory';
 import { addRun } from './run-options';
 import type { FakeResponses } from './runtime';
 import { fakeResponsesOption } from './fake-responses';
+import { openHomeWarning } from '../private-files';
 
 const io: Io = { stdout: process.stdout, stderr: process.stderr };
 
@@ -206,6 +207,8 @@ function addFakeGemini(program: Command): void {
 
 function setup(defaultLevel?: Config['logLevel']): { config: Config; logger: Logger } {
   const config = loadConfig();
+  const openHome = openHomeWarning(config.home);
+  if (openHome) process.stderr.write(openHome);
   // Commands that talk to a person keep worker warnings (a retried activity) off their stderr.
   const level = config.logLevelSet ? config.logLevel : (defaultLevel ?? 'error');
   return { config, logger: createLogger(level) };

@@ -41,7 +41,7 @@ export async function serveCommand(
       `Ctrl-C stops.\n`,
   );
   const pidFile = path.join(config.home, `${kind}.pid`);
-  fs.mkdirSync(config.home, { recursive: true });
+  fs.mkdirSync(config.home, { recursive: true, mode: 0o700 });
   fs.writeFileSync(pidFile, `${process.pid}\n`);
   const stopSpare = spareEnabled(process.env, spare) ? keepSpare(config.home, logger) : () => undefined;
   await new Promise<void>((resolve) => {

@@ -84,7 +84,7 @@ export async function updateTrustedFolders(
 ): Promise<void> {
   const folders = change(await readTrustedFolders(home));
   const file = trustedFoldersFile(home);
-  await fs.mkdir(home, { recursive: true });
+  await fs.mkdir(home, { recursive: true, mode: 0o700 });
   const temporary = `${file}.${process.pid}.tmp`;
   await fs.writeFile(temporary, `${JSON.stringify(folders, null, 2)}\n`, { mode: 0o600 });
   await fs.rename(temporary, file);

@@ -66,7 +66,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const ip = options.ip ?? '127.0.0.1';
   const port = options.port ?? (await findFreePort(ip));
   const address = `${ip}:${port}`;
-  if (options.dbFile) fs.mkdirSync(path.dirname(path.resolve(options.dbFile)), { recursive: true });
+  if (options.dbFile) fs.mkdirSync(path.dirname(path.resolve(options.dbFile)), { recursive: true, mode: 0o700 });
   const stdio = options.stdio ?? 'pipe';
   const child = spawn(options.cliPath, devServerArgs(options, ip, port), { stdio: ['ignore', stdio, stdio] });
   const tail = captureTail(child);

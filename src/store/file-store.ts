@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import type { Content } from '@google/genai';
 import { MessageCache } from './message-cache';
 import { BlobMissingError, TranscriptGapError, type TranscriptStore } from './types';
+import { PRIVATE_DIR, PRIVATE_FILE } from '../private-files';
 
 const BLOB_CACHE_LIMIT = 2000;
 
@@ -35,10 +36,10 @@ export class FileTranscriptStore implements TranscriptStore {
     if (this.blobCache.has(ref)) return ref;
     const file = this.blobPath(ref);
     if (!(await exists(file))) {
-      await fs.mkdir(path.dirname(file), { recursive: true });
+      await fs.mkdir(path.dirname(file), { recursive: true, mode: PRIVATE_DIR });
       // A unique temporary name per write: parallel tools often store identical results at once.
       const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-      await fs.writeFile(tmp, content);
+      await fs.writeFile(tmp, content, { mode: PRIVATE_FILE });
       await fs.rename(tmp, file);
     }
     this.remember(ref, content);
@@ -58,10 +59,10 @@ export class FileTranscriptStore implements TranscriptStore {
   async writeMessage(transcriptId: string, index: number, message: Content, attempt = 1): Promise<void> {
     const h = await this.putBlob(JSON.stringify(message));
     const file = this.indexPath(transcriptId);
-    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.mkdir(path.dirname(file), { recursive: true, mode: PRIVATE_DIR });
     const current = (await this.readIndex(file)).get(index);
     if (current && (current.h === h || current.a > attempt)) return;
-    await fs.appendFile(file, `${JSON.stringify({ i: index, h, a: attempt })}\n`);
+    await fs.appendFile(file, `${JSON.stringify({ i: index, h, a: attempt })}\n`, { mode: PRIVATE_FILE });
   }
 
   async readMessages(transcriptId: string, length: number): Promise<Content[]> {

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { ToolOutcome } from '../core/types';
+import { PRIVATE_DIR, PRIVATE_FILE } from '../private-files';
 
 /**
  * The side-effect journal (invariant 7): a mutating tool call is marked `started` before it runs
@@ -32,9 +33,9 @@ export class FileToolJournal implements ToolJournal {
 
   async put(key: string, entry: JournalEntry): Promise<void> {
     const file = this.file(key);
-    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.mkdir(path.dirname(file), { recursive: true, mode: PRIVATE_DIR });
     const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-    await fs.writeFile(tmp, JSON.stringify(entry));
+    await fs.writeFile(tmp, JSON.stringify(entry), { mode: PRIVATE_FILE });
     await fs.rename(tmp, file);
   }
 

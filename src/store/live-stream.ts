@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { StreamPiece } from '../core/live-text';
+import { PRIVATE_DIR, PRIVATE_FILE } from '../private-files';
 
 /**
  * The side channel for live model output (DESIGN invariant 4 keeps it out of history): the model
@@ -45,10 +46,12 @@ export class FileLiveStream implements LiveStream {
     const turn = pieces[0].turn;
     if ((this.knownTurns.get(dir) ?? 0) < turn) {
       this.knownTurns.set(dir, turn);
-      await fs.mkdir(dir, { recursive: true });
+      await fs.mkdir(dir, { recursive: true, mode: PRIVATE_DIR });
       await this.dropOldTurns(dir, turn);
     }
-    await fs.appendFile(path.join(dir, `${turn}.jsonl`), pieces.map((p) => `${JSON.stringify(p)}\n`).join(''));
+    await fs.appendFile(path.join(dir, `${turn}.jsonl`), pieces.map((p) => `${JSON.stringify(p)}\n`).join(''), {
+      mode: PRIVATE_FILE,
+    });
     await this.sweep();
   }
 

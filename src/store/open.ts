@@ -8,6 +8,7 @@ import { PostgresLiveStream } from './postgres-live';
 import { PostgresToolJournal } from './postgres-journal';
 import { PostgresTranscriptStore } from './postgres-store';
 import type { TranscriptStore } from './types';
+import { createPrivateHome } from '../private-files';
 
 export interface Stores {
   store: TranscriptStore;
@@ -23,6 +24,7 @@ export interface Stores {
  */
 export async function openStores(config: { home: string; storeUrl?: string }): Promise<Stores> {
   if (!config.storeUrl) {
+    createPrivateHome(config.home);
     return {
       store: new FileTranscriptStore(path.join(config.home, 'store')),
       journal: new FileToolJournal(path.join(config.home, 'journal')),

@@ -142,6 +142,8 @@ export interface ExecOptions {
   /** Output beyond this many characters is dropped from the middle (head and tail kept). */
   maxOutputChars: number;
   signal?: AbortSignal;
+  /** Where the outcome is kept for a worker that takes over should this one die (see command-records). */
+  record?: string;
 }
 
 export interface ExecResult {

@@ -70,10 +70,11 @@ test('a streamable HTTP MCP server, with includeTools, excludeTools and a read-o
   }
 });
 
-test('a stdio server starts in the workspace (or its cwd) with its env, $VAR expanded on the worker', async () => {
+test('a stdio server starts in the workspace (or its cwd) with its env, $VAR expanded on the worker but no secret', async () => {
   const ws = h.workspace({ 'sub/x.txt': 'x' });
-  process.env.MCP_TEST_SECRET = 'from-the-worker';
-  const config = stdioServer({ env: { GREETING: 'hi ${MCP_TEST_SECRET}' } });
+  process.env.MCP_TEST_WORD = 'from-the-worker';
+  process.env.MCP_TEST_SECRET = '-leaked';
+  const config = stdioServer({ env: { GREETING: 'hi ${MCP_TEST_WORD}${MCP_TEST_SECRET}$GEMINI_API_KEY' } });
   const run = await h.run(
     [
       functionCallResponse({ name: 'mcp_a_env', args: { name: 'GREETING' } }),

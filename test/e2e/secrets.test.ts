@@ -26,14 +26,44 @@ const SECRETS = {
   DATABASE_URL: 'postgres://u:pw-51c2e@db.example/app',
 };
 
+/** Reads what `file` holds once it says END (a background command or a server writes it on its own time). */
+async function whenWritten(file: string): Promise<string> {
+  for (let i = 0; i < 400; i += 1) {
+    const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+    if (text.includes('\nEND')) return text;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${file} was not written`);
+}
+
+/** Each kind of process the agent starts writes its ancestors' and its own environment to `<kind>-env.txt`. */
+function everyKind(workspace: string) {
+  const dump = (kind: string) => `{ ${DUMP}; echo END; } > "${path.join(workspace, `${kind}-env.txt`)}" 2>&1`;
+  const server = path.resolve(__dirname, '..', 'fixtures', 'mcp-server.js');
+  return {
+    command: `${dump('tool')}; cat tool-env.txt`,
+    background: dump('background'),
+    hooks: hooksOn('BeforeTool', [`${dump('hook')}; echo '{}'`]),
+    // The server's settings ask for the key by name; it expands to nothing.
+    mcpServers: {
+      probe: {
+        command: 'bash',
+        args: ['-c', `${dump('mcp')}; exec "${process.execPath}" "${server}"`],
+        env: { LEAKED_KEY: 'x$GEMINI_API_KEY', LEAKED_TOKEN: 'y${FOO_TOKEN}' },
+      },
+    },
+    kinds: ['tool', 'background', 'hook', 'mcp'],
+  };
+}
+
 /**
- * A shell command and a hook read the environment of each of their ancestors and their own. The
- * worker's API key, a token and a URL with a password appear nowhere; a variable allow-listed in
- * the user's settings does pass.
+ * A shell command, a background command, a hook and an MCP server each read the environment of
+ * every ancestor they can and their own. The worker's API key, a token and a URL with a password
+ * appear nowhere; a variable allow-listed in the user's settings does pass.
  */
 test(
-  'no secret of the worker is readable by a shell command or a hook, through their ancestors or their own ' +
-    'environment',
+  'no secret of the worker is readable by any process the agent starts (command, background command, hook, ' +
+    'MCP server), through their ancestors or their own environment',
   async () => {
     const env = await getTestEnv();
     const home = fs.mkdtempSync(path.join(env.tmpDir, 'secrets-home-'));
@@ -42,9 +72,13 @@ test(
       path.join(home, 'settings.json'),
       JSON.stringify({ security: { environmentVariableRedaction: { allowed: ['ALLOWED_TOKEN'] } } }),
     );
-    const command = `{ ${DUMP}; } > tool-env.txt 2>&1; cat tool-env.txt`;
+    const probe = everyKind(workspace);
     fake = await FakeGeminiServer.start({
-      script: [functionCallResponse({ name: 'run_shell_command', args: { command } }), textResponse('Looked.')],
+      script: [
+        functionCallResponse({ name: 'run_shell_command', args: { command: probe.command } }),
+        functionCallResponse({ name: 'run_shell_command', args: { command: probe.background, is_background: true } }),
+        textResponse('Looked.'),
+      ],
     });
     const taskQueue = env.uniqueTaskQueue('secrets');
     const worker = spawnWorker({
@@ -56,23 +90,40 @@ test(
       ...SECRETS,
     });
     try {
-      const hooks = hooksOn('BeforeTool', [`{ ${DUMP}; } > "$GEMINI_PROJECT_DIR/hook-env.txt" 2>&1; echo '{}'`]);
+      const { hooks, mcpServers } = probe;
       const result = (await env.client.workflow.execute('agentPromptWorkflow', {
         taskQueue,
         workflowId: `secrets-${Date.now()}`,
-        args: [{ prompt: 'look around', workspace, model: 'gemini-test', approvalMode: 'yolo', maxTurns: 5, hooks }],
+        args: [
+          {
+            prompt: 'look around',
+            workspace,
+            model: 'gemini-test',
+            approvalMode: 'yolo',
+            maxTurns: 5,
+            hooks,
+            mcpServers,
+          },
+        ],
       })) as PromptResult;
       expect(result.response).toBe('Looked.');
       const sent = JSON.stringify(fake.requests[1].body);
-      for (const text of [
-        fs.readFileSync(path.join(workspace, 'tool-env.txt'), 'utf8'),
-        fs.readFileSync(path.join(workspace, 'hook-env.txt'), 'utf8'),
-      ]) {
-        expect(text).toMatch(/^ANCESTOR \d+ /m);
-        expect(text).toContain('\nSELF\n');
-        expect(text).toContain('ALLOWED_TOKEN=allowed-value-9d0e');
-        for (const secret of [TEST_API_KEY, SECRETS.FOO_TOKEN, 'pw-51c2e']) expect(text).not.toContain(secret);
+      for (const kind of probe.kinds) {
+        const text = await whenWritten(path.join(workspace, `${kind}-env.txt`));
+        expect({ kind, ancestors: /^ANCESTOR \d+ /m.test(text), self: text.includes('\nSELF\n') }).toEqual({
+          kind,
+          ancestors: true,
+          self: true,
+        });
+        // An MCP server gets only the basic variables and its own `env`, as with Gemini CLI's stdio transport.
+        if (kind !== 'mcp') expect(text).toContain('ALLOWED_TOKEN=allowed-value-9d0e');
+        for (const secret of [TEST_API_KEY, SECRETS.FOO_TOKEN, 'pw-51c2e'])
+          expect({ kind, text }).toEqual({
+            kind,
+            text: expect.not.stringContaining(secret),
+          });
       }
+      expect(fs.readFileSync(path.join(workspace, 'mcp-env.txt'), 'utf8')).toMatch(/^LEAKED_KEY=x$/m);
       expect(sent).toContain('ALLOWED_TOKEN=allowed-value-9d0e');
       for (const secret of [TEST_API_KEY, SECRETS.FOO_TOKEN, 'pw-51c2e']) expect(sent).not.toContain(secret);
     } finally {

@@ -1,10 +1,13 @@
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerConfig } from '../../core/mcp';
+import { withoutSecrets } from '../env-filter';
+import { defaultProcessRunner, type ProcessRunner } from '../spawner/runner';
+import { SpawnedStdioTransport } from './spawned-stdio';
 
 /** What a connection needs: the server's settings, the prompt's workspace (a stdio server's default cwd). */
 export interface McpTarget {
@@ -23,6 +26,17 @@ interface Entry {
 /** A connection unused this long is closed (a stdio server's process ends with it). */
 export const MCP_IDLE_MS = 5 * 60_000;
 
+export interface McpPoolOptions {
+  idleMs?: number;
+  /**
+   * What `$VAR` in a server's `env` and `headers` may expand to: the worker's environment without
+   * secrets (the user's redaction settings applied). Default: this process's, filtered, when connecting.
+   */
+  env?: NodeJS.ProcessEnv;
+  /** Starts stdio servers, away from the worker as commands are (default: the process's shared spawner). */
+  runner?: ProcessRunner;
+}
+
 /**
  * The worker's MCP connections, one per server setting and workspace: opened on first use, shared
  * by every prompt of the worker, dropped when a call finds it broken (the next call reconnects) and
@@ -32,8 +46,10 @@ export const MCP_IDLE_MS = 5 * 60_000;
 export class McpPool {
   private readonly entries = new Map<string, Entry>();
   private readonly timer: NodeJS.Timeout;
+  private readonly idleMs: number;
 
-  constructor(private readonly idleMs = MCP_IDLE_MS) {
+  constructor(private readonly options: McpPoolOptions = {}) {
+    const idleMs = (this.idleMs = options.idleMs ?? MCP_IDLE_MS);
     this.timer = setInterval(() => void this.evictIdle(), Math.min(idleMs, 60_000));
     this.timer.unref();
   }
@@ -52,7 +68,8 @@ export class McpPool {
       if (this.entries.get(key) === existing) this.entries.delete(key);
       return this.client(target);
     }
-    const client = connect(target);
+    const { env = withoutSecrets(process.env), runner = defaultProcessRunner() } = this.options;
+    const client = connect(target, env, runner);
     this.entries.set(key, { client, lastUsed: Date.now() });
     client.catch(() => this.entries.delete(key));
     return client;
@@ -87,9 +104,9 @@ function keyOf(target: McpTarget): string {
   return JSON.stringify([target.server, target.config, target.workspace]);
 }
 
-async function connect(target: McpTarget): Promise<Client> {
+async function connect(target: McpTarget, env: NodeJS.ProcessEnv, runner: ProcessRunner): Promise<Client> {
   const client = new Client({ name: 'durable-agent', version: '1' });
-  const transport = transportFor(target);
+  const transport = transportFor(target, env, runner);
   // A server that never answers the handshake must not hold the call for ever: the SDK's own timeout applies.
   client.onerror = () => undefined;
   await client.connect(transport, { timeout: target.timeoutMs });
@@ -97,22 +114,25 @@ async function connect(target: McpTarget): Promise<Client> {
   return client;
 }
 
-function transportFor({ config, workspace }: McpTarget): Transport {
-  const headers = expandAll(config.headers);
+function transportFor({ config, workspace }: McpTarget, env: NodeJS.ProcessEnv, runner: ProcessRunner): Transport {
+  const headers = expandAll(config.headers, env);
   if (config.httpUrl) return new StreamableHTTPClientTransport(new URL(config.httpUrl), { requestInit: { headers } });
   if (config.url) return new SSEClientTransport(new URL(config.url), { requestInit: { headers } });
-  return new StdioClientTransport({
+  const server = {
     command: config.command!,
     args: config.args ?? [],
-    env: { ...getDefaultEnvironment(), ...expandAll(config.env) },
+    env: { ...withoutSecrets(getDefaultEnvironment()), ...expandAll(config.env, env) },
     cwd: path.resolve(workspace, config.cwd ?? '.'),
-    stderr: 'ignore',
-  });
+  };
+  return new SpawnedStdioTransport(server, runner);
 }
 
-/** `$VAR` and `${VAR}` from the worker's environment, so a secret can stay out of the settings (and history). */
-function expandAll(values: Record<string, string> | undefined): Record<string, string> {
+/**
+ * `$VAR` and `${VAR}` from `env`, so a value can stay out of the settings (and history). A name the
+ * redaction withholds from commands expands to nothing: `$GEMINI_API_KEY` is never handed to a server.
+ */
+function expandAll(values: Record<string, string> | undefined, env: NodeJS.ProcessEnv): Record<string, string> {
   const expand = (text: string) =>
-    text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (_, a, b) => process.env[a ?? b] ?? '');
+    text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (_, a, b) => env[a ?? b] ?? '');
   return Object.fromEntries(Object.entries(values ?? {}).map(([k, v]) => [k, expand(v)]));
 }

@@ -1,45 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { LAUNCHER_PROGRAM, SPAWNER_PROGRAM } from './program';
+import type { Interactive, ProcessRunner, RunIo, RunOutcome, RunRequest } from './types';
 
-/** One command for the spawner: run `argv` in a process group of its own. */
-export interface RunRequest {
-  argv: string[];
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  /** Written to the command's stdin, which is then closed; none: stdin is /dev/null. */
-  stdin?: string;
-  timeoutMs: number;
-  /** SIGTERM to SIGKILL, at the timeout or on abort. */
-  killGraceMs: number;
-  /** After the command exits, how long to wait for pipes held open by what it left running (none: wait for them). */
-  drainMs?: number;
-}
-
-export interface RunOutcome {
-  exitCode: number | null;
-  signal: NodeJS.Signals | null;
-  timedOut: boolean;
-  /** The abort signal fired and the group was told to stop. */
-  aborted: boolean;
-  pid?: number;
-  /** The command could not start, or the spawner was lost while it ran. */
-  error?: string;
-}
-
-export interface RunIo {
-  onOutput(fd: 1 | 2, data: string): void;
-  signal?: AbortSignal;
-}
-
-/** Starts commands and hooks away from the worker (see program.ts for why). */
-export interface ProcessRunner {
-  run(request: RunRequest, io: RunIo): Promise<RunOutcome>;
-  /** Starts the spawner now rather than on the first command (it takes two Node start-ups). */
-  start(): void;
-  /** Closes the pipe: the spawner exits once its running commands have ended. */
-  close(): void;
-}
+export type { Interactive, ProcessRunner, RunIo, RunOutcome, RunRequest } from './types';
 
 type Reply =
   | { id: number; ev: 'started'; pid: number }
@@ -51,6 +15,8 @@ interface Pending {
   pid?: number;
   aborted: boolean;
   killGraceMs: number;
+  /** Counts for keeping the event loop alive (commands do; interactive processes do not). */
+  holds: boolean;
   resolve(outcome: RunOutcome): void;
 }
 
@@ -62,7 +28,8 @@ export function createProcessRunner(): ProcessRunner {
     return spawner;
   };
   return {
-    run: (request, io) => current().run(request, io),
+    run: (request, io) => current().launch(request, io).done,
+    open: (request, io) => current().launch({ ...request, interactive: true }, io),
     start: () => void current(),
     close() {
       spawner?.close();
@@ -109,26 +76,34 @@ class Spawner {
     this.idle(true);
   }
 
-  run(request: RunRequest, io: RunIo): Promise<RunOutcome> {
+  launch(request: RunRequest, io: RunIo): Interactive {
     const id = this.nextId++;
-    return new Promise((resolve) => {
-      const entry: Pending = { io, aborted: false, killGraceMs: request.killGraceMs, resolve };
+    const holds = !request.interactive && !io.unref;
+    const stop = () => this.send({ op: 'stop', id });
+    const done = new Promise<RunOutcome>((resolve) => {
+      const entry: Pending = { io, aborted: false, killGraceMs: request.killGraceMs, holds, resolve };
       const onAbort = () => {
         entry.aborted = true;
-        this.send({ op: 'stop', id });
+        stop();
       };
       entry.resolve = (outcome) => {
         io.signal?.removeEventListener('abort', onAbort);
         this.pending.delete(id);
-        if (this.pending.size === 0) this.idle(true);
+        if (![...this.pending.values()].some((p) => p.holds)) this.idle(true);
         resolve(outcome);
       };
       this.pending.set(id, entry);
-      this.idle(false);
+      if (holds) this.idle(false);
       this.send({ op: 'run', id, ...request });
       if (io.signal?.aborted) onAbort();
       else io.signal?.addEventListener('abort', onAbort, { once: true });
     });
+    return {
+      write: (data) => this.send({ op: 'in', id, data }),
+      end: () => this.send({ op: 'eof', id }),
+      stop,
+      done,
+    };
   }
 
   close(): void {
@@ -157,8 +132,10 @@ class Spawner {
   private dispatch(reply: Reply): void {
     const entry = this.pending.get(reply.id);
     if (!entry) return;
-    if (reply.ev === 'started') entry.pid = reply.pid;
-    else if (reply.ev === 'out') entry.io.onOutput(reply.fd, reply.data);
+    if (reply.ev === 'started') {
+      entry.pid = reply.pid;
+      entry.io.onStarted?.(reply.pid);
+    } else if (reply.ev === 'out') entry.io.onOutput(reply.fd, reply.data);
     else
       entry.resolve({
         exitCode: reply.code,
