@@ -1,28 +1,9 @@
+import { toolNames } from '../../tools';
 import { UNTRUSTED_TAG } from '../untrusted';
 import { buildSystemPrompt, type PromptContext } from '.';
 
-const ALL_TOOLS = [
-  'read_file',
-  'write_file',
-  'replace',
-  'list_directory',
-  'glob',
-  'grep_search',
-  'run_shell_command',
-  'enter_plan_mode',
-  'exit_plan_mode',
-  'read_tool_output',
-  'invoke_agent',
-  'write_todos',
-  'save_memory',
-  'ask_user',
-  'web_fetch',
-  'google_web_search',
-  'list_background_processes',
-  'read_background_output',
-  'activate_skill',
-  'update_topic',
-];
+/** Every tool we declare, and the two of Gemini CLI 0.61.0 the prompt already speaks of when offered. */
+const ALL_TOOLS = [...toolNames, 'activate_skill', 'update_topic'];
 const base: PromptContext = {
   workspace: '/work/project',
   platform: 'linux',
