@@ -15,7 +15,10 @@ import { inlineText } from './long-text';
 import { defuseMarkerShaped, findMarkerShaped } from '../core/blob-marker';
 import type { TranscriptStore } from '../store/types';
 import { findTool, toFunctionDeclaration, type FunctionDeclaration } from '../tools';
-import { buildSystemPrompt } from './system-prompt';
+import { systemInstruction } from './system-prompt';
+import { sessionContextPart } from './session-context';
+import type { PromptShape } from '../core/prompt/shape';
+import { withSignaturePlaceholders } from '../core/thought-signatures';
 import type { LiveStream } from '../store/live-stream';
 import { livePublisher } from './live-publisher';
 import { applyModelHooks, syntheticTurn, type ModelHookInput } from './hooks/model-hooks';
@@ -23,7 +26,8 @@ import { resolveFrame, type FramedInput, type Sampling } from './request-frame';
 import { withHeartbeat } from './heartbeat';
 import { toParts } from './user-parts';
 
-export interface CallModelInput {
+/** `mode`, `unattended` and `systemMd` choose the system prompt's variant (see core/prompt). */
+export interface CallModelInput extends PromptShape {
   transcriptId: string;
   /** Messages already in the transcript; the new user message is written at this index. */
   baseLength: number;
@@ -89,13 +93,12 @@ export async function callModel(deps: ModelDeps, framed: FramedCallModelInput): 
   const contents = await deps.store.readMessages(input.transcriptId, input.baseLength);
   let length = input.baseLength;
   if (input.append.length > 0) {
-    const userMessage: Content = { role: 'user', parts: await toParts(input.append, deps.store) };
+    const userMessage: Content = { role: 'user', parts: await firstParts(input, deps.store) };
     await deps.store.writeMessage(input.transcriptId, length, userMessage, ctx.info.attempt);
     contents.push(userMessage);
     length += 1;
   }
-  // Old bulky tool outputs are masked in the request only; the transcript keeps them whole.
-  const { contents: request } = await maskOldToolOutputs(contents, (text) => deps.store.putBlob(text));
+  const request = await requestContents(contents, input.model, deps.store);
   const turn: CutTurn =
     (await syntheticTurn(deps.store, input.hooks, input.turn)) ??
     (await streamTurn(
@@ -137,7 +140,7 @@ async function streamTurn(
 ): Promise<CutTurn> {
   return withHeartbeat(deps.heartbeatIntervalMs ?? 5000, async (ctx, beat) => {
     const memory = input.memoryRef ? await deps.store.getBlob(input.memoryRef) : undefined;
-    const request = modelRequest(input, contents, ctx.cancellationSignal, memory);
+    const request = await modelRequest(input, contents, ctx.cancellationSignal, memory);
     const workflowId = ctx.info.workflowExecution?.workflowId;
     const attemptId = `${ctx.info.activityId}.${ctx.info.attempt}`;
     const live = livePublisher(workflowId ? deps.live : undefined, workflowId ?? '', input.turn, attemptId, (m) =>
@@ -159,21 +162,45 @@ async function streamTurn(
   });
 }
 
+/**
+ * What the request sends of the transcript: old bulky tool outputs masked, placeholder signatures on
+ * unsigned calls of the active loop. Both in the request only; the transcript keeps what was said.
+ */
+async function requestContents(contents: Content[], model: string, store: TranscriptStore): Promise<Content[]> {
+  const { contents: masked } = await maskOldToolOutputs(contents, (text) => store.putBlob(text));
+  return withSignaturePlaceholders(masked, model);
+}
+
+/**
+ * The new user message's parts. A main conversation's first message starts with the environment and
+ * folder tree, as Gemini CLI's does; a sub-agent's task is its first message as it was given.
+ */
+async function firstParts(input: CallModelInput, store: TranscriptStore): Promise<Part[]> {
+  const parts = await toParts(input.append, store);
+  if (input.baseLength !== 0 || input.systemPrompt !== undefined) return parts;
+  return [await sessionContextPart(input.workspace), ...parts];
+}
+
 /** The SDK request: the conversation, our system prompt and the declarations of the turn's tools. */
-function modelRequest(input: CallModelInput, contents: Content[], abortSignal: AbortSignal, memory?: string) {
-  const systemInstruction = buildSystemPrompt({
-    workspace: input.workspace,
-    platform: process.platform,
-    date: new Date().toDateString(),
-    toolNames: input.toolNames,
-    preamble: input.systemPrompt,
+async function modelRequest(input: CallModelInput, contents: Content[], abortSignal: AbortSignal, memory?: string) {
+  const instruction = await systemInstruction(
+    {
+      workspace: input.workspace,
+      platform: process.platform,
+      date: new Date().toDateString(),
+      toolNames: input.toolNames,
+      preamble: input.systemPrompt,
+      mode: input.mode,
+      unattended: input.unattended,
+      systemMd: input.systemPrompt === undefined ? input.systemMd : undefined,
+    },
     memory,
-  });
+  );
   return {
     model: input.model,
     contents,
     config: {
-      systemInstruction,
+      systemInstruction: instruction,
       ...chatConfig(input.model),
       ...input.sampling,
       tools: [{ functionDeclarations: declarations(input.toolNames, input.extraDeclarations ?? []) }],

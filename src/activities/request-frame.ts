@@ -1,4 +1,5 @@
 import type { TranscriptStore } from '../store/types';
+import { promptShape, type PromptShape } from '../core/prompt/shape';
 import type { FunctionDeclaration } from '../tools';
 
 /**
@@ -8,7 +9,7 @@ import type { FunctionDeclaration } from '../tools';
  * request it made history grow by ~1.5 KB per turn; the first request of a run stores it in the
  * transcript store (content-addressed) and later ones pass only its reference.
  */
-export interface RequestFrame {
+export interface RequestFrame extends PromptShape {
   workspace: string;
   toolNames: string[];
   /** A sub-agent's own system prompt (the environment section is still added). */
@@ -58,6 +59,7 @@ export async function resolveFrame<T extends RequestFrame>(
     ...(rest.sampling ? { sampling: rest.sampling } : {}),
     ...(rest.memoryRef ? { memoryRef: rest.memoryRef } : {}),
     ...(rest.mcpDeclarationsRef ? { mcpDeclarationsRef: rest.mcpDeclarationsRef } : {}),
+    ...promptShape(rest),
   };
   return { input: await complete(store, rest as unknown as T), stored: await store.putBlob(JSON.stringify(frame)) };
 }

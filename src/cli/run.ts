@@ -46,6 +46,7 @@ export async function runCommand(config: Config, given: RunOptions, io: Io, logg
     ),
   );
   if (!options.fakeResponses) geminiApiKey(config);
+  if (options.detach || !atTerminal(options)) input.unattended = true;
   const workflowId = newPromptId();
   if (options.detach) return runDetached(config, options, input, workflowId, io, logger);
   const stops = watchStopSignals();
@@ -115,7 +116,7 @@ function approvalsFor(
   store: TranscriptStore,
   io: Io,
 ) {
-  const interactive = process.stdin.isTTY && process.stdout.isTTY && options.output === 'text';
+  const interactive = atTerminal(options);
   const approvals = interactive
     ? createApprovalHandler({
         client: runtime.client,
@@ -138,6 +139,11 @@ function approvalsFor(
   };
   const close = async () => void (await Promise.all([approvals?.close(), questions?.close()]));
   return { approvals: interactive ? { close } : undefined, onEvent };
+}
+
+/** A person follows the run in this terminal: approvals and questions are asked in place. */
+function atTerminal(options: RunOptions): boolean {
+  return !!process.stdin.isTTY && !!process.stdout.isTTY && options.output === 'text';
 }
 
 /** Starts the prompt and prints its id alone on stdout; a background server is started if needed. */

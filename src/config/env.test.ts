@@ -137,3 +137,24 @@ describe('loadConfig', () => {
     expect(() => load({ DURABLE_AGENT_STORE: 'mysql://db' })).toThrow(/DURABLE_AGENT_STORE/);
   });
 });
+
+describe('GEMINI_SYSTEM_MD and GEMINI_WRITE_SYSTEM_MD, read as Gemini CLI reads them', () => {
+  const cwd = path.join(os.tmpdir(), 'project');
+  const systemMd = (value: string | undefined) =>
+    loadConfig({ ...BASE, GEMINI_SYSTEM_MD: value, GEMINI_WRITE_SYSTEM_MD: value }, cwd).systemMd;
+
+  it('is off when unset, blank, 0 or false', () => {
+    for (const value of [undefined, '', '  ', '0', 'false', 'FALSE']) expect(systemMd(value)).toEqual({});
+  });
+
+  it('1 or true is .gemini/system.md under the current directory', () => {
+    const file = path.join(cwd, '.gemini', 'system.md');
+    for (const value of ['1', 'true', ' True ']) expect(systemMd(value)).toEqual({ replace: file, write: file });
+  });
+
+  it('anything else is a path: ~ is the home directory, relative paths start at the current directory', () => {
+    expect(systemMd('~/prompts/sys.md').replace).toBe(path.join(os.homedir(), 'prompts', 'sys.md'));
+    expect(systemMd('prompts/sys.md').write).toBe(path.join(cwd, 'prompts', 'sys.md'));
+    expect(systemMd('/etc/sys.md').replace).toBe(path.resolve('/etc/sys.md'));
+  });
+});

@@ -4,6 +4,7 @@ import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { z } from 'zod';
 import { DEFAULT_TASK_QUEUE } from '../workflows/api';
 import { ConfigError } from './errors';
+import type { SystemMdPaths } from '../core/prompt/shape';
 
 /**
  * Everything the process takes from its environment, read once here (invariant 9) and passed down.
@@ -42,6 +43,8 @@ export interface Config {
    * as Gemini CLI's skip-trust; nothing is written to the trusted-folders file.
    */
   trustWorkspace: boolean;
+  /** `GEMINI_SYSTEM_MD` / `GEMINI_WRITE_SYSTEM_MD` as absolute paths (see systemMdPath); unset: off. */
+  systemMd: SystemMdPaths;
 }
 
 const envSchema = z.object({
@@ -85,9 +88,11 @@ const envSchema = z.object({
     .regex(/^[01]$/, { message: 'DURABLE_AGENT_SPARE must be 0 (no spare process) or 1' })
     .optional(),
   PATH: z.string().optional(),
+  GEMINI_SYSTEM_MD: z.string().optional(),
+  GEMINI_WRITE_SYSTEM_MD: z.string().optional(),
 });
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
   const blankToUndefined = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === '' ? undefined : v]));
   const parsed = envSchema.safeParse(blankToUndefined);
   if (!parsed.success) {
@@ -114,9 +119,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stickyTimeoutMs: e.DURABLE_AGENT_STICKY_TIMEOUT_MS,
     workflowHeapMiB: e.DURABLE_AGENT_WORKFLOW_HEAP_MB,
     trustWorkspace: ['1', 'true'].includes(e.DURABLE_AGENT_TRUST_WORKSPACE?.toLowerCase() ?? ''),
+    systemMd: definedPaths({
+      replace: systemMdPath(e.GEMINI_SYSTEM_MD, cwd),
+      write: systemMdPath(e.GEMINI_WRITE_SYSTEM_MD, cwd),
+    }),
   };
 }
 
 function definedOnly(env: Record<string, string | undefined>): Record<string, string> {
   return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}
+
+/**
+ * Gemini CLI's reading of `GEMINI_SYSTEM_MD` and `GEMINI_WRITE_SYSTEM_MD`: unset, blank, `0` or `false` is
+ * off; `1` or `true` is `.gemini/system.md` under the current directory; anything else is a path (`~`
+ * is the home directory), resolved against the current directory.
+ */
+export function systemMdPath(value: string | undefined, cwd: string): string | undefined {
+  const given = value?.trim();
+  if (!given || ['0', 'false'].includes(given.toLowerCase())) return undefined;
+  if (['1', 'true'].includes(given.toLowerCase())) return path.resolve(cwd, '.gemini', 'system.md');
+  const home = given === '~' || given.startsWith('~/') ? path.join(os.homedir(), given.slice(1)) : given;
+  return path.resolve(cwd, home);
+}
+
+function definedPaths(paths: SystemMdPaths): SystemMdPaths {
+  return Object.fromEntries(Object.entries(paths).filter(([, v]) => v !== undefined));
 }

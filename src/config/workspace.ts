@@ -5,7 +5,7 @@ import { BUILTIN_AGENTS } from '../core/agents/builtins';
 import type { PromptInput } from '../workflows/api';
 import { loadAgentFiles, type AgentDirs } from './agents';
 import type { Config } from './env';
-import { atConfigEdge } from './errors';
+import { atConfigEdge, ConfigError } from './errors';
 import { loadPolicyFiles, type PolicyDirs } from './policies';
 import { loadContextFileNames, loadEnvRedaction, loadHookSettings, loadWebSettings } from './settings';
 import type { SettingsFiles } from './settings';
@@ -58,7 +58,7 @@ export function configSources(
 }
 
 export type WorkspaceConfig = Required<Pick<PromptInput, 'policyRules' | 'agents' | 'workspaceTrusted'>> &
-  Pick<PromptInput, 'hooks' | 'contextFileNames' | 'mcpServers' | 'web'> &
+  Pick<PromptInput, 'hooks' | 'contextFileNames' | 'mcpServers' | 'web' | 'systemMd'> &
   ModelSettings;
 
 /**
@@ -89,7 +89,22 @@ export async function loadWorkspaceConfig(
     ...definedWeb(await atConfigEdge(() => loadWebSettings(sources.settings.userFile))),
     workspaceTrusted: trusted,
     ...gemini.models,
+    ...(await systemMdInput(config)),
   };
+}
+
+/**
+ * `GEMINI_SYSTEM_MD` / `GEMINI_WRITE_SYSTEM_MD` for the prompt. A replacement file that cannot be read
+ * stops the CLI here, as Gemini CLI refuses a missing one, rather than failing the prompt's first request.
+ */
+async function systemMdInput(config: Config): Promise<Pick<PromptInput, 'systemMd'>> {
+  const { replace } = config.systemMd;
+  if (replace) {
+    await fs.access(replace).catch(() => {
+      throw new ConfigError('environment', `GEMINI_SYSTEM_MD: missing system prompt file '${replace}'`);
+    });
+  }
+  return Object.keys(config.systemMd).length > 0 ? { systemMd: config.systemMd } : {};
 }
 
 /**

@@ -36,6 +36,8 @@ export const FAILURES = {
   /** The session's `maxSessionTurns` is reached: this prompt and every later one of the session ends at once. */
   sessionTurnLimit: { type: 'SessionTurnLimit', retryable: false, exitCode: EXIT_CODES.turnLimit },
   loopDetected: { type: 'LoopDetected', retryable: false, exitCode: EXIT_CODES.error },
+  /** `GEMINI_SYSTEM_MD` names a file the worker cannot read: every request would fail the same way. */
+  systemPromptFile: { type: 'SystemPromptFile', retryable: false, exitCode: EXIT_CODES.config },
   contextWindowOverflow: { type: 'ContextWindowOverflow', retryable: false, exitCode: EXIT_CODES.error },
   /** A prompt's `@path` names nothing in the workspace (Gemini CLI: a fatal input error). */
   atPath: { type: 'AtPathReference', retryable: false, exitCode: EXIT_CODES.input },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fenceUntrusted } from '../core/untrusted';
 import type { ActivityTool, BackgroundProcess, ToolDeps, ToolResult } from './types';
 
 /** Gemini CLI waits this long for a background command's first output. */
@@ -19,8 +20,14 @@ export async function startInBackground(
   const seen = await deps.background.read(pid, root);
   const initial = seen?.output?.replace(/\s+$/, '') || '(none yet)';
   if (seen?.process.status === 'exited')
-    return { ok: true, output: `Command finished. PID: ${pid}. ${state(seen.process)}\nOutput: ${initial}` };
-  return { ok: true, output: `Command is running in background. PID: ${pid}. Initial output: ${initial}` };
+    return {
+      ok: true,
+      output: fenceUntrusted('shell', `Command finished. PID: ${pid}. ${state(seen.process)}\nOutput: ${initial}`),
+    };
+  return {
+    ok: true,
+    output: fenceUntrusted('shell', `Command is running in background. PID: ${pid}. Initial output: ${initial}`),
+  };
 }
 
 const listSchema = z.object({});
@@ -65,7 +72,10 @@ export const readBackgroundOutputTool: ActivityTool<typeof readSchema> = {
       .split('\n')
       .slice(-(args.lines ?? 100))
       .join('\n');
-    return { ok: true, output: `PID ${args.pid}: ${state(seen.process)}\nOutput: ${tail || '(empty)'}` };
+    return {
+      ok: true,
+      output: fenceUntrusted('shell', `PID ${args.pid}: ${state(seen.process)}\nOutput: ${tail || '(empty)'}`),
+    };
   },
 };
 

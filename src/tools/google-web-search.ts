@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fenceUntrusted } from '../core/untrusted';
 import { ToolError, type ActivityTool } from './types';
 import { withCitations } from './web-text';
 
@@ -34,7 +35,8 @@ export const googleWebSearchTool: ActivityTool<typeof schema> = {
         display: 'Nothing found',
       };
     }
-    const output = `Web search results for "${args.query}":\n\n${withCitations(answer.text, answer.grounding)}`;
+    const found = withCitations(answer.text, answer.grounding);
+    const output = `Web search results for "${args.query}":\n\n${fenceUntrusted('web', found)}`;
     return { ok: true, output, display: `Search results for "${args.query}"` };
   },
 };

@@ -14,9 +14,17 @@ afterAll(removeWorkspaces);
 const numbered = (count: number) => Array.from({ length: count }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 
 describe('read_file', () => {
-  it('returns a small file whole', async () => {
-    const { deps } = await makeWorkspace({ 'src/a.ts': 'const a = 1;\nexport { a };\n' });
-    expect(outputOf(await callTool('read_file', { file_path: 'src/a.ts' }, deps))).toBe('const a = 1;\nexport { a };');
+  it('returns a small file whole, byte for byte: final newline, no final newline, CRLF, blank last lines', async () => {
+    const files = {
+      'src/a.ts': 'const a = 1;\nexport { a };\n',
+      'no-newline.txt': 'one\ntwo',
+      'crlf.txt': 'one\r\ntwo\r\n',
+      'blank-tail.txt': 'one\n\n\n',
+      'newline-only.txt': '\n',
+    };
+    const { deps } = await makeWorkspace(files);
+    for (const [file, text] of Object.entries(files))
+      expect(outputOf(await callTool('read_file', { file_path: file }, deps))).toBe(text);
   });
 
   it('accepts an absolute path inside the workspace', async () => {
@@ -33,7 +41,7 @@ describe('read_file', () => {
     const tail = outputOf(await callTool('read_file', { file_path: 'f.txt', start_line: 9 }, deps));
     expect(tail).toContain('lines 9-10 of 10');
     expect(tail).not.toContain('To continue');
-    expect(tail.endsWith('line 9\nline 10')).toBe(true);
+    expect(tail.endsWith('line 9\nline 10\n')).toBe(true);
   });
 
   it('accepts the older offset and limit parameters', async () => {
@@ -52,7 +60,7 @@ describe('read_file', () => {
     expect(first).not.toContain('line 2001');
     const next = outputOf(await callTool('read_file', { file_path: 'big.txt', start_line: 2001 }, deps));
     expect(next).toContain('lines 2001-2500 of 2500');
-    expect(next.endsWith('line 2500')).toBe(true);
+    expect(next.endsWith('line 2500\n')).toBe(true);
     const wide = outputOf(await callTool('read_file', { file_path: 'big.txt', start_line: 1, end_line: 2500 }, deps));
     expect(wide).toContain('lines 1-2000 of 2500');
   });

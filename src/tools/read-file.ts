@@ -26,6 +26,11 @@ const schema = z.object({
 
 type Args = z.infer<typeof schema>;
 
+interface FileLines {
+  lines: string[];
+  ended: boolean;
+}
+
 interface LineRange {
   start: number;
   end: number;
@@ -66,12 +71,14 @@ export const readFileTool: ActivityTool<typeof schema> = {
   },
 };
 
-function splitLines(text: string): string[] {
+/** The file's lines; a final newline ends the last line (it is kept in `ended`, not counted as a line). */
+function splitLines(text: string): FileLines {
   const withoutBom = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  if (withoutBom === '') return [];
+  if (withoutBom === '') return { lines: [], ended: false };
   const lines = withoutBom.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  return lines;
+  const ended = lines[lines.length - 1] === '';
+  if (ended) lines.pop();
+  return { lines, ended };
 }
 
 function requestedRange(args: Args, total: number): LineRange {
@@ -95,7 +102,12 @@ function requestedRange(args: Args, total: number): LineRange {
   return { start, end, oldStyle };
 }
 
-function renderLines(shown: string, lines: string[], args: Args): { output: string; display?: string } {
+/**
+ * The requested lines as they are in the file, line endings included: a read that reaches the last line
+ * ends with the file's final newline when it has one, so a whole-file read returns the file's text.
+ */
+function renderLines(shown: string, file: FileLines, args: Args): { output: string; display?: string } {
+  const { lines } = file;
   const total = lines.length;
   const range = requestedRange(args, total);
   if (total === 0 && range.start === 1) return { output: '' };
@@ -111,13 +123,14 @@ function renderLines(shown: string, lines: string[], args: Args): { output: stri
     return `${line.slice(0, MAX_LINE_CHARS)}... [line cut at ${MAX_LINE_CHARS} characters]`;
   });
   const partial = range.start > 1 || end < total;
-  if (!partial && cutLines === 0) return { output: body.join('\n') };
+  const text = body.join('\n') + (end === total && file.ended ? '\n' : '');
+  if (!partial && cutLines === 0) return { output: text };
   const notes = [`[Partial content of ${shown}: lines ${range.start}-${end} of ${total}.`];
   if (end < total) notes.push(nextReadHint(range, end, total));
   if (cutLines > 0) notes.push(`${cutLines} line(s) longer than ${MAX_LINE_CHARS} characters were cut.`);
   const header = `${notes.join(' ')}]`;
   const display = `Read lines ${range.start}-${end} of ${total} from ${shown}`;
-  return { output: `${header}\n\n${body.join('\n')}`, display };
+  return { output: `${header}\n\n${text}`, display };
 }
 
 function nextReadHint(range: LineRange, end: number, total: number): string {

@@ -9,6 +9,16 @@ import {
   outputOf,
   removeWorkspaces,
 } from '../../test/helpers/tool-harness';
+import { UNTRUSTED_CLOSE, untrustedOpen } from '../core/untrusted';
+
+/** The command's report without the untrusted-data fence, which every shell result must carry. */
+function shellOutput(result: Parameters<typeof outputOf>[0]): string {
+  const output = outputOf(result);
+  const open = `${untrustedOpen('shell')}\n`;
+  expect(output.startsWith(open)).toBe(true);
+  expect(output.endsWith(`\n${UNTRUSTED_CLOSE}`)).toBe(true);
+  return output.slice(open.length, -UNTRUSTED_CLOSE.length - 1);
+}
 
 afterAll(removeWorkspaces);
 
@@ -40,30 +50,30 @@ describe('run_shell_command', () => {
       { command: 'echo out; echo err >&2', description: 'print' },
       deps,
     );
-    expect(outputOf(result)).toBe('Output: out\nerr');
+    expect(shellOutput(result)).toBe('Output: out\nerr');
   });
 
   it('says (empty) when there is no output', async () => {
     const { deps } = await makeWorkspace();
-    expect(outputOf(await callTool('run_shell_command', { command: 'true' }, deps))).toBe('Output: (empty)');
+    expect(shellOutput(await callTool('run_shell_command', { command: 'true' }, deps))).toBe('Output: (empty)');
   });
 
   it('reports a non-zero exit code as a result, with the output', async () => {
     const { deps } = await makeWorkspace();
     const result = await callTool('run_shell_command', { command: 'echo failing; exit 3' }, deps);
-    expect(outputOf(result)).toBe('Output: failing\nExit Code: 3');
+    expect(shellOutput(result)).toBe('Output: failing\nExit Code: 3');
   });
 
   it('reports the signal that ended the command', async () => {
     const { deps } = await makeWorkspace();
-    const output = outputOf(await callTool('run_shell_command', { command: 'kill -TERM $$' }, deps));
+    const output = shellOutput(await callTool('run_shell_command', { command: 'kill -TERM $$' }, deps));
     expect(output).toBe('Output: (empty)\nSignal: SIGTERM');
   });
 
   it('runs in the workspace root, or in dir_path', async () => {
     const { root, deps } = await makeWorkspace({ 'sub/x.txt': '' });
-    expect(outputOf(await callTool('run_shell_command', { command: 'pwd -P' }, deps))).toBe(`Output: ${root}`);
-    const inSub = outputOf(await callTool('run_shell_command', { command: 'pwd -P; ls', dir_path: 'sub' }, deps));
+    expect(shellOutput(await callTool('run_shell_command', { command: 'pwd -P' }, deps))).toBe(`Output: ${root}`);
+    const inSub = shellOutput(await callTool('run_shell_command', { command: 'pwd -P; ls', dir_path: 'sub' }, deps));
     expect(inSub).toBe(`Output: ${path.join(root, 'sub')}\nx.txt`);
   });
 
@@ -128,7 +138,7 @@ describe('run_shell_command', () => {
   it('keeps the start and end of output over 40,000 characters, within the limit', async () => {
     const { deps } = await makeWorkspace();
     const command = "printf 'FIRST'; head -c 100000 /dev/zero | tr '\\0' 'x'; printf 'LAST'";
-    const output = outputOf(await callTool('run_shell_command', { command }, deps));
+    const output = shellOutput(await callTool('run_shell_command', { command }, deps));
     expect(output.length).toBeLessThanOrEqual(40_000);
     expect(output.startsWith('Output: FIRST')).toBe(true);
     expect(output.endsWith('xLAST')).toBe(true);
@@ -156,7 +166,7 @@ describe('run_shell_command', () => {
   it('returns when the command exits even if a background process keeps its output open', async () => {
     const { root, deps } = await makeWorkspace();
     const started = Date.now();
-    const output = outputOf(
+    const output = shellOutput(
       await callTool('run_shell_command', { command: 'sleep 5 & echo $! > bg.pid; echo done' }, deps),
     );
     expect(Date.now() - started).toBeLessThan(3000);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fenceUntrusted } from '../core/untrusted';
 import { resolveDirectory } from './tool-helpers';
 import { DEFAULT_MAX_OUTPUT_CHARS } from './truncate';
 import type { ExecResult, ActivityTool } from './types';
@@ -77,11 +78,14 @@ export const runShellCommandTool: ActivityTool<typeof schema> = {
   },
 };
 
-/** Gemini CLI's result layout: `Output:`, then `Exit Code:` (non-zero only) and `Signal:`. */
+/**
+ * Gemini CLI's result layout: `Output:`, then `Exit Code:` (non-zero only) and `Signal:`, all inside the
+ * untrusted-data fence: what a command prints is data, whoever wrote it.
+ */
 function describeResult(result: ExecResult): string {
   const output = result.output.replace(/\s+$/, '');
   const lines = [`Output: ${output === '' ? '(empty)' : output}`];
   if (result.exitCode !== null && result.exitCode !== 0) lines.push(`Exit Code: ${result.exitCode}`);
   if (result.signal) lines.push(`Signal: ${result.signal}`);
-  return lines.join('\n');
+  return fenceUntrusted('shell', lines.join('\n'));
 }

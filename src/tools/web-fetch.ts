@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fenceUntrusted } from '../core/untrusted';
 import { ToolError, type ActivityTool, type ToolDeps, type ToolResult, type WebAccess } from './types';
 import { capText, escapeXml, normalizeUrl, rawGithubUrl, urlsIn, withCitations } from './web-text';
 
@@ -66,8 +67,9 @@ function webOf(deps: ToolDeps): WebAccess {
   return deps.web;
 }
 
+/** A page's text is written by whoever runs the site: it reaches the model fenced. */
 function fetched(output: string, display: string): ToolResult {
-  return { ok: true, output, display };
+  return { ok: true, output: fenceUntrusted('web', output), display };
 }
 
 async function selectUrls(web: WebAccess, urls: string[]): Promise<{ toFetch: string[]; skipped: string[] }> {

@@ -13,6 +13,7 @@ import type { McpCatalog, McpServerConfig } from '../core/mcp';
 import type { WebSettings } from '../core/web';
 import type { ApprovalMode, NewPart, TerminateReason, TokenUsage, ToolCallStatus, ToolOutcome } from '../core/types';
 import type { Todo } from '../tools/write-todos';
+import type { SystemMdPaths } from '../core/prompt/shape';
 
 /** Shared by workflows and the client: the whole message surface of a prompt (STYLE rule 12). */
 
@@ -111,6 +112,10 @@ export interface PromptInput extends HostFields {
   hookSystemMessage?: string;
   /** Where the prompt's hooks stood, when it continues as new. */
   hookState?: HookState;
+  /** Nobody follows this prompt as it runs (detached, or no terminal): its system prompt says nobody can answer. */
+  unattended?: boolean;
+  /** `GEMINI_SYSTEM_MD` / `GEMINI_WRITE_SYSTEM_MD`, resolved by the client to absolute paths. */
+  systemMd?: SystemMdPaths;
 }
 
 export interface PromptResult {

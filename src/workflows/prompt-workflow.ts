@@ -37,6 +37,7 @@ import { checkTurnLimits } from './prompt/limits';
 import { addReferencedFiles } from './prompt/at-paths';
 import { loadProjectMemory } from './prompt/memory';
 import { discoverMcp, mcpToolNames } from './tools/mcp-calls';
+import { promptShape } from '../core/prompt/shape';
 
 /**
  * One user prompt, as Gemini CLI's loop: model turn; run its function calls; send their responses;
@@ -168,6 +169,7 @@ function promptFrame(state: PromptState, hooked: Awaited<ReturnType<typeof befor
     hooks: hooked.hooks,
     ...(state.context.memoryRef ? { memoryRef: state.context.memoryRef } : {}),
     ...(state.mcp?.declarationsRef ? { mcpDeclarationsRef: state.mcp.declarationsRef } : {}),
+    ...promptShape({ mode: state.progress.mode, unattended: state.input.unattended, systemMd: state.input.systemMd }),
     // The activity checks the stream from where the workflow's tracking stands; off means never cut.
     ...(state.loop.disabled ? {} : { contentLoop: state.loop.content }),
   };

@@ -1,6 +1,7 @@
 import { textResponse } from '../../src/fake-gemini';
 import { closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, maybeRecordHistory, type Harness } from '../helpers/agent-harness';
+import { withoutSessionContext } from '../helpers/sent-parts';
 
 /**
  * `@path` in a prompt, end to end: an activity reads the referenced files (file, folder, glob; confined,
@@ -22,7 +23,9 @@ const BIG = `export const big = 1;\n${'// filler line of the app\n'.repeat(400)}
 
 function firstUserText(): string {
   const body = h.fake.requests[0].body as Contents;
-  return body.contents[0].parts.map((p) => p.text ?? '').join('\n');
+  return withoutSessionContext(body.contents[0].parts)
+    .map((p) => p.text ?? '')
+    .join('\n');
 }
 
 async function historyText(workflowId: string): Promise<string> {

@@ -8,6 +8,7 @@ import { createHarness, type Harness } from '../helpers/agent-harness';
 import { eventually } from '../helpers/cli';
 import { exited, spawnWorker } from '../helpers/processes';
 import { startPromptOnWorkerProcess } from '../helpers/worker-prompt';
+import { unfenced } from '../helpers/sent-parts';
 
 /** Gemini CLI's background shell commands (issue 16): `is_background`, and the tools that read them. */
 let h: Harness;
@@ -65,8 +66,10 @@ test('is_background returns at once with the PID; list and read report the proce
   const run = await h.finish(handle);
   expect(run.result?.response).toBe('seen');
   const [started, , read, list, unknown] = responses().slice(-5);
-  expect(started.response.output).toMatch(/^Command is running in background\. PID: \d+\. Initial output: hello-bg/);
-  expect(read.response.output).toBe(`PID ${pid}: exited with code 0\nOutput: hello-bg\nbye-bg`);
+  expect(unfenced(started.response.output, 'shell')).toMatch(
+    /^Command is running in background\. PID: \d+\. Initial output: hello-bg/,
+  );
+  expect(unfenced(read.response.output, 'shell')).toBe(`PID ${pid}: exited with code 0\nOutput: hello-bg\nbye-bg`);
   expect(list.response.output).toBe(`PID ${pid}: exited with code 0 - echo hello-bg; sleep 1; echo bye-bg`);
   expect(unknown.response.error).toBe('No background process with PID 999999999.');
 });

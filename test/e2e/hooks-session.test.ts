@@ -8,6 +8,8 @@ import { closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, type Harness } from '../helpers/agent-harness';
 import { answer, hooksOn, type SentRequest } from '../helpers/hook-config';
 import { closeSessionSignal, sendMessageUpdate, sessionStatusQuery } from '../../src/workflows/api';
+import { fenceUntrusted } from '../../src/core/untrusted';
+import { withoutSessionContext } from '../helpers/sent-parts';
 
 /** SessionStart and SessionEnd of a session workflow (a run outside a session is in hooks-tools). */
 let h: Harness;
@@ -82,8 +84,12 @@ test(
     );
     await h.env.client.workflow.getHandle(second).result();
     const texts = (i: number) =>
-      (h.fake.requests[i].body as SentRequest).contents.map((c) => c.parts.map((p) => p.text).join('|'));
-    expect(texts(0)).toEqual(['<hook_context>on call: ana</hook_context>|first question']);
+      (h.fake.requests[i].body as SentRequest).contents.map((c) =>
+        withoutSessionContext(c.parts)
+          .map((p) => p.text)
+          .join('|'),
+      );
+    expect(texts(0)).toEqual([`${fenceUntrusted('hook', '<hook_context>on call: ana</hook_context>')}|first question`]);
     expect(texts(1).at(-1)).toBe('second question');
     expect(log(ws).map((l) => l.hook_event_name)).toEqual(['SessionStart']);
 

@@ -5,6 +5,8 @@ import { statusQuery, toolConfirmationSignal } from '../../src/workflows/api';
 import { closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, type Harness, type PromptRun } from '../helpers/agent-harness';
 import { answer, hooksOn, saveAndAnswer, type SentRequest } from '../helpers/hook-config';
+import { fenceUntrusted } from '../../src/core/untrusted';
+import { withoutSessionContext } from '../helpers/sent-parts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -92,7 +94,9 @@ describe('AfterTool', () => {
         saveAndAnswer('at.json', { hookSpecificOutput: { additionalContext: 'file is tracked' } }),
       ]),
     });
-    expect(responseIn(1).output).toBe('alpha\n\n<hook_context>file is tracked</hook_context>');
+    expect(responseIn(1).output).toBe(
+      `alpha\n\n${fenceUntrusted('hook', '<hook_context>file is tracked</hook_context>')}`,
+    );
     expect(JSON.parse(fs.readFileSync(path.join(ws, 'at.json'), 'utf8')).tool_response).toMatchObject({
       llmContent: 'alpha',
       error: null,
@@ -171,11 +175,10 @@ describe('advisory and lifecycle events', () => {
       ...hooksOn('SessionEnd', ['(cat; echo) >> "$GEMINI_PROJECT_DIR/session.jsonl"']),
     };
     await h.run([textResponse('ok')], { workspace: ws, hooks });
-    expect(
-      sent(0)
-        .contents.at(-1)!
-        .parts.map((p) => p.text),
-    ).toEqual(['<hook_context>on call: ana</hook_context>', 'do the task']);
+    expect(withoutSessionContext(sent(0).contents.at(-1)!.parts).map((p) => p.text)).toEqual([
+      fenceUntrusted('hook', '<hook_context>on call: ana</hook_context>'),
+      'do the task',
+    ]);
     const lines = fs
       .readFileSync(path.join(ws, 'session.jsonl'), 'utf8')
       .trim()

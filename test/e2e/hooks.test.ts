@@ -4,6 +4,8 @@ import { functionCallResponse, textResponse } from '../../src/fake-gemini';
 import { closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, maybeRecordHistory, type Harness, type PromptRun } from '../helpers/agent-harness';
 import { answer, hooksOn, saveAndAnswer, type SentRequest } from '../helpers/hook-config';
+import { fenceUntrusted } from '../../src/core/untrusted';
+import { withoutSessionContext } from '../helpers/sent-parts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -15,10 +17,7 @@ afterAll(async () => {
 });
 
 const sent = (i: number) => h.fake.requests[i].body as SentRequest;
-const lastTexts = (i: number) =>
-  sent(i)
-    .contents.at(-1)!
-    .parts.map((p) => p.text);
+const lastTexts = (i: number) => withoutSessionContext(sent(i).contents.at(-1)!.parts).map((p) => p.text);
 const ofType = (run: PromptRun, type: string) =>
   run.events.filter((e) => e.type === type) as unknown as Record<string, unknown>[];
 const read = (ws: string, file: string) => JSON.parse(fs.readFileSync(path.join(ws, file), 'utf8'));
@@ -34,7 +33,10 @@ describe('BeforeAgent', () => {
       ]);
       const run = await h.run([textResponse('ok')], { workspace: ws, hooks });
       expect(run.result?.response).toBe('ok');
-      expect(lastTexts(0)).toEqual(['do the task', '<hook_context>branch &lt;main&gt;\ntests pass</hook_context>']);
+      expect(lastTexts(0)).toEqual([
+        'do the task',
+        fenceUntrusted('hook', '<hook_context>branch &lt;main&gt;\ntests pass</hook_context>'),
+      ]);
       expect(read(ws, 'in.json')).toMatchObject({
         hook_event_name: 'BeforeAgent',
         prompt: 'do the task',

@@ -6,6 +6,7 @@ import { answerEvery } from '../helpers/approvals';
 import { createHarness, maybeRecordHistory, type Harness } from '../helpers/agent-harness';
 import { startHttpServer, startSseServer, stdioServer } from '../helpers/mcp-servers';
 import { generalistAgent } from '../../src/core/agents/builtins';
+import { unfenced } from '../helpers/sent-parts';
 
 type Sent = {
   contents: { parts: { functionResponse?: { name: string; response: { output?: string; error?: string } } }[] }[];
@@ -28,6 +29,10 @@ const responsesIn = (i: number) =>
   (sent(i).contents.at(-1)!.parts ?? []).map((p) => ({
     name: p.functionResponse!.name,
     ...p.functionResponse!.response,
+    // Every MCP result reaches the model fenced; the assertions read what is inside.
+    ...('output' in p.functionResponse!.response
+      ? { output: unfenced(p.functionResponse!.response.output as string, 'mcp') }
+      : {}),
   }));
 const warnings = (run: { events: { type: string }[] }) =>
   run.events.filter((e): e is { type: 'warning'; message: string } => e.type === 'warning').map((e) => e.message);
@@ -131,7 +136,7 @@ test('bad MCP servers and results: a clear warning or error result each, and the
   expect(lines).toMatch(/MCP server "gone" could not be used: .*ENOENT/);
   expect(lines).toMatch(/MCP server "hang" could not be used: .*timed out/i);
   const [fail, malformed, echo, gone] = responsesIn(1);
-  expect(fail.error).toBe('the fail tool failed on purpose');
+  expect(unfenced(fail.error as string, 'mcp')).toBe('the fail tool failed on purpose');
   expect(malformed.error).toMatch(/MCP server "ok" failed on tool "malformed": .*Invalid tools\/call result/);
   expect(echo.output).toBe('echo: still here');
   expect(gone.error).toMatch(/Tool "mcp_gone_echo" not found/);

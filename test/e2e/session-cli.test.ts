@@ -4,6 +4,7 @@ import { TEST_ENV_VARS, closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, type Harness } from '../helpers/agent-harness';
 import { closeSessionSignal } from '../../src/workflows/api';
 import { promptResultOnceStarted } from '../helpers/session-prompts';
+import { withoutSessionContext } from '../helpers/sent-parts';
 
 type Sent = { contents: { role: string; parts: { text?: string }[] }[] };
 
@@ -33,7 +34,9 @@ test('run --session continues one conversation across runs, and send queues the 
     { env },
   );
   expect(second.stdout.trim()).toBe('Second answer.');
-  const sent = (h.fake.requests[1].body as Sent).contents.map((c) => `${c.role}:${c.parts[0].text}`);
+  const sent = (h.fake.requests[1].body as Sent).contents.map(
+    (c) => `${c.role}:${withoutSessionContext(c.parts)[0].text}`,
+  );
   expect(sent).toEqual(['user:first question', 'model:First answer.', 'user:second question']);
   const queued = await box.run(['send', session, 'third question'], { env });
   expect(queued.stdout.trim()).toBe(`${session}-p3`);

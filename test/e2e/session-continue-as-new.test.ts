@@ -20,6 +20,7 @@ import { agentSessionWorkflow } from '../../src/workflows/session-workflow';
 import { closeTestEnv, getTestEnv } from '../helpers/temporal-env';
 import { maybeRecordHistory } from '../helpers/agent-harness';
 import { promptResultOnceStarted } from '../helpers/session-prompts';
+import { withoutSessionContext } from '../helpers/sent-parts';
 
 /**
  * A dev server of its own whose dynamic config suggests continue-as-new after a few events, so that
@@ -113,7 +114,7 @@ test('a session continues as new between prompts and keeps its conversation', as
     expect(results.map((r) => r.response)).toEqual(['one', 'two', 'three']);
     expect(await runsOf(session.workflowId)).toBeGreaterThan(1);
     const contents = (fake.requests[2].body as { contents: { parts: { text?: string }[] }[] }).contents.map(
-      (c) => c.parts[0].text,
+      (c) => withoutSessionContext(c.parts)[0].text,
     );
     expect(contents).toEqual(['q1', 'one', 'q2', 'two', 'q3']);
     await client.workflow.getHandle(session.workflowId).signal(closeSessionSignal);

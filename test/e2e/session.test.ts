@@ -12,6 +12,7 @@ import {
 import { closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, type Harness } from '../helpers/agent-harness';
 import { promptResultOnceStarted } from '../helpers/session-prompts';
+import { withoutSessionContext } from '../helpers/sent-parts';
 
 type Sent = { contents: { role: string; parts: { text?: string }[] }[] };
 
@@ -57,7 +58,9 @@ test('messages run in order as child prompts that continue one conversation', as
   const r1 = await resultOf(first);
   const r2 = await resultOf(second);
   expect([r1.response, r2.response]).toEqual(['First answer.', 'Second answer.']);
-  const sent = (h.fake.requests[1].body as Sent).contents.map((c) => `${c.role}:${c.parts[0].text}`);
+  const sent = (h.fake.requests[1].body as Sent).contents.map(
+    (c) => `${c.role}:${withoutSessionContext(c.parts)[0].text}`,
+  );
   expect(sent).toEqual(['user:first question', 'model:First answer.', 'user:second question']);
   expect(r2.transcript).toEqual({ id: `session/${session.workflowId}`, length: 4 });
   await session.signal(closeSessionSignal);

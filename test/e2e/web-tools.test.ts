@@ -4,6 +4,7 @@ import { errorLine, functionCallResponse, groundedResponse, textResponse } from 
 import { closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, type Harness, type PromptRun } from '../helpers/agent-harness';
 import { answerEvery } from '../helpers/approvals';
+import { unfenced } from '../helpers/sent-parts';
 
 /**
  * `web_fetch` and `google_web_search` end to end: their own `generateContent` calls (search
@@ -42,7 +43,14 @@ const bodyOf = (i: number) => h.fake.requests[i].body as Body & { tools?: unknow
 const answers = (i: number) =>
   bodyOf(i)
     .contents.at(-1)!
-    .parts.map((p) => p.functionResponse!.response);
+    .parts.map((p) => p.functionResponse!.response)
+    .map((r) => ('output' in r ? { ...r, output: webText(r.output as string) } : r));
+/** A web result's text with its untrusted-data fence checked and taken off (after the search heading). */
+function webText(output: string): string | undefined {
+  const search = /^(Web search results for "[^"]*":\n\n)([\s\S]*)$/.exec(output);
+  if (search) return search[1] + unfenced(search[2], 'web');
+  return output.startsWith('<') ? unfenced(output, 'web') : output;
+}
 const textOf = (i: number) =>
   bodyOf(i)
     .contents[0].parts.map((p) => p.text)

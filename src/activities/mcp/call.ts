@@ -5,6 +5,7 @@ import { resolveBlobMarkers } from '../../store/blobs';
 import type { TranscriptStore } from '../../store/types';
 import { truncateOutput } from '../../tools/truncate';
 import { withHeartbeat } from '../heartbeat';
+import { fenceUntrusted } from '../../core/untrusted';
 import { describe } from './discover';
 import type { McpPool, McpTarget } from './pool';
 import { resourceText, type ResourceServers } from './resources';
@@ -51,16 +52,20 @@ export async function callMcpTool(
         (t) => ({ ok: true, t }),
         (err: Error) => ({ ok: false, t: `${input.tool} failed: ${describe(err)}` }),
       );
-      return outcome(deps.store, input, text.ok, text.t, text.ok ? undefined : 'mcp_tool_error');
+      const shown = text.ok ? fenceUntrusted('mcp', text.t) : text.t;
+      return outcome(deps.store, input, text.ok, shown, text.ok ? undefined : 'mcp_tool_error');
     }
     try {
       const client = await deps.pool.client(target);
       const options = { timeout: timeoutMs, signal: ctx.cancellationSignal };
       const result = await client.callTool({ name: input.tool, arguments: args }, undefined, options);
+      // What a server returns is its own text, not the user's: it reaches the model fenced.
       const text = contentText(result.content as unknown[]);
-      if (result.isError)
-        return outcome(deps.store, input, false, text || 'The MCP tool reported an error.', 'mcp_tool_error');
-      return outcome(deps.store, input, true, text);
+      if (result.isError) {
+        const error = text ? fenceUntrusted('mcp', text) : 'The MCP tool reported an error.';
+        return outcome(deps.store, input, false, error, 'mcp_tool_error');
+      }
+      return outcome(deps.store, input, true, fenceUntrusted('mcp', text));
     } catch (err) {
       // The connection may be the problem: the next call connects again.
       await deps.pool.drop(target);

@@ -1,3 +1,4 @@
+import { fenceUntrusted } from '../untrusted';
 import type { NewPart } from '../types';
 
 /** Where the prompt's hooks stand; carried across continue-as-new in `PromptInput.hookState`. */
@@ -21,9 +22,13 @@ export function effectiveReason(reason: string | undefined): string {
   return reason || 'No reason provided';
 }
 
-/** Context from a hook as its own text part, `<`/`>` escaped as Gemini CLI does. */
+/**
+ * Context from a hook as its own text part, `<`/`>` escaped as Gemini CLI does, inside the untrusted-data
+ * fence: a hook may pass on text it read anywhere.
+ */
 export function hookContextPart(context: string): NewPart {
-  return { kind: 'text', text: `<hook_context>${context.replace(/</g, '&lt;').replace(/>/g, '&gt;')}</hook_context>` };
+  const escaped = context.replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return { kind: 'text', text: fenceUntrusted('hook', `<hook_context>${escaped}</hook_context>`) };
 }
 
 /** What the model is told instead of a tool's result when a tool hook stops the agent or blocks the call. */

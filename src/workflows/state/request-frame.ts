@@ -1,5 +1,6 @@
 import type { CallModelInput, FramedCallModelInput } from '../../activities/call-model';
 import type { RequestFrame } from '../../activities/request-frame';
+import { promptShape } from '../../core/prompt/shape';
 
 /** The frame the last request of this run stored: its JSON (to compare) and its reference. */
 export interface FrameMemo {
@@ -16,8 +17,9 @@ export function framedRequest(
   memo: FrameMemo | undefined,
   request: CallModelInput,
 ): { request: FramedCallModelInput; json: string } {
-  const { workspace, toolNames, systemPrompt, extraDeclarations, sampling, memoryRef, mcpDeclarationsRef, ...rest } =
+  const { workspace, toolNames, systemPrompt, extraDeclarations, sampling, memoryRef, mcpDeclarationsRef, ...more } =
     request;
+  const { mode, unattended, systemMd, ...rest } = more;
   // A frame without sampling, memory or MCP tools serialises as before, so older runs keep their references.
   const frame: RequestFrame = {
     workspace,
@@ -27,6 +29,7 @@ export function framedRequest(
     ...(sampling ? { sampling } : {}),
     ...(memoryRef ? { memoryRef } : {}),
     ...(mcpDeclarationsRef ? { mcpDeclarationsRef } : {}),
+    ...promptShape({ mode, unattended, systemMd }),
   };
   const json = JSON.stringify(frame);
   return { request: memo?.json === json ? { ...rest, frameRef: memo.ref } : request, json };

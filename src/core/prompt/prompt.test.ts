@@ -1,0 +1,100 @@
+import { toolNames } from '../../tools';
+import { UNTRUSTED_TAG } from '../untrusted';
+import { buildSystemPrompt, type PromptContext } from '.';
+
+/** Every tool we declare, and the two of Gemini CLI 0.61.0 the prompt already speaks of when offered. */
+const ALL_TOOLS = [...toolNames, 'activate_skill', 'update_topic'];
+const base: PromptContext = {
+  workspace: '/work/project',
+  platform: 'linux',
+  date: 'Fri Nov 27 2026',
+  toolNames: ALL_TOOLS,
+  gitRepo: true,
+};
+
+/** Each topic a model tuned on Gemini CLI's prompt expects, and text that shows the prompt covers it. */
+const TOPICS: Record<string, RegExp[]> = {
+  'core mandates: project conventions': [/# Core mandates/, /conventions/i],
+  'core mandates: check libraries before using them': [/never assume a library/i, /package\.json/],
+  'core mandates: idiomatic changes': [/Idiomatic changes/],
+  'core mandates: comments sparingly': [/comments[^\n]*\n?[^\n]*sparingly/i],
+  'core mandates: no reverts unasked': [/No reverts unasked/],
+  'core mandates: confirm ambiguity': [/Ambiguity/, /ask before you act/],
+  'security and untrusted content': [/# Security and untrusted content/, new RegExp(`<${UNTRUSTED_TAG} source=`)],
+  'context efficiency': [/# Context efficiency/, /in parallel/i],
+  'engineering standards': [/# Engineering standards/, /Tests are part of the change/],
+  'software-engineering workflow': [/Understand\./, /Plan\./, /Implement\./, /Verify with tests\./, /lint/],
+  'new-application workflow': [/# New applications/, /Scaffold/],
+  'tone and brevity': [/# Tone and style/, /concise/],
+  'explaining critical commands': [/# Explaining critical commands/, /before you run a command/i],
+  'tool usage: paths, parallel reads, non-interactive, quiet, no pagers, background': [
+    /# Using the tools/,
+    /\*\*Paths:\*\*/,
+    /run together/,
+    /non-interactive/,
+    /quiet flags/i,
+    /never a pager/,
+    /is_background: true/,
+  ],
+  'git practice': [/# Git/, /git status/, /git diff HEAD/, /git log -n 3/, /Never push/],
+  'sub-agents': [/# Sub-agents/, /invoke_agent/],
+  skills: [/# Skills/, /activate_skill/],
+  'hook context': [/# Hook context/, /<hook_context>/],
+};
+
+describe('system prompt', () => {
+  const main = buildSystemPrompt(base);
+
+  it.each(Object.entries(TOPICS))('covers %s', (_topic, patterns) => {
+    for (const pattern of patterns) expect(main).toMatch(pattern);
+  });
+
+  it('is at least half the size of Gemini CLI 0.61.0 on the same task (32 K characters)', () => {
+    expect(main.length).toBeGreaterThanOrEqual(16_000);
+    // The tools of a plain run today, without skills or topics.
+    const plain = buildSystemPrompt({
+      ...base,
+      toolNames: ALL_TOOLS.filter((t) => !['activate_skill', 'update_topic'].includes(t)),
+    });
+    expect(plain.length).toBeGreaterThanOrEqual(16_000);
+  });
+
+  it('plan mode swaps the engineering workflows for the planning workflow', () => {
+    const plan = buildSystemPrompt({ ...base, mode: 'plan' });
+    expect(plan).toMatch(/# Plan mode/);
+    expect(plan).toMatch(/exit_plan_mode/);
+    expect(plan).not.toMatch(/# Software engineering tasks/);
+    expect(plan).not.toMatch(/# New applications/);
+    expect(main).not.toMatch(/# Plan mode/);
+  });
+
+  it('an unattended run is told that nobody can answer, and is not offered questions', () => {
+    const alone = buildSystemPrompt({ ...base, unattended: true });
+    expect(alone).toMatch(/# Unattended run/);
+    expect(alone).toMatch(/nobody is there to answer questions/);
+    expect(alone).toMatch(/Do not call `ask_user`/);
+    expect(alone).not.toMatch(/ask before you act/);
+    expect(main).not.toMatch(/# Unattended run/);
+  });
+
+  it("a sub-agent gets its own preamble, the safety and tool sections, and not the main agent's workflows", () => {
+    const sub = buildSystemPrompt({ ...base, preamble: 'You are the investigator.' });
+    expect(sub.startsWith('You are the investigator.')).toBe(true);
+    expect(sub).toMatch(/# Running as a sub-agent/);
+    expect(sub).toMatch(/# Security and untrusted content/);
+    expect(sub).toMatch(/# Using the tools/);
+    expect(sub).not.toMatch(/# Software engineering tasks/);
+    expect(sub).not.toMatch(/You are durable-agent/);
+  });
+
+  it('leaves out what the request does not offer: git outside a repository, skills without activate_skill', () => {
+    const bare = buildSystemPrompt({ ...base, gitRepo: false, toolNames: ['read_file'] });
+    expect(bare).not.toMatch(/# Git/);
+    expect(bare).not.toMatch(/# Skills/);
+    expect(bare).not.toMatch(/# Sub-agents/);
+  });
+
+  it('appends the project context after a rule', () => {
+    expect(buildSystemPrompt({ ...base, memory: 'Use tabs.' }).endsWith('\n\n---\n\nUse tabs.')).toBe(true);
+  });
+});
