@@ -96,6 +96,7 @@ test('null, a number, a string, a huge object, four 1.5 MB signals and an undeco
   const callId = await waitForApproval(handle);
   for (const handler of handlers.filter((d) => PROMPT_HANDLERS.includes(d.name)))
     for (const payload of BAD_PAYLOADS) await sendBad(handle, handler, payload);
+  await handle.signal(api.toolConfirmationSignal, { callId: 'q'.repeat(100_000), outcome: 'proceed_once' });
   const big = path.join(h.env.tmpDir, `big-signal-${Date.now()}.json`);
   fs.writeFileSync(big, JSON.stringify({ callId: 'z'.repeat(1_500_000), outcome: 'proceed_once' }));
   for (let i = 0; i < 4; i++)
@@ -124,6 +125,9 @@ test('null, a number, a string, a huge object, four 1.5 MB signals and an undeco
   expect(warnings.filter((w) => w.includes('over the limit'))).toHaveLength(11);
   expect(warnings).toContainEqual(expect.stringMatching(/^childApproval ignored: the payload could not be decoded/));
   expect(Math.max(...warnings.map((w) => w.length))).toBeLessThan(600);
+  expect(warnings).toContain(
+    `toolConfirmation ignored: unknown callId ${'q'.repeat(120)}… (100000 characters); awaiting approval: ${callId}`,
+  );
 });
 
 test('the session handlers refuse the same payloads and the session stays usable', async () => {
