@@ -20,6 +20,8 @@ async function writeBundle(name, workflowInterceptorModules) {
   const { code } = await bundleWorkflowCode({
     workflowsPath: path.join(root, 'dist', 'workflows', 'index.js'),
     workflowInterceptorModules,
+    // An undecodable signal payload becomes a value handlers refuse, not a failed workflow task.
+    payloadConverterPath: path.join(root, 'dist', 'payload-converter.js'),
     logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error },
   });
   // The SDK inlines a 3+ MB source map that every Worker.create decodes, re-encodes and compiles with

@@ -85,6 +85,8 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     ...identity,
     activities,
     ...withDeployment(workflowSource(options.workflowBundlePath, tracing !== undefined)),
+    // The bundles carry the same converter (scripts/bundle-workflows.js): an undecodable signal is a warning.
+    dataConverter: { payloadConverterPath: require.resolve('./payload-converter') },
     ...(tracing && { interceptors: tracing.interceptors, sinks: tracing.sinks }),
     shutdownGraceTime,
     // A worker killed without saying goodbye leaves its cached prompts' next tasks on its sticky

@@ -42,6 +42,7 @@ function textPrinter({ stdout, stderr }: Io, sessionId: string): Printer {
       screen.endThought();
       if (!screen.endsWithNewline()) stdout.write('\n');
       if (report.status === 'cancelled') stderr.write('Cancelled.\n');
+      if (report.status === 'terminated') stderr.write(`Terminated: ${report.error?.message ?? 'no reason known'}\n`);
     },
   };
 }

@@ -20,6 +20,8 @@ import { hasAgentSearchAttributes } from './connection';
 import { WORKSPACE_MEMO } from './sessions';
 import { oneLine } from '../workflows/state/summaries';
 import type { QuestionAnswerPayload } from '../core/questions';
+import { wedgedReason } from './troubles';
+import { echo } from '../core/message-input';
 
 /** Starts one prompt; the client only starts workflows and sends messages (STYLE rule 1). */
 export async function startPrompt(
@@ -89,7 +91,14 @@ export async function closeSession(client: Client, sessionId: string): Promise<v
  * refuses an unknown or already decided call at once (WorkflowUpdateFailedError).
  */
 export function confirmToolCall(client: Client, workflowId: string, confirmation: ToolConfirmation): Promise<string> {
-  return client.workflow.getHandle(workflowId).executeUpdate(confirmToolCallUpdate, { args: [confirmation] });
+  return client.workflow
+    .getHandle(workflowId)
+    .executeUpdate(confirmToolCallUpdate, { args: [confirmation] })
+    .catch(async (err: unknown) => {
+      // A wedged prompt refuses every update with a bare "Workflow Update failed": say what fails instead.
+      const wedged = await wedgedReason(client, workflowId);
+      throw wedged ? new Error(`call ${echo(confirmation.callId)} was not decided: ${wedged}`) : err;
+    });
 }
 
 /**

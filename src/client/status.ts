@@ -17,6 +17,7 @@ import {
 import { queryWithin } from './connection';
 import type { Todo } from '../tools/write-todos';
 import { waitsForHost } from './hosts';
+import { terminationOf, wedgedReason } from './troubles';
 
 async function hostReport(client: Client, description: WorkflowExecutionDescription, host: string) {
   const waiting = await waitsForHost(client, description, host).catch(() => false);
@@ -106,15 +107,18 @@ export async function promptStatus(client: Client, workflowId: string): Promise<
     case 'CONTINUED_AS_NEW': {
       const s = await queryWithin(client, workflowId, statusQuery);
       if (!s) {
+        const wedged = await wedgedReason(client, workflowId, description);
         const published = description.typedSearchAttributes.get(STATUS_ATTRIBUTE);
         const waiting = published === 'awaiting_approval' || published === 'awaiting_answer';
         return {
           ...base,
           status: waiting ? published : 'running',
-          error: {
-            type: 'NoWorker',
-            message: 'no worker answered; start one with `durable-agent server` or `durable-agent worker`',
-          },
+          error: wedged
+            ? { type: 'WorkflowTaskFailed', message: wedged }
+            : {
+                type: 'NoWorker',
+                message: 'no worker answered; start one with `durable-agent server` or `durable-agent worker`',
+              },
         };
       }
       const status = s.phase === 'finished' ? 'running' : s.phase;
@@ -154,7 +158,12 @@ async function closedWithoutResult(
         error: { type: 'Cancelled', message: 'the prompt was cancelled' },
       };
     if (cause instanceof TerminatedFailure)
-      return { ...base, ...extra, status: 'terminated', error: { type: 'Terminated', message: cause.message } };
+      return {
+        ...base,
+        ...extra,
+        status: 'terminated',
+        error: { type: 'Terminated', message: await terminationOf(client, handle.workflowId) },
+      };
     if (cause instanceof ApplicationFailure) {
       const details = (cause.details?.[0] ?? {}) as Partial<StatusReport>;
       return {

@@ -22,3 +22,12 @@ export const loopDecisionSchema = z.union([
 ]);
 
 export type LoopDecision = 'continue' | 'disable' | 'stop';
+
+/** `childApproval`: a sub-agent's call awaiting approval (`pending: true`) or no longer, sent by the child itself. */
+export const childApprovalSchema = z.object({
+  childWorkflowId: z.string().min(1),
+  callId: z.string().min(1),
+  name: z.string(),
+  args: z.unknown(),
+  pending: z.boolean(),
+});

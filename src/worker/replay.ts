@@ -24,7 +24,12 @@ export async function replayHistories(
   await installTemporalRuntime();
   const broken: ReplayBreak[] = [];
   let replayed = 0;
-  const options = { ...workflowSource(bundlePath), sinks: REPLAY_SINKS, replayName: 'replay-check' };
+  const options = {
+    ...workflowSource(bundlePath),
+    dataConverter: { payloadConverterPath: require.resolve('../payload-converter') },
+    sinks: REPLAY_SINKS,
+    replayName: 'replay-check',
+  };
   const results = Worker.runReplayHistories(options, histories);
   for await (const result of results) {
     replayed += 1;

@@ -205,7 +205,13 @@ export interface EventsPage {
 
 /** The payload schemas of `toolConfirmation`/`confirmToolCall` and `setApprovalMode`, shared with the client. */
 export { approvalModeSchema, toolConfirmationSchema } from '../core/confirmation';
-export { loopDecisionSchema, steerSchema, topUpSchema, type LoopDecision } from '../core/signal-schemas';
+export {
+  childApprovalSchema,
+  loopDecisionSchema,
+  steerSchema,
+  topUpSchema,
+  type LoopDecision,
+} from '../core/signal-schemas';
 
 export const toolConfirmationSignal = defineSignal<[unknown]>('toolConfirmation');
 export const setApprovalModeSignal = defineSignal<[unknown]>('setApprovalMode');
@@ -213,7 +219,7 @@ export const confirmToolCallUpdate = defineUpdate<string, [ToolConfirmation]>('c
 /** An answer to an `ask_user` call (payload: `questionAnswerSchema` in core/questions), as a signal or an update. */
 export const answerQuestionSignal = defineSignal<[unknown]>('answerQuestion');
 export const submitAnswerUpdate = defineUpdate<string, [unknown]>('submitAnswer');
-export const childApprovalSignal = defineSignal<[ChildApprovalNotice]>('childApproval');
+export const childApprovalSignal = defineSignal<[unknown]>('childApproval');
 export const statusQuery = defineQuery<PromptStatus>('status');
 export const eventsQuery = defineQuery<EventsPage, [number]>('events');
 

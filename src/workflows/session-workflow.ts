@@ -17,6 +17,7 @@ import type { ModelUnavailability } from '../core/model-availability';
 import type { agentPromptWorkflow } from './prompt-workflow';
 import { fireSessionHook } from './hooks/runner';
 import { registerSessionCommands } from './session-commands';
+import { payloadProblem } from '../core/message-input';
 import type { PromptResult } from './api';
 import {
   type QueuedMessage,
@@ -175,6 +176,8 @@ function turnsCarried(input: SessionInput, state: SessionState): { sessionTurns?
 
 function validateMessage(message: { text: string } | undefined, closed: boolean): void {
   if (closed) throw new Error('the session is closed');
+  const problem = payloadProblem(message);
+  if (problem) throw new Error(problem);
   if (!message || typeof message.text !== 'string' || !message.text.trim())
     throw new Error('a message needs non-empty text');
 }

@@ -158,3 +158,15 @@ test('bad arguments and a failed fetch are error results for the model, and the 
   expect(errors[4]).toBe(`Every direct fetch failed: ${base}/missing: request failed with status 404 Not Found`);
   expect(hits).toEqual(['/missing']);
 });
+
+test('loopback spelled as IPv4-mapped IPv6 or as a number is refused, and the page server sees nothing', async () => {
+  const port = new URL(base).port;
+  const hosts = ['[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[0:0:0:0:0:ffff:7f00:1]', '[::ffff:0.0.0.0]'];
+  const urls = [...hosts, '[::127.0.0.1]', '[64:ff9b::7f00:1]', '2130706433', '0x7f.0.0.1', '0177.1'].map(
+    (host) => `http://${host}:${port}/notes`,
+  );
+  const run = await h.run([functionCallResponse(fetchCall(`Read ${urls.join(' ')}`)), textResponse('ok')]);
+  expect(run.result?.response).toBe('ok');
+  expect(answers(1)[0].error).toMatch(/^All requested URLs were skipped: \[Blocked host\] http:\/\/\[::ffff:7f00:1\]/);
+  expect(hits).toEqual([]);
+});

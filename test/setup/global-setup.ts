@@ -105,7 +105,8 @@ async function bundleWorkflows(root: string, tmpDir: string): Promise<void> {
   }
   const errors: string[] = [];
   try {
-    const { code } = await bundleWorkflowCode({ workflowsPath, logger: bundlerLogger(errors) });
+    const payloadConverterPath = path.join(root, 'src', 'payload-converter.ts');
+    const { code } = await bundleWorkflowCode({ workflowsPath, payloadConverterPath, logger: bundlerLogger(errors) });
     const codePath = path.join(tmpDir, 'workflow-bundle.js');
     fs.writeFileSync(codePath, code);
     process.env[TEST_ENV_VARS.workflowBundle] = codePath;

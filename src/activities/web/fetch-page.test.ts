@@ -1,7 +1,8 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fetchPageText, htmlToText } from './fetch-page';
-import { isPrivateAddress, isPrivateHost, takeRateSlot } from './hosts';
+import { isPrivateAddress } from './addresses';
+import { isPrivateHost, takeRateSlot } from './hosts';
 
 let server: http.Server;
 let base: string;
@@ -25,11 +26,29 @@ test('a page that does not answer in time is an error naming the limit', async (
   await expect(fetchPageText(`${base}/hang`, never, true, 200)).rejects.toThrow('no answer within 0.2 s');
 });
 
-test('text bodies come back as they are; a redirect to a refused host is refused', async () => {
+test('text bodies come back as they are; a private address is refused at the first hop', async () => {
   await expect(fetchPageText(`${base}/plain`, never, true)).resolves.toBe('plain & <kept>');
   await expect(fetchPageText(`${base}/redirect`, never, false)).rejects.toThrow(
-    'redirected to a refused host: http://localhost/secret',
+    'refused: 127.0.0.1 is a private address',
   );
+});
+
+test('a name that resolves to loopback at connect time is refused before a byte is sent (DNS rebinding)', async () => {
+  const port = new URL(base).port;
+  let answers = 0;
+  const rebinding = async () => [{ address: ++answers === 1 ? '203.0.113.7' : '127.0.0.1', family: 4 }];
+  await rebinding(); // what an earlier check of the name saw
+  const fetched = fetchPageText(`http://rebind.example:${port}/plain`, never, false, 2000, rebinding);
+  await expect(fetched).rejects.toThrow('refused: rebind.example resolves to a private address 127.0.0.1');
+  await expect(fetchPageText(`http://rebind.example:${port}/plain`, never, true, 2000, rebinding)).rejects.toThrow();
+});
+
+test('an IP literal in any spelling is judged as the address it is, and refused when private', async () => {
+  const port = new URL(base).port;
+  for (const host of ['[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[0:0:0:0:0:ffff:7f00:1]', '2130706433', '0x7f.1'])
+    await expect(fetchPageText(`http://${host}:${port}/plain`, never, false)).rejects.toThrow(
+      /refused: .* is a private/,
+    );
 });
 
 test('HTML is reduced to its text', () => {

@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+import { guardedGet, type Resolver } from './guarded-get';
 import { isPrivateHost } from './hosts';
 
 /** Gemini CLI's direct fetch: 10 s per URL, bodies over 10 MB refused, text capped later by the tool. */
@@ -15,44 +17,61 @@ export async function fetchPageText(
   signal: AbortSignal,
   allowPrivate: boolean,
   timeoutMs = FETCH_TIMEOUT_MS,
+  resolver?: Resolver,
 ): Promise<string> {
   let target = url;
+  const deadline = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    const response = await fetch(target, {
-      redirect: 'manual',
+    const response = await guardedGet(target, {
+      signal: deadline,
       headers: { 'User-Agent': USER_AGENT },
-      signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
+      allowPrivate,
+      resolver,
     }).catch((err: unknown) => {
       throw new Error(describeFetchError(err, timeoutMs));
     });
-    const location = response.headers.get('location');
-    if (response.status >= 300 && response.status < 400 && location) {
+    const status = response.statusCode ?? 0;
+    const location = response.headers.location;
+    if (status >= 300 && status < 400 && location) {
+      response.resume();
       target = new URL(location, target).href;
       if (!allowPrivate && (await isPrivateHost(target))) throw new Error(`redirected to a refused host: ${target}`);
       continue;
     }
-    if (!response.ok) throw new Error(`request failed with status ${response.status} ${response.statusText}`.trim());
-    const body = await readLimited(response);
-    const type = response.headers.get('content-type') ?? '';
+    if (status < 200 || status > 299) {
+      response.resume();
+      throw new Error(`request failed with status ${status} ${response.statusMessage ?? ''}`.trim());
+    }
+    const body = await readLimited(response).catch((err: unknown) => {
+      throw new Error(describeFetchError(err, timeoutMs));
+    });
+    const type = response.headers['content-type'] ?? '';
     return type === '' || type.toLowerCase().includes('text/html') ? htmlToText(body) : body;
   }
   throw new Error(`more than ${MAX_REDIRECTS} redirects`);
 }
 
 function describeFetchError(err: unknown, timeoutMs: number): string {
-  const error = err as Error & { cause?: { message?: string } };
-  if (error.name === 'TimeoutError') return `no answer within ${timeoutMs / 1000} s`;
-  return error.cause?.message ?? error.message;
+  const error = err as Error & { cause?: { name?: string; message?: string } };
+  if (error.name === 'TimeoutError' || error.cause?.name === 'TimeoutError')
+    return `no answer within ${timeoutMs / 1000} s`;
+  return error.message;
 }
 
-async function readLimited(response: Response): Promise<string> {
-  const declared = Number(response.headers.get('content-length') ?? 0);
-  if (declared > MAX_BODY_BYTES) throw new Error(`the page is larger than ${MAX_BODY_BYTES} bytes`);
-  const chunks: Uint8Array[] = [];
+async function readLimited(response: IncomingMessage): Promise<string> {
+  const declared = Number(response.headers['content-length'] ?? 0);
+  if (declared > MAX_BODY_BYTES) {
+    response.destroy();
+    throw new Error(`the page is larger than ${MAX_BODY_BYTES} bytes`);
+  }
+  const chunks: Buffer[] = [];
   let total = 0;
-  for await (const chunk of response.body ?? []) {
+  for await (const chunk of response as AsyncIterable<Buffer>) {
     total += chunk.length;
-    if (total > MAX_BODY_BYTES) throw new Error(`the page is larger than ${MAX_BODY_BYTES} bytes`);
+    if (total > MAX_BODY_BYTES) {
+      response.destroy();
+      throw new Error(`the page is larger than ${MAX_BODY_BYTES} bytes`);
+    }
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');

@@ -1,5 +1,6 @@
 import { promises as dns } from 'node:dns';
 import { isIP } from 'node:net';
+import { isPrivateAddress } from './addresses';
 
 /**
  * Hosts `web_fetch` refuses unless the user's settings allow private addresses: local names, and
@@ -20,25 +21,6 @@ export async function isPrivateHost(url: string): Promise<boolean> {
   if (isIP(host)) return isPrivateAddress(host);
   const addresses = await dns.lookup(host, { all: true }).catch(() => []);
   return addresses.length === 0 || addresses.some((a) => isPrivateAddress(a.address));
-}
-
-export function isPrivateAddress(address: string): boolean {
-  const lower = address.toLowerCase();
-  const mapped = lower.match(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/);
-  if (mapped) return isPrivateAddress(mapped[1]);
-  if (isIP(lower) === 6) {
-    return lower === '::1' || lower === '::' || /^f[cd]/.test(lower) || /^fe[89ab]/.test(lower);
-  }
-  const [a, b] = lower.split('.').map(Number);
-  return (
-    a === 0 ||
-    a === 10 ||
-    a === 127 ||
-    (a === 100 && b >= 64 && b <= 127) ||
-    (a === 169 && b === 254) ||
-    (a === 172 && b >= 16 && b <= 31) ||
-    (a === 192 && b === 168)
-  );
 }
 
 /** Counts one request to the URL's host now; false (not counted) when the host had its 10 this minute. */

@@ -1,5 +1,5 @@
 import { condition, patched, setHandler, workflowInfo } from '@temporalio/workflow';
-import { describeIssues } from '../../core/confirmation';
+import { checkPayload } from '../../core/message-input';
 import { failedAttemptAfter, shouldCompress } from '../../core/compression';
 import type { PromptActivities } from '../state/activity-options';
 import { emit, recordUtilityUsage, type PromptState } from '../state/prompt-state';
@@ -9,21 +9,19 @@ import { compressSignal, steerSignal, topUpBudgetSignal, type Cursor, steerSchem
 
 export function registerContextHandlers(state: PromptState): void {
   setHandler(steerSignal, (payload: unknown) => {
-    const parsed = steerSchema.safeParse(payload);
-    if (!parsed.success)
-      return emit(state, { type: 'warning', message: `steer ignored: ${describeIssues(parsed.error)}` });
-    state.context.steering.push(parsed.data.text);
+    const check = checkPayload('steer', steerSchema, payload);
+    if (!check.ok) return emit(state, { type: 'warning', message: check.reason });
+    state.context.steering.push(check.value.text);
   });
   setHandler(compressSignal, () => {
     state.context.forceCompress = true;
   });
   setHandler(topUpBudgetSignal, (payload: unknown) => {
-    const parsed = topUpSchema.safeParse(payload);
-    if (!parsed.success)
-      return emit(state, { type: 'warning', message: `topUpBudget ignored: ${describeIssues(parsed.error)}` });
+    const parsed = checkPayload('topUpBudget', topUpSchema, payload);
+    if (!parsed.ok) return emit(state, { type: 'warning', message: parsed.reason });
     if (!state.budgetPaused)
       return emit(state, { type: 'warning', message: 'topUpBudget ignored: the prompt is not waiting for a budget' });
-    state.budgetAnswer = typeof parsed.data === 'object' && 'tokens' in parsed.data ? parsed.data.tokens : 'stop';
+    state.budgetAnswer = typeof parsed.value === 'object' && 'tokens' in parsed.value ? parsed.value.tokens : 'stop';
   });
 }
 

@@ -1,5 +1,5 @@
 import { condition, setHandler } from '@temporalio/workflow';
-import { describeIssues } from '../../core/confirmation';
+import { checkPayload } from '../../core/message-input';
 import { runLlmLoopCheck, beforeModelRequest, type LoopCheckResult } from '../../core/loop/llm-schedule';
 import {
   continueAfterLoop,
@@ -15,16 +15,13 @@ import { type LoopDecision, loopDecisionSignal, loopDecisionSchema } from '../ap
 
 export function registerLoopHandlers(state: PromptState): void {
   setHandler(loopDecisionSignal, (payload: unknown) => {
-    const parsed = loopDecisionSchema.safeParse(payload);
-    if (!parsed.success) {
-      emit(state, { type: 'warning', message: `loopDecision ignored: ${describeIssues(parsed.error)}` });
-      return;
-    }
+    const parsed = checkPayload('loopDecision', loopDecisionSchema, payload);
+    if (!parsed.ok) return emit(state, { type: 'warning', message: parsed.reason });
     if (!state.loopPaused) {
       emit(state, { type: 'warning', message: 'loopDecision ignored: the prompt is not paused on a loop' });
       return;
     }
-    state.loopDecision = typeof parsed.data === 'string' ? parsed.data : parsed.data.action;
+    state.loopDecision = typeof parsed.value === 'string' ? parsed.value : parsed.value.action;
   });
 }
 

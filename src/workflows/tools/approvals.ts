@@ -1,8 +1,10 @@
 import { getExternalWorkflowHandle, log, setHandler } from '@temporalio/workflow';
 import { approvalModeSchema, describeIssues, toolConfirmationSchema } from '../../core/confirmation';
+import { checkPayload, echo, payloadProblem } from '../../core/message-input';
 import type { ApprovalMode } from '../../core/types';
 import { parseToolArgs } from '../../tools';
 import {
+  childApprovalSchema,
   childApprovalSignal,
   confirmToolCallUpdate,
   setApprovalModeSignal,
@@ -23,28 +25,33 @@ export function checkConfirmation(
   state: PromptState,
   payload: unknown,
 ): { ok: true; value: ToolConfirmation } | { ok: false; reason: string } {
+  const problem = payloadProblem(payload);
+  if (problem) return { ok: false, reason: `malformed toolConfirmation: ${problem}` };
   const parsed = toolConfirmationSchema.safeParse(payload);
-  if (!parsed.success) return { ok: false, reason: `malformed toolConfirmation: ${describeIssues(parsed.error)}` };
+  if (!parsed.success)
+    return { ok: false, reason: `malformed toolConfirmation: ${echo(describeIssues(parsed.error), 300)}` };
   const value = parsed.data as ToolConfirmation;
-  if (state.finished)
-    return { ok: false, reason: `the prompt has finished; call ${value.callId} can no longer be decided` };
+  const callId = echo(value.callId);
+  if (state.finished) return { ok: false, reason: `the prompt has finished; call ${callId} can no longer be decided` };
   if (!state.book.calls.has(value.callId) && state.book.childApprovals.has(value.callId)) return { ok: true, value };
   const call = state.book.calls.get(value.callId);
   if (!call) {
     const pending = [...state.book.calls.values()]
       .filter((c) => c.status === 'awaiting_approval' && !c.decision)
       .map((c) => c.callId);
-    return { ok: false, reason: `unknown callId ${value.callId}; awaiting approval: ${pending.join(', ') || 'none'}` };
+    return { ok: false, reason: `unknown callId ${callId}; awaiting approval: ${pending.join(', ') || 'none'}` };
   }
-  if (call.decision)
-    return { ok: false, reason: `call ${value.callId} was already decided (${call.decision.outcome})` };
+  if (call.decision) return { ok: false, reason: `call ${callId} was already decided (${call.decision.outcome})` };
   if (call.status !== 'awaiting_approval')
-    return { ok: false, reason: `call ${value.callId} is not awaiting approval (it is ${call.status})` };
+    return { ok: false, reason: `call ${callId} is not awaiting approval (it is ${call.status})` };
   if (value.outcome === 'modify') {
-    if (!value.args) return { ok: false, reason: `outcome modify needs args for call ${value.callId}` };
+    if (!value.args) return { ok: false, reason: `outcome modify needs args for call ${callId}` };
     const check = parseToolArgs(call.name, value.args);
     if (!check.ok)
-      return { ok: false, reason: `modified arguments for ${call.name} are invalid: ${check.error.message}` };
+      return {
+        ok: false,
+        reason: `modified arguments for ${call.name} are invalid: ${echo(check.error.message, 300)}`,
+      };
   }
   return { ok: true, value };
 }
@@ -74,18 +81,18 @@ export function registerApprovalHandlers(state: PromptState): void {
       },
     },
   );
-  setHandler(childApprovalSignal, (notice: ChildApprovalNotice) => {
+  setHandler(childApprovalSignal, (payload: unknown) => {
+    const check = checkPayload('childApproval', childApprovalSchema, payload);
+    if (!check.ok) return emit(state, { type: 'warning', message: check.reason });
+    const notice = check.value as ChildApprovalNotice;
     if (notice.pending) state.book.childApprovals.set(notice.callId, notice);
     else state.book.childApprovals.delete(notice.callId);
     publishStatus(state);
   });
   setHandler(setApprovalModeSignal, (payload: unknown) => {
-    const parsed = approvalModeSchema.safeParse(payload);
-    if (!parsed.success) {
-      emit(state, { type: 'warning', message: `setApprovalMode ignored: ${describeIssues(parsed.error)}` });
-      return;
-    }
-    setMode(state, (typeof parsed.data === 'string' ? parsed.data : parsed.data.mode) as ApprovalMode);
+    const check = checkPayload('setApprovalMode', approvalModeSchema, payload);
+    if (!check.ok) return emit(state, { type: 'warning', message: check.reason });
+    setMode(state, (typeof check.value === 'string' ? check.value : check.value.mode) as ApprovalMode);
   });
 }
 

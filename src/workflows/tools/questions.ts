@@ -1,5 +1,6 @@
 import { condition, log, setHandler } from '@temporalio/workflow';
 import { describeIssues } from '../../core/confirmation';
+import { echo, payloadProblem } from '../../core/message-input';
 import { answerText, normaliseAnswer, questionAnswerSchema, type QuestionAnswer } from '../../core/questions';
 import { answerQuestionSignal, submitAnswerUpdate, type CallRecord } from '../api';
 import { emit, publishStatus, type PromptState } from '../state/prompt-state';
@@ -14,11 +15,14 @@ export function checkAnswer(
   state: PromptState,
   payload: unknown,
 ): { ok: true; value: QuestionAnswer } | { ok: false; reason: string } {
+  const problem = payloadProblem(payload);
+  if (problem) return { ok: false, reason: `malformed answerQuestion: ${problem}` };
   const shape = questionAnswerSchema.safeParse(payload);
-  if (!shape.success) return { ok: false, reason: `malformed answerQuestion: ${describeIssues(shape.error)}` };
-  const { callId } = shape.data;
+  if (!shape.success)
+    return { ok: false, reason: `malformed answerQuestion: ${echo(describeIssues(shape.error), 300)}` };
+  const callId = echo(shape.data.callId);
   if (state.finished) return { ok: false, reason: `the prompt has finished; call ${callId} can no longer be answered` };
-  const call = state.book.calls.get(callId);
+  const call = state.book.calls.get(shape.data.callId);
   if (!call) {
     const waiting = [...state.book.calls.values()].filter(isWaiting).map((c) => c.callId);
     return {
