@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkUnchangedSinceRead, decodeText, describeCount, looksBinary } from './tool-helpers';
+import { checkUnchangedSinceRead, decodeText, describeCount, looksBinary, resolveForWrite } from './tool-helpers';
 import { countOccurrences, toLf, unescapeOverEscaped } from './edit-text';
 import { ToolError, type ToolDeps, type ActivityTool, type ToolResult } from './types';
 
@@ -38,7 +38,7 @@ export const replaceTool: ActivityTool<typeof schema> = {
   parameters: schema,
   async execute(args, deps) {
     const { workspace } = deps;
-    const absolute = await workspace.resolve(args.file_path);
+    const absolute = await resolveForWrite(workspace, args.file_path);
     const shown = workspace.relative(absolute);
     const info = await workspace.stat(absolute);
     if (!info) return createFile(args, deps, absolute, shown);

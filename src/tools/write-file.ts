@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkUnchangedSinceRead, describeCount } from './tool-helpers';
+import { checkUnchangedSinceRead, describeCount, resolveForWrite } from './tool-helpers';
 import { ToolError, type ActivityTool } from './types';
 
 const schema = z.object({
@@ -20,7 +20,7 @@ export const writeFileTool: ActivityTool<typeof schema> = {
   parameters: schema,
   async execute(args, deps) {
     const { workspace } = deps;
-    const absolute = await workspace.resolve(args.file_path);
+    const absolute = await resolveForWrite(workspace, args.file_path);
     const shown = workspace.relative(absolute);
     const before = await workspace.stat(absolute);
     if (before?.isDirectory) {
