@@ -68,7 +68,7 @@ export async function resolveFile(workspace: Workspace, path: string): Promise<{
     );
   }
   if (!info.isFile) {
-    throw new ToolError('not_a_file', `${shown} is a directory, not a file.`);
+    throw notAFile(shown, info);
   }
   return { absolute, info };
 }
@@ -118,4 +118,13 @@ export async function resolveForWrite(workspace: Workspace, filePath: string): P
     );
   }
   return absolute;
+}
+
+/** The error for a path that is not a regular file: a directory, or a FIFO, socket or device (never opened). */
+export function notAFile(shown: string, info: FileInfo): ToolError {
+  if (info.isDirectory) return new ToolError('not_a_file', `${shown} is a directory, not a file.`);
+  return new ToolError(
+    'not_a_file',
+    `${shown} is not a regular file (a named pipe, socket or device); the file tools read and write regular files only.`,
+  );
 }

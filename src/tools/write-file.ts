@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkUnchangedSinceRead, describeCount, resolveForWrite } from './tool-helpers';
+import { checkUnchangedSinceRead, describeCount, notAFile, resolveForWrite } from './tool-helpers';
 import { ToolError, type ActivityTool } from './types';
 
 const schema = z.object({
@@ -26,6 +26,7 @@ export const writeFileTool: ActivityTool<typeof schema> = {
     if (before?.isDirectory) {
       throw new ToolError('not_a_file', `${shown} is a directory; give write_file the path of a file.`);
     }
+    if (before && !before.isFile) throw notAFile(shown, before);
     // Only a file the model has seen is read first: the check needs its content, a blind overwrite does not.
     if (before?.isFile && deps.knownFiles?.[shown] !== undefined) {
       checkUnchangedSinceRead(deps, shown, await workspace.readFile(absolute));
