@@ -66,7 +66,8 @@ export function trustingFolder(folders: TrustedFolders, realPath: string): strin
     .find((folder) => isInside(realPath, folder));
 }
 
-function isInside(child: string, parent: string): boolean {
+/** True when `child` is `parent` or under it (both absolute; no symlinks resolved here). */
+export function isInside(child: string, parent: string): boolean {
   const relative = path.relative(parent, child);
   return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
 }

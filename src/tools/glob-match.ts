@@ -1,9 +1,11 @@
 /**
- * Glob patterns compiled to regular expressions: `**` (any number of directories), `*` and `?`
- * (within one path segment), `{a,b}` (nested alternatives), `[abc]`, `[a-z]`, `[!x]`/`[^x]`, and
- * `\` escapes. Paths use `/` separators. Dotfiles match like any other name (Gemini CLI's glob runs
- * with `dot: true`). Pure code: no Node imports, safe in the workflow bundle.
+ * Glob patterns: `**` (any number of directories), `*` and `?` (within one path segment), `{a,b}`
+ * (nested alternatives), `[abc]`, `[a-z]`, `[!x]`/`[^x]`, and `\` escapes. Paths use `/` separators.
+ * Dotfiles match like any other name (Gemini CLI's glob runs with `dot: true`). Patterns are matched
+ * by `glob-nfa.ts` in time linear in the path, never by a backtracking RegExp. Pure code: no Node
+ * imports, safe in the workflow bundle.
  */
+import { alt, char, compilePattern, type Pattern, seq, star } from './glob-nfa';
 
 export interface GlobOptions {
   /** Defaults to true. */
@@ -11,20 +13,16 @@ export interface GlobOptions {
 }
 
 interface Parsed {
-  re: string;
+  node: Pattern;
   end: number;
 }
 
-/** Compiles `pattern` to a RegExp that must match a whole path. */
-export function globToRegExp(pattern: string, options: GlobOptions = {}): RegExp {
-  const { re } = parseSequence(pattern, 0, false);
-  return new RegExp(`^${re}$`, options.caseSensitive === false ? 'i' : '');
-}
+const notSlash = char((c) => c !== '/');
+const anyChar = char(() => true);
 
 /** Returns a predicate testing whole paths against `pattern`. */
 export function compileGlob(pattern: string, options: GlobOptions = {}): (path: string) => boolean {
-  const regex = globToRegExp(pattern, options);
-  return (path) => regex.test(path);
+  return compilePattern(parseSequence(pattern, 0, false, options.caseSensitive !== false).node);
 }
 
 /** True when `pattern` contains glob syntax (otherwise it names one path literally). */
@@ -42,36 +40,42 @@ export function compileNameOrPathGlob(pattern: string, options: GlobOptions = {}
   return (path) => test(path.slice(path.lastIndexOf('/') + 1));
 }
 
-function parseSequence(p: string, start: number, inBrace: boolean): Parsed {
-  let re = '';
+function parseSequence(p: string, start: number, inBrace: boolean, caseSensitive: boolean): Parsed {
+  const items: Pattern[] = [];
   let i = start;
   while (i < p.length) {
     const c = p[i];
     if (inBrace && (c === ',' || c === '}')) break;
-    const special = parseSpecial(p, i);
+    const special = parseSpecial(p, i, caseSensitive);
     if (special) {
-      re += special.re;
+      items.push(special.node);
       i = special.end;
     } else {
-      re += escapeRegExp(c);
+      items.push(literal(c, caseSensitive));
       i += 1;
     }
   }
-  return { re, end: i };
+  return { node: seq(items), end: i };
 }
 
-function parseSpecial(p: string, i: number): Parsed | undefined {
+function literal(c: string, caseSensitive: boolean): Pattern {
+  if (caseSensitive) return char((x) => x === c);
+  const lower = c.toLowerCase();
+  return char((x) => x === c || x.toLowerCase() === lower);
+}
+
+function parseSpecial(p: string, i: number, caseSensitive: boolean): Parsed | undefined {
   switch (p[i]) {
     case '\\':
-      return i + 1 < p.length ? { re: escapeRegExp(p[i + 1]), end: i + 2 } : undefined;
+      return i + 1 < p.length ? { node: literal(p[i + 1], caseSensitive), end: i + 2 } : undefined;
     case '*':
       return parseStars(p, i);
     case '?':
-      return { re: '[^/]', end: i + 1 };
+      return { node: notSlash, end: i + 1 };
     case '[':
-      return parseClass(p, i);
+      return parseClass(p, i, caseSensitive);
     case '{':
-      return parseBraces(p, i);
+      return parseBraces(p, i, caseSensitive);
     default:
       return undefined;
   }
@@ -84,14 +88,17 @@ function parseStars(p: string, i: number): Parsed {
   const before = p[i - 1];
   const after = p[end];
   const segmentStart = before === undefined || '/{,'.includes(before);
-  if (end - i < 2 || !segmentStart) return { re: '[^/]*', end };
-  if (after === '/') return { re: '(?:[^/]*/)*', end: end + 1 };
-  if (after === undefined || after === ',' || after === '}') return { re: '.*', end };
-  return { re: '[^/]*', end };
+  if (end - i < 2 || !segmentStart) return { node: star(notSlash), end };
+  if (after === '/') return { node: star(seq([star(notSlash), char((c) => c === '/')])), end: end + 1 };
+  if (after === undefined || after === ',' || after === '}') return { node: star(anyChar), end };
+  return { node: star(notSlash), end };
 }
 
-/** `[...]` character class; an unterminated `[` is a literal. */
-function parseClass(p: string, i: number): Parsed | undefined {
+/**
+ * `[...]` character class; an unterminated `[` is a literal. The class becomes a one-character
+ * RegExp, which cannot backtrack.
+ */
+function parseClass(p: string, i: number, caseSensitive: boolean): Parsed | undefined {
   let j = i + 1;
   const negate = p[j] === '!' || p[j] === '^';
   if (negate) j += 1;
@@ -99,7 +106,8 @@ function parseClass(p: string, i: number): Parsed | undefined {
   for (let first = true; j < p.length; first = false) {
     const c = p[j];
     if (c === ']' && !first) {
-      return { re: negate ? `[^/${body}]` : `[${body}]`, end: j + 1 };
+      const re = new RegExp(negate ? `^[^/${body}]$` : `^[${body}]$`, caseSensitive ? '' : 'i');
+      return { node: char((x) => re.test(x)), end: j + 1 };
     }
     if (c === '\\' && j + 1 < p.length) {
       body += escapeClassChar(p[j + 1]);
@@ -113,17 +121,17 @@ function parseClass(p: string, i: number): Parsed | undefined {
 }
 
 /** `{a,b,...}` alternatives, each a glob itself; `{a}` and an unterminated `{` are literals. */
-function parseBraces(p: string, i: number): Parsed | undefined {
-  const alternatives: string[] = [];
+function parseBraces(p: string, i: number, caseSensitive: boolean): Parsed | undefined {
+  const alternatives: Pattern[] = [];
   let j = i + 1;
   while (j <= p.length) {
-    const alt = parseSequence(p, j, true);
-    alternatives.push(alt.re);
-    if (p[alt.end] === ',') {
-      j = alt.end + 1;
-    } else if (p[alt.end] === '}') {
+    const option = parseSequence(p, j, true, caseSensitive);
+    alternatives.push(option.node);
+    if (p[option.end] === ',') {
+      j = option.end + 1;
+    } else if (p[option.end] === '}') {
       if (alternatives.length < 2) return undefined;
-      return { re: `(?:${alternatives.join('|')})`, end: alt.end + 1 };
+      return { node: alt(alternatives), end: option.end + 1 };
     } else {
       return undefined;
     }
@@ -131,16 +139,12 @@ function parseBraces(p: string, i: number): Parsed | undefined {
   return undefined;
 }
 
-function escapeRegExp(c: string): string {
-  return c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-}
-
 function escapeClassChar(c: string): string {
   return c.replace(/[\\\]^[-]/g, '\\$&');
 }
 
 interface IgnoreRule {
-  regex: RegExp;
+  test: (path: string) => boolean;
   negate: boolean;
   directoryOnly: boolean;
 }
@@ -160,7 +164,7 @@ export function compileGitIgnore(text: string): (path: string, isDirectory: bool
     let ignored = false;
     for (const rule of rules) {
       if (rule.directoryOnly && !isDirectory) continue;
-      if (rule.regex.test(path)) ignored = !rule.negate;
+      if (rule.test(path)) ignored = !rule.negate;
     }
     return ignored;
   };
@@ -185,7 +189,7 @@ function parseIgnoreLine(line: string): IgnoreRule | undefined {
   const anchored = pattern.includes('/');
   if (pattern.startsWith('/')) pattern = pattern.slice(1);
   if (pattern === '') return undefined;
-  const { re } = parseSequence(pattern, 0, false);
-  const regex = new RegExp(anchored ? `^${re}$` : `^(?:.*/)?${re}$`);
-  return { regex, negate, directoryOnly };
+  const { node } = parseSequence(pattern, 0, false, true);
+  const anyDirectories = alt([seq([]), seq([star(anyChar), char((c) => c === '/')])]);
+  return { test: compilePattern(anchored ? node : seq([anyDirectories, node])), negate, directoryOnly };
 }

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { checkUnchangedSinceRead, decodeText, describeCount, looksBinary } from './tool-helpers';
+import {
+  checkUnchangedSinceRead,
+  decodeText,
+  describeCount,
+  looksBinary,
+  notAFile,
+  resolveForWrite,
+} from './tool-helpers';
 import { countOccurrences, toLf, unescapeOverEscaped } from './edit-text';
 import { ToolError, type ToolDeps, type ActivityTool, type ToolResult } from './types';
 
@@ -38,11 +45,11 @@ export const replaceTool: ActivityTool<typeof schema> = {
   parameters: schema,
   async execute(args, deps) {
     const { workspace } = deps;
-    const absolute = await workspace.resolve(args.file_path);
+    const absolute = await resolveForWrite(workspace, args.file_path);
     const shown = workspace.relative(absolute);
     const info = await workspace.stat(absolute);
     if (!info) return createFile(args, deps, absolute, shown);
-    if (!info.isFile) throw new ToolError('not_a_file', `${shown} is a directory, not a file.`);
+    if (!info.isFile) throw notAFile(shown, info);
     if (args.old_string === '') {
       throw new ToolError(
         'attempt_to_create_existing_file',

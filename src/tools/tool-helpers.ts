@@ -1,3 +1,4 @@
+import { writesConfigThroughLink } from '../core/policy/config-paths';
 import { compileGitIgnore } from './glob-match';
 import { ToolError, type FileInfo, type ToolDeps, type Workspace } from './types';
 
@@ -67,7 +68,7 @@ export async function resolveFile(workspace: Workspace, path: string): Promise<{
     );
   }
   if (!info.isFile) {
-    throw new ToolError('not_a_file', `${shown} is a directory, not a file.`);
+    throw notAFile(shown, info);
   }
   return { absolute, info };
 }
@@ -98,4 +99,32 @@ export async function loadGitIgnore(
   const info = await workspace.stat(file);
   if (!info?.isFile || info.size > MAX_FILE_BYTES) return undefined;
   return compileGitIgnore(decodeText(await workspace.readFile(file)));
+}
+
+/**
+ * The real path a write tool writes `filePath` to. Refused when a symlink carries it into or out of
+ * a `.durable-agent` folder: the policy judged the path as written (config files ask, plan files are
+ * the only writes in plan mode), so the file written must be the file judged.
+ */
+export async function resolveForWrite(workspace: Workspace, filePath: string): Promise<string> {
+  const absolute = await workspace.resolve(filePath);
+  const shown = workspace.relative(absolute);
+  if (writesConfigThroughLink(filePath, shown, workspace.root)) {
+    throw new ToolError(
+      'policy_violation',
+      `"${filePath}" leads through a symbolic link to ${shown}. The agent's configuration and plan files ` +
+        `(.durable-agent) are written only by their real path, with no link on the way; use "${shown}" if ` +
+        'that is the file you mean.',
+    );
+  }
+  return absolute;
+}
+
+/** The error for a path that is not a regular file: a directory, or a FIFO, socket or device (never opened). */
+export function notAFile(shown: string, info: FileInfo): ToolError {
+  if (info.isDirectory) return new ToolError('not_a_file', `${shown} is a directory, not a file.`);
+  return new ToolError(
+    'not_a_file',
+    `${shown} is not a regular file (a named pipe, socket or device); the file tools read and write regular files only.`,
+  );
 }

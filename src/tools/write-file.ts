@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkUnchangedSinceRead, describeCount } from './tool-helpers';
+import { checkUnchangedSinceRead, describeCount, notAFile, resolveForWrite } from './tool-helpers';
 import { ToolError, type ActivityTool } from './types';
 
 const schema = z.object({
@@ -20,12 +20,13 @@ export const writeFileTool: ActivityTool<typeof schema> = {
   parameters: schema,
   async execute(args, deps) {
     const { workspace } = deps;
-    const absolute = await workspace.resolve(args.file_path);
+    const absolute = await resolveForWrite(workspace, args.file_path);
     const shown = workspace.relative(absolute);
     const before = await workspace.stat(absolute);
     if (before?.isDirectory) {
       throw new ToolError('not_a_file', `${shown} is a directory; give write_file the path of a file.`);
     }
+    if (before && !before.isFile) throw notAFile(shown, before);
     // Only a file the model has seen is read first: the check needs its content, a blind overwrite does not.
     if (before?.isFile && deps.knownFiles?.[shown] !== undefined) {
       checkUnchangedSinceRead(deps, shown, await workspace.readFile(absolute));

@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { isInside } from '../../config/trusted-folders';
 import { compileGitIgnore } from '../../tools/glob-match';
 
 /** Gemini CLI's bound on the downward scan for context files: directories visited, breadth first. */
@@ -17,26 +18,39 @@ export interface MemorySources {
   fileNames: string[];
 }
 
+/** The context files found, the project root, and the files passed over because they link elsewhere. */
+export interface DiscoveredMemory {
+  files: string[];
+  root: string;
+  skipped: string[];
+}
+
 /**
  * The context files in Gemini CLI's order: the user-level file, then those from the project root
  * (the nearest ancestor with `.git`; without one, the workspace alone) down to the workspace, then
  * those in the workspace's subfolders (breadth first, at most `MAX_SCAN_DIRS` directories, the root
- * `.gitignore` honoured). Real absolute paths, each once.
+ * `.gitignore` honoured). Real absolute paths, each once. A file must resolve (symlinks followed)
+ * inside its own root, the home for the user-level file and the project root for the others: a
+ * workspace's `GEMINI.md` linking to `~/.ssh/config` would otherwise go to the model.
  */
-export async function discoverMemoryFiles(sources: MemorySources): Promise<{ files: string[]; root: string }> {
+export async function discoverMemoryFiles(sources: MemorySources): Promise<DiscoveredMemory> {
   const workspace = await fs.realpath(sources.workspace);
   const found: string[] = [];
-  const add = async (dir: string) => {
+  const skipped: string[] = [];
+  const add = async (dir: string, root: string) => {
     for (const name of sources.fileNames) {
       const file = await realFile(path.join(dir, name));
-      if (file && !found.includes(file)) found.push(file);
+      if (file === undefined || found.includes(file)) continue;
+      if (isInside(file, root)) found.push(file);
+      else skipped.push(`${path.join(dir, name)}: not read: it links to ${file}, outside ${root}`);
     }
   };
-  if (sources.home) await add(sources.home);
+  const home = sources.home && (await fs.realpath(sources.home).catch(() => undefined));
+  if (home) await add(home, home);
   const upward = await upwardDirs(workspace);
-  for (const dir of upward) await add(dir);
-  for (const dir of await scanDownward(workspace)) await add(dir);
-  return { files: found, root: upward[0] };
+  for (const dir of upward) await add(dir, upward[0]);
+  for (const dir of await scanDownward(workspace)) await add(dir, upward[0]);
+  return { files: found, root: upward[0], skipped };
 }
 
 /** The project root first, down to the workspace. */

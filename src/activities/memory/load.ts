@@ -21,11 +21,11 @@ export interface LoadedMemory {
  * prints is what a prompt sends. A file that is empty after trimming is left out, as Gemini CLI does.
  */
 export async function loadMemory(sources: MemorySources): Promise<LoadedMemory> {
-  const { files, root } = await discoverMemoryFiles(sources);
+  const { files, root, skipped } = await discoverMemoryFiles(sources);
   const workspace = await fs.realpath(sources.workspace);
   const blocks: string[] = [];
   const shown: string[] = [];
-  const warnings: string[] = [];
+  const warnings: string[] = [...skipped];
   const home = sources.home ? await fs.realpath(sources.home).catch(() => undefined) : undefined;
   for (const file of files) {
     let content: string;

@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { factProblem } from '../../tools/save-memory';
 import { DEFAULT_CONTEXT_FILE } from './discover';
 
 /** Gemini CLI's heading for facts `save_memory` adds to the user-level context file. */
@@ -8,9 +9,12 @@ export const MEMORY_HEADING = '## Gemini Added Memories';
 /**
  * Adds `fact` as a list item at the end of the `MEMORY_HEADING` section of `<home>/GEMINI.md`,
  * creating the file or the section when missing, as Gemini CLI's memory tool does. A leading list
- * marker in the fact is dropped, so a fact never becomes `- - fact`. Returns the file written.
+ * marker in the fact is dropped, so a fact never becomes `- - fact`. Returns the file written. A
+ * fact that is not one line of plain text (see `factProblem`) is refused here too.
  */
 export async function saveMemoryFact(home: string, fact: string): Promise<string> {
+  const problem = factProblem(fact);
+  if (problem) throw new Error(`The fact ${problem}.`);
   const file = path.join(home, DEFAULT_CONTEXT_FILE);
   const item = `- ${fact
     .trim()

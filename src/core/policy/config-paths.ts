@@ -8,8 +8,9 @@
  * name is compared without case and without trailing dots or spaces, as case-insensitive file
  * systems (macOS, Windows) would open it. A `.durable-agent` folder at any depth counts: trust of a
  * folder covers its subfolders, so a subfolder's configuration applies when it is run as a
- * workspace. Symlinks are resolved later by the tool, inside the workspace (invariant 6); a link to
- * `.durable-agent` under another name is not seen here (making one takes a shell command, which asks).
+ * workspace. Symlinks are resolved later by the tool, which refuses a write that a link carries into
+ * or out of a `.durable-agent` folder (`writesConfigThroughLink`), so this verdict holds for the file
+ * actually written.
  */
 
 const CONFIG_FOLDER = '.durable-agent';
@@ -18,6 +19,17 @@ const CONFIG_FOLDER = '.durable-agent';
 export function isAgentConfigPath(filePath: unknown, workspaceRoot: string): boolean {
   if (typeof filePath !== 'string') return false;
   return segmentsToCheck(filePath, workspaceRoot).some(isConfigFolder);
+}
+
+/**
+ * Whether a write to `filePath` lands somewhere else than its spelling says while either names the
+ * agent's configuration: `resolved` is the workspace-relative real path the tool would write. A
+ * workspace link `cfg -> .durable-agent` (or `.durable-agent/plans -> ../src`) would otherwise make
+ * the policy judge one file and the tool write another.
+ */
+export function writesConfigThroughLink(filePath: string, resolved: string, workspaceRoot: string): boolean {
+  if (!isAgentConfigPath(filePath, workspaceRoot) && !isAgentConfigPath(resolved, workspaceRoot)) return false;
+  return segmentsToCheck(filePath, workspaceRoot).join('/') !== resolved;
 }
 
 function isConfigFolder(segment: string): boolean {

@@ -54,8 +54,9 @@ function generalRules(readOnly: readonly string[]): Record<string, RuleFields> {
       decision: 'ask_user',
       priority: 10,
     },
+    // save_memory is left out: it writes the user-level GEMINI.md that every later prompt loads.
     auto_edit: {
-      toolName: [...EDIT_TOOLS, 'web_fetch', 'save_memory'],
+      toolName: [...EDIT_TOOLS, 'web_fetch'],
       decision: 'allow',
       priority: 15,
       modes: ['auto_edit'],
