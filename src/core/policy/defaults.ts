@@ -15,7 +15,6 @@ import type { PolicyRule } from './types';
  */
 export const READ_ONLY_TOOLS = [
   'read_file',
-  'read_many_files',
   'list_directory',
   'glob',
   'grep_search',
