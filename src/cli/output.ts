@@ -2,6 +2,7 @@ import type { StatusReport } from '../client';
 import type { Todo } from '../tools/write-todos';
 import type { AgentEvent } from '../core/events';
 import { awaitingApprovalLine } from './approval-hint';
+import { finalAnswerTracker } from './final-answer';
 import { geminiStatsCollector } from './gemini-stats';
 import { LiveTextTracker, type LiveOutput, type StreamPiece } from '../core/live-text';
 
@@ -133,13 +134,17 @@ function todosLine(todos: readonly Todo[]): string {
 
 function jsonPrinter({ stdout }: Io, sessionId: string): Printer {
   const stats = geminiStatsCollector();
+  const answer = finalAnswerTracker();
   return {
-    event: (e) => stats.event(e),
+    event(e) {
+      stats.event(e);
+      answer.event(e);
+    },
     piece() {},
     finish(report) {
       const out = {
         session_id: sessionId,
-        response: report.response ?? '',
+        response: answer.answer(report.response),
         stats: stats.stats(report),
         ...(report.error ? { error: report.error } : {}),
       };
