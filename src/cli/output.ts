@@ -2,6 +2,7 @@ import type { StatusReport } from '../client';
 import type { Todo } from '../tools/write-todos';
 import type { AgentEvent } from '../core/events';
 import { awaitingApprovalLine } from './approval-hint';
+import { compressionMessage } from '../core/compression-message';
 import { finalAnswerTracker } from './final-answer';
 import { geminiStatsCollector } from './gemini-stats';
 import { LiveTextTracker, type LiveOutput, type StreamPiece } from '../core/live-text';
@@ -93,7 +94,7 @@ function statusLine(e: AgentEvent, sessionId: string): string | undefined {
             `${sessionId} continue|disable|stop\``
         : `[LOOP] ${e.detail}: asking the model to change course`;
     case 'chat_compressed':
-      return `[compression] ${e.status}: ${e.originalTokens} → ${e.newTokens} tokens`;
+      return `[compression] ${compressionMessage(e.status, e.originalTokens, e.newTokens)}`;
     case 'budget_exhausted':
       return (
         `[BUDGET] ${e.used} of ${e.budget} tokens used: paused; answer with \`durable-agent budget ` +
