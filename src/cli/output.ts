@@ -104,6 +104,8 @@ function statusLine(e: AgentEvent, sessionId: string): string | undefined {
       return `[approval mode: ${e.mode}]`;
     case 'todos':
       return todosLine(e.todos);
+    case 'topic':
+      return e.opened ? `[topic] ${e.title}: ${e.intent}` : `[intent] ${e.intent}`;
     case 'referenced_files':
       return `[files] ${shorten(e.files.join(', '), 120)} added to the prompt`;
     case 'memory_loaded':
@@ -177,18 +179,15 @@ function streamJsonPrinter({ stdout }: Io, sessionId: string, model?: string): P
           return void line({ type: 'tool_use', tool_name: e.name, tool_id: e.callId, parameters: e.args }, e.time);
         case 'tool_call_response':
           return void line(toolResultLine(e), e.time);
-        case 'todos':
-          return void line({ type: 'todos', todos: e.todos }, e.time);
         case 'tool_call_awaiting_approval':
           return void line(awaitingApprovalLine(e, sessionId), e.time);
-        case 'question_asked':
-          // Ours, like `todos`: the questions an `ask_user` call waits on; its answer comes as the call's tool_result.
-          return void line({ type: 'question', tool_id: e.callId, questions: e.questions }, e.time);
         case 'warning':
           return void line({ type: 'error', severity: 'warning', message: e.message }, e.time);
         case 'error':
           return void line({ type: 'error', severity: 'error', message: `${e.errorType}: ${e.message}` }, e.time);
       }
+      const own = ownLine(e);
+      if (own) line(own, e.time);
     },
     finish(report) {
       line({
@@ -215,6 +214,19 @@ function toolResultLine(e: Extract<AgentEvent, { type: 'tool_call_response' }>):
   const result = { type: 'tool_result', tool_id: e.callId, ...(e.args ? { executed_parameters: e.args } : {}) };
   if (e.ok) return { ...result, status: 'success', output: e.preview };
   return { ...result, status: 'error', error: { type: e.errorKind, message: e.preview } };
+}
+
+/**
+ * Lines of ours, which Gemini CLI's stream-json does not have: the todo list, the questions an
+ * `ask_user` call waits on (its answer comes as the call's tool_result), and the chapters of the work
+ * (`update_topic`), so a long run reads as chapters.
+ */
+function ownLine(e: AgentEvent): Record<string, unknown> | undefined {
+  if (e.type === 'todos') return { type: 'todos', todos: e.todos };
+  if (e.type === 'question_asked') return { type: 'question', tool_id: e.callId, questions: e.questions };
+  if (e.type !== 'topic') return undefined;
+  const chapter = e.opened ? { title: e.title, ...(e.summary ? { summary: e.summary } : {}) } : {};
+  return { type: 'topic', ...chapter, strategic_intent: e.intent };
 }
 
 function shorten(text: string, max: number): string {
