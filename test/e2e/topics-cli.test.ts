@@ -12,6 +12,16 @@ jest.setTimeout(180_000);
 const sandbox = sandboxesCleanedAfterEach();
 const address = () => process.env[TEST_ENV_VARS.address] as string;
 
+/** The binary's stream-json lines of one `-p` run, parsed. */
+async function streamJson(box: ReturnType<typeof sandbox>, prompt: string, script: string) {
+  const run = await box.run(['-p', prompt, '-o', 'stream-json', '--fake-responses', script]);
+  expectExit(run, 0);
+  return run.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
 const opening = {
   title: 'Researching the parser',
   summary: 'Nothing done yet. This chapter finds where the parser times out.',
@@ -26,12 +36,7 @@ test('chapters show in stream-json, status (text and --json) and watch', async (
     functionCallResponse({ name: 'update_topic', args: { title: 'Fixing it', strategic_intent: 'Patch the loop.' } }),
     textResponse('Fixed.'),
   ]);
-  const run = await box.run(['-p', 'fix the parser', '-o', 'stream-json', '--fake-responses', script]);
-  expectExit(run, 0);
-  const lines = run.stdout
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  const lines = await streamJson(box, 'fix the parser', script);
   const topics = lines.filter((l) => l.type === 'topic').map(({ timestamp: _t, ...rest }) => rest);
   expect(topics).toEqual([
     { type: 'topic', ...opening },
@@ -71,12 +76,6 @@ test('an update_topic without strategic_intent goes back to the model as a param
     functionCallResponse({ name: 'update_topic', args: { title: 'No intent' } }),
     textResponse('Sorry.'),
   ]);
-  const run = await box.run(['-p', 'go', '-o', 'stream-json', '--fake-responses', script]);
-  expectExit(run, 0);
-  const result = run.stdout
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .find((l) => l.type === 'tool_result');
+  const result = (await streamJson(box, 'go', script)).find((l) => l.type === 'tool_result');
   expect(result).toMatchObject({ status: 'error', error: { message: expect.stringMatching(/strategic_intent/) } });
 });
