@@ -5,18 +5,15 @@ import { parseAtPaths } from '../tools/at-paths';
 import { InputError } from './exit-codes';
 
 /**
- * Checks a prompt's `@path` references before anything starts (exit 42, as Gemini CLI's fatal input
- * error): each plain path must name a file or folder inside the workspace. Globs, and the reading itself,
- * are left to the prompt's activity, which fails the prompt as clearly if the files are gone by then.
+ * Checks a prompt's `@path` references before anything starts (exit 42): a plain path must not lead
+ * out of the workspace. A path that names nothing is no error: the prompt's activity leaves it out with
+ * a warning and the prompt goes on, as Gemini CLI does. Globs are left to that activity too.
  */
 export function checkAtPaths(prompt: string, workspace: string): void {
   for (const reference of parseAtPaths(prompt)) {
     if (hasGlobMagic(reference)) continue;
     const target = path.resolve(workspace, reference);
-    if (!fs.existsSync(target))
-      throw new InputError(
-        `@${reference} does not exist in the workspace; check the path (it is relative to ${workspace}).`,
-      );
+    if (!fs.existsSync(target)) continue;
     const real = fs.realpathSync(target);
     if (real !== workspace && !real.startsWith(`${workspace}${path.sep}`))
       throw new InputError(

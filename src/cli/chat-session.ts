@@ -18,6 +18,7 @@ import { createApprovalHandler } from './interactive-approval';
 import { followPrompt } from './follow';
 import { createPrinter, type Io } from './output';
 import type { SessionInput } from '../workflows/api';
+import { compressionMessage } from '../core/compression-message';
 
 /** What `chat` needs to talk to its session. */
 export interface ChatSession {
@@ -129,13 +130,7 @@ export async function runChatCommand(
   }
   if (s.defaults) return void s.io.stderr.write('Nothing to compress.\n');
   const r = await compressSession(s.client, s.id);
-  const line =
-    r.status === 'compressed'
-      ? `Chat history compressed from ${r.originalTokens} to ${r.newTokens} tokens.`
-      : r.status === 'noop'
-        ? 'Nothing to compress.'
-        : `Chat history was not compressed (${r.status}).`;
-  s.io.stderr.write(`${line}\n`);
+  s.io.stderr.write(`${compressionMessage(r.status, r.originalTokens, r.newTokens)}\n`);
 }
 
 export async function closeChatSession(s: ChatSession): Promise<void> {

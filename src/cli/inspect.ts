@@ -16,6 +16,7 @@ import { createPrinter, type Io, type OutputFormat, type Printer } from './outpu
 import { openArgsStore, withFullPendingArgs } from './full-args';
 import type { LoopDecision } from '../workflows/api';
 import { describeQuestion, questionHint } from './answer';
+import type { Topic } from '../tools/update-topic';
 
 type StoreConfig = Pick<Config, 'home' | 'storeUrl'>;
 
@@ -170,8 +171,17 @@ function formatStatus(r: StatusReport): string {
   }
   if (r.error) lines.push(`  error: ${r.error.type}: ${r.error.message}`);
   if (r.todos?.length) lines.push('  todos:', ...r.todos.map((t) => `    [${t.status}] ${t.description}`));
+  if (r.topics?.length) lines.push('  topics:', ...topicLines(r.topics));
   if (r.stats)
     lines.push(`  tokens: ${r.stats.usage.input} in, ${r.stats.usage.output} out, ${r.stats.usage.cached} cached`);
   if (r.response) lines.push('', r.response);
   return `${lines.join('\n')}\n`;
+}
+
+/** Each chapter on one line, the current one (last) with its latest intent. */
+function topicLines(topics: readonly Topic[]): string[] {
+  return topics.map((t, i) => {
+    const intent = i === topics.length - 1 ? ` (now: ${t.intent})` : '';
+    return `    ${i + 1}. ${t.title || '(untitled)'}${t.summary ? `: ${t.summary}` : ''}${intent}`;
+  });
 }

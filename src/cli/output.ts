@@ -2,6 +2,8 @@ import type { StatusReport } from '../client';
 import type { Todo } from '../tools/write-todos';
 import type { AgentEvent } from '../core/events';
 import { awaitingApprovalLine } from './approval-hint';
+import { compressionMessage } from '../core/compression-message';
+import { finalAnswerTracker } from './final-answer';
 import { geminiStatsCollector } from './gemini-stats';
 import { LiveTextTracker, type LiveOutput, type StreamPiece } from '../core/live-text';
 
@@ -93,7 +95,7 @@ function statusLine(e: AgentEvent, sessionId: string): string | undefined {
             `${sessionId} continue|disable|stop\``
         : `[LOOP] ${e.detail}: asking the model to change course`;
     case 'chat_compressed':
-      return `[compression] ${e.status}: ${e.originalTokens} → ${e.newTokens} tokens`;
+      return `[compression] ${compressionMessage(e.status, e.originalTokens, e.newTokens)}`;
     case 'budget_exhausted':
       return (
         `[BUDGET] ${e.used} of ${e.budget} tokens used: paused; answer with \`durable-agent budget ` +
@@ -103,6 +105,8 @@ function statusLine(e: AgentEvent, sessionId: string): string | undefined {
       return `[approval mode: ${e.mode}]`;
     case 'todos':
       return todosLine(e.todos);
+    case 'topic':
+      return e.opened ? `[topic] ${e.title}: ${e.intent}` : `[intent] ${e.intent}`;
     case 'referenced_files':
       return `[files] ${shorten(e.files.join(', '), 120)} added to the prompt`;
     case 'memory_loaded':
@@ -134,13 +138,17 @@ function todosLine(todos: readonly Todo[]): string {
 
 function jsonPrinter({ stdout }: Io, sessionId: string): Printer {
   const stats = geminiStatsCollector();
+  const answer = finalAnswerTracker();
   return {
-    event: (e) => stats.event(e),
+    event(e) {
+      stats.event(e);
+      answer.event(e);
+    },
     piece() {},
     finish(report) {
       const out = {
         session_id: sessionId,
-        response: report.response ?? '',
+        response: answer.answer(report.response),
         stats: stats.stats(report),
         ...(report.error ? { error: report.error } : {}),
       };
@@ -172,18 +180,15 @@ function streamJsonPrinter({ stdout }: Io, sessionId: string, model?: string): P
           return void line({ type: 'tool_use', tool_name: e.name, tool_id: e.callId, parameters: e.args }, e.time);
         case 'tool_call_response':
           return void line(toolResultLine(e), e.time);
-        case 'todos':
-          return void line({ type: 'todos', todos: e.todos }, e.time);
         case 'tool_call_awaiting_approval':
           return void line(awaitingApprovalLine(e, sessionId), e.time);
-        case 'question_asked':
-          // Ours, like `todos`: the questions an `ask_user` call waits on; its answer comes as the call's tool_result.
-          return void line({ type: 'question', tool_id: e.callId, questions: e.questions }, e.time);
         case 'warning':
           return void line({ type: 'error', severity: 'warning', message: e.message }, e.time);
         case 'error':
           return void line({ type: 'error', severity: 'error', message: `${e.errorType}: ${e.message}` }, e.time);
       }
+      const own = ownLine(e);
+      if (own) line(own, e.time);
     },
     finish(report) {
       line({
@@ -210,6 +215,19 @@ function toolResultLine(e: Extract<AgentEvent, { type: 'tool_call_response' }>):
   const result = { type: 'tool_result', tool_id: e.callId, ...(e.args ? { executed_parameters: e.args } : {}) };
   if (e.ok) return { ...result, status: 'success', output: e.preview };
   return { ...result, status: 'error', error: { type: e.errorKind, message: e.preview } };
+}
+
+/**
+ * Lines of ours, which Gemini CLI's stream-json does not have: the todo list, the questions an
+ * `ask_user` call waits on (its answer comes as the call's tool_result), and the chapters of the work
+ * (`update_topic`), so a long run reads as chapters.
+ */
+function ownLine(e: AgentEvent): Record<string, unknown> | undefined {
+  if (e.type === 'todos') return { type: 'todos', todos: e.todos };
+  if (e.type === 'question_asked') return { type: 'question', tool_id: e.callId, questions: e.questions };
+  if (e.type !== 'topic') return undefined;
+  const chapter = e.opened ? { title: e.title, ...(e.summary ? { summary: e.summary } : {}) } : {};
+  return { type: 'topic', ...chapter, strategic_intent: e.intent };
 }
 
 function shorten(text: string, max: number): string {

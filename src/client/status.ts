@@ -16,6 +16,7 @@ import {
 } from '../workflows/api';
 import { queryWithin } from './connection';
 import type { Todo } from '../tools/write-todos';
+import type { Topic } from '../tools/update-topic';
 import { waitsForHost } from './hosts';
 import { terminationOf, wedgedReason } from './troubles';
 
@@ -48,6 +49,8 @@ export interface StatusReport {
   stats?: PromptStats;
   /** The model's todo list (`write_todos`), once it wrote one. */
   todos?: Todo[];
+  /** The chapters the model named (`update_topic`), oldest first. */
+  topics?: Topic[];
   /** The host whose workers run the prompt's tools (issue 17); shown while it runs. */
   host?: string;
   /** Set while an activity of the prompt waits because no worker of its host is up (client/hosts.ts). */
@@ -122,7 +125,7 @@ export async function promptStatus(client: Client, workflowId: string): Promise<
         };
       }
       const status = s.phase === 'finished' ? 'running' : s.phase;
-      const todos = s.todos ? { todos: s.todos } : {};
+      const todos = { ...(s.todos ? { todos: s.todos } : {}), ...(s.topics ? { topics: s.topics } : {}) };
       const questions = s.pendingQuestions?.length ? { pendingQuestions: s.pendingQuestions } : {};
       const waiting = { pendingApprovals: s.pendingApprovals, ...questions };
       const host = s.host ? await hostReport(client, description, s.host) : {};
@@ -130,7 +133,7 @@ export async function promptStatus(client: Client, workflowId: string): Promise<
     }
     case 'COMPLETED': {
       const r = (await handle.result()) as PromptResult;
-      const todos = r.todos ? { todos: r.todos } : {};
+      const todos = { ...(r.todos ? { todos: r.todos } : {}), ...(r.topics ? { topics: r.topics } : {}) };
       return { ...base, status: 'completed', turns: r.turns, response: r.response, stats: r.stats, ...todos };
     }
     default:
@@ -149,7 +152,15 @@ async function closedWithoutResult(
     const cause = err instanceof WorkflowFailedError ? err.cause : err;
     const s =
       cause instanceof ApplicationFailure ? undefined : await queryWithin(client, handle.workflowId, statusQuery);
-    const extra = s ? { turns: s.turns, stats: s.stats, response: s.response, ...(s.todos && { todos: s.todos }) } : {};
+    const extra = s
+      ? {
+          turns: s.turns,
+          stats: s.stats,
+          response: s.response,
+          ...(s.todos && { todos: s.todos }),
+          ...(s.topics && { topics: s.topics }),
+        }
+      : {};
     if (cause instanceof CancelledFailure)
       return {
         ...base,

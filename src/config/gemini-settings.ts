@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describeIssues } from '../core/confirmation';
-import type { PolicyRule } from '../core/policy/types';
+import { SHELL_TOOL, type PolicyRule } from '../core/policy/types';
 import type { ApprovalMode } from '../core/types';
 import { readSettings, SettingsFileError, type SettingsFiles } from './settings';
 import { MODEL_CONFIGS_KEYS, modelConfigsSchema, modelSettings, type ModelSettings } from './model-settings';
@@ -8,9 +8,12 @@ import { MODEL_CONFIGS_KEYS, modelConfigsSchema, modelSettings, type ModelSettin
 /**
  * Gemini CLI's settings keys that mean something here, read from our settings files (the
  * workspace's over the user's, as Gemini CLI merges them): `model.name`, `general.defaultApprovalMode`,
- * `tools.core` and `tools.exclude` (policy rules at Gemini CLI's user-tier priorities 4.25/4.24 and 4.4).
+ * and the tool lists `tools.exclude`, `tools.confirmationRequired`, `tools.allowed` and `tools.core`
+ * (policy rules at Gemini CLI 0.61.0's user-tier priorities, so they combine as there).
  * Every other key that is not ours is named in a warning rather than ignored in silence.
  */
+const toolList = z.array(z.string().trim().min(1, 'must not be empty')).optional();
+
 const geminiKeys = z.object({
   model: z.looseObject({ name: z.string().trim().min(1, 'must not be empty').optional() }).optional(),
   general: z
@@ -21,8 +24,10 @@ const geminiKeys = z.object({
     .optional(),
   tools: z
     .looseObject({
-      core: z.array(z.string().trim().min(1, 'must not be empty')).optional(),
-      exclude: z.array(z.string().trim().min(1, 'must not be empty')).optional(),
+      core: toolList,
+      exclude: toolList,
+      allowed: toolList,
+      confirmationRequired: toolList,
     })
     .optional(),
   modelConfigs: modelConfigsSchema,
@@ -42,6 +47,8 @@ const USED = new Set([
   'tools.core',
   'tools.exclude',
   ...MODEL_CONFIGS_KEYS,
+  'tools.allowed',
+  'tools.confirmationRequired',
 ]);
 
 export interface GeminiSettings {
@@ -66,7 +73,7 @@ export async function loadGeminiSettings(files: SettingsFiles): Promise<GeminiSe
     // The workspace's file comes second and wins, as in Gemini CLI.
     out.model = model?.name ?? out.model;
     out.approvalMode = general?.defaultApprovalMode ?? out.approvalMode;
-    out.rules.push(...toolRules(file!, tools?.core, tools?.exclude));
+    out.rules.push(...toolRules(file!, tools ?? {}));
     const ignored = leafKeys(raw).filter((key) => !USED.has(key));
     if (ignored.length > 0)
       out.warnings.push(`${file}: ${ignored.join(', ')}: not used by durable-agent (Gemini CLI settings it ignores)`);
@@ -75,23 +82,41 @@ export async function loadGeminiSettings(files: SettingsFiles): Promise<GeminiSe
   return out;
 }
 
-function toolRules(file: string, core: string[] | undefined, exclude: string[] | undefined): PolicyRule[] {
+type ToolLists = Partial<Record<'core' | 'exclude' | 'allowed' | 'confirmationRequired', string[]>>;
+
+/**
+ * Gemini CLI 0.61.0's rules for the tool lists (user tier ×1000): `tools.exclude` denies (400);
+ * `tools.confirmationRequired` asks (350), above the allow lists, so a tool named there asks even when
+ * `tools.core` or `tools.allowed` names it too; `tools.allowed` allows (300), and a narrowed
+ * `run_shell_command(cmd)` there refuses the tool's other commands (290); `tools.core` allows the listed
+ * tools (250) and refuses every other one (240) outside plan mode. `tool(args)` narrows only the shell.
+ */
+function toolRules(file: string, lists: ToolLists): PolicyRule[] {
   const rule = (name: string, decision: PolicyRule['decision'], priority: number, key: string): PolicyRule => {
-    const [, tool, prefix] = /^([^(]+)(?:\((.*)\))?$/.exec(name.trim()) ?? [name, name];
+    const [, raw, prefix] = /^([^(]+)(?:\((.*)\))?$/.exec(name.trim()) ?? [name, name];
+    const tool = raw.trim() === 'ShellTool' ? SHELL_TOOL : raw.trim();
+    const narrowed = tool === SHELL_TOOL && prefix?.trim();
     return {
-      toolName: tool.trim(),
-      ...(prefix?.trim() ? { commandPrefix: prefix.trim() } : {}),
+      toolName: tool,
+      ...(narrowed ? { commandPrefix: prefix.trim() } : {}),
       decision,
       priority,
       tier: 'user',
       source: `${file}: ${key}`,
     };
   };
-  const rules = (exclude ?? []).map((name) => rule(name, 'deny', 400, 'tools.exclude'));
-  if (core) {
-    rules.push(...core.map((name) => rule(name, 'allow', 250, 'tools.core')));
+  const rules = (lists.exclude ?? []).map((name) => rule(name, 'deny', 400, 'tools.exclude'));
+  rules.push(
+    ...(lists.confirmationRequired ?? []).map((name) => rule(name, 'ask_user', 350, 'tools.confirmationRequired')),
+  );
+  const allowed = (lists.allowed ?? []).map((name) => rule(name, 'allow', 300, 'tools.allowed'));
+  rules.push(...allowed);
+  if (allowed.some((r) => r.commandPrefix !== undefined)) rules.push(rule(SHELL_TOOL, 'deny', 290, 'tools.allowed'));
+  if (lists.core) {
+    const modes: PolicyRule['modes'] = ['default', 'auto_edit', 'yolo'];
+    rules.push(...lists.core.map((name) => ({ ...rule(name, 'allow', 250, 'tools.core'), modes })));
     // Only the listed tools: everything else is refused, outside plan mode (Gemini CLI's 4.24).
-    rules.push({ ...rule('*', 'deny', 240, 'tools.core'), modes: ['default', 'auto_edit', 'yolo'] });
+    rules.push({ ...rule('*', 'deny', 240, 'tools.core'), modes });
   }
   return rules;
 }

@@ -42,6 +42,8 @@ export type AgentEventBody =
   | { type: 'referenced_files'; files: string[] }
   /** The model replaced its todo list (`write_todos`). */
   | { type: 'todos'; todos: Todo[] }
+  /** The model named its current chapter or intent (`update_topic`); `opened` when a new chapter began. */
+  | { type: 'topic'; title: string; summary?: string; intent: string; opened: boolean }
   /** The project context files a prompt loaded at its start (only when there were some). */
   | { type: 'memory_loaded'; files: string[]; chars: number }
   /** Hooks of one event ran (only when some are configured for it); failures come as warnings. */

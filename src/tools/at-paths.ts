@@ -43,8 +43,9 @@ export interface ReferencedFiles {
 }
 
 /**
- * Reads what `paths` name, confined to the workspace. A path that names nothing (or a glob that matches
- * nothing) is a `ToolError`: the prompt must not start on a reference the user mistyped.
+ * Reads what `paths` name, confined to the workspace (a path outside it is a `ToolError`). A path that
+ * names nothing, or a glob that matches nothing, is skipped with the reason, and the prompt goes on
+ * with its text as written, as Gemini CLI does.
  */
 export async function readReferencedFiles(paths: readonly string[], deps: ToolDeps): Promise<ReferencedFiles> {
   const ignored = await loadGitIgnore(deps);
@@ -52,7 +53,12 @@ export async function readReferencedFiles(paths: readonly string[], deps: ToolDe
   const chunks: string[] = [];
   let chars = 0;
   for (const reference of paths) {
-    for (const file of await filesOf(reference, deps)) {
+    const named = await filesOf(reference, deps);
+    if (!Array.isArray(named)) {
+      result.skipped.push(`@${reference} (${named.missing})`);
+      continue;
+    }
+    for (const file of named) {
       if (result.files.includes(file) || result.skipped.some((s) => s.startsWith(`${file} `))) continue;
       if (ignored?.(file, false)) {
         result.skipped.push(`${file} (ignored by .gitignore)`);
@@ -78,21 +84,21 @@ export async function readReferencedFiles(paths: readonly string[], deps: ToolDe
   return result;
 }
 
-/** The workspace-relative files one reference names. */
-async function filesOf(reference: string, deps: ToolDeps): Promise<string[]> {
+/** The workspace-relative files one reference names, or why it names none. */
+async function filesOf(reference: string, deps: ToolDeps): Promise<string[] | { missing: string }> {
   const { workspace } = deps;
   if (hasGlobMagic(reference)) {
     const test = compileGlob(reference.replace(/^(\.\/)+/, ''));
     const matches = (await workspace.walk(workspace.root, { limit: MAX_FILES_WALKED })).filter(test);
-    if (matches.length === 0) throw missing(reference, 'matches no file in the workspace');
+    if (matches.length === 0) return { missing: 'matches no file in the workspace' };
     return matches;
   }
   const absolute = await workspace.resolve(reference);
   const info = await workspace.stat(absolute);
-  if (!info) throw missing(reference, 'does not exist in the workspace');
+  if (!info) return { missing: 'does not exist in the workspace' };
   if (info.isFile) return [workspace.relative(absolute)];
   const inside = await workspace.walk(absolute, { limit: MAX_FILES_WALKED });
-  if (inside.length === 0) throw missing(reference, 'is a folder with no files');
+  if (inside.length === 0) return { missing: 'is a folder with no files' };
   return inside.map((file) => workspace.relative(joinPath(absolute, file)));
 }
 
@@ -106,8 +112,4 @@ async function readOne(file: string, deps: ToolDeps): Promise<string | { reason:
     if (err instanceof ToolError) return { reason: err.message };
     throw err;
   }
-}
-
-function missing(reference: string, what: string): ToolError {
-  return new ToolError('file_not_found', `@${reference} ${what}; check the path (it is relative to the workspace).`);
 }

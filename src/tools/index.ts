@@ -13,6 +13,7 @@ import { readToolOutputTool } from './read-tool-output';
 import { completeTaskTool } from './complete-task';
 import { invokeAgentTool } from './invoke-agent';
 import { writeTodosTool } from './write-todos';
+import { updateTopicTool } from './update-topic';
 import { saveMemoryTool } from './save-memory';
 import { askUserTool } from './ask-user';
 import { webFetchTool } from './web-fetch';
@@ -36,6 +37,7 @@ export const TOOLS = [
   invokeAgentTool,
   completeTaskTool,
   writeTodosTool,
+  updateTopicTool,
   saveMemoryTool,
   askUserTool,
   webFetchTool,

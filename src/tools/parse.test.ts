@@ -26,6 +26,7 @@ describe('tool list', () => {
       'invoke_agent',
       'complete_task',
       'write_todos',
+      'update_topic',
       'save_memory',
       'ask_user',
       'web_fetch',

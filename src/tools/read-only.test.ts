@@ -10,11 +10,11 @@ describe('the read-only tools of the default policy', () => {
     expect(readers.filter((name) => !READ_ONLY_TOOLS.includes(name))).toEqual(['web_fetch']);
   });
 
-  // complete_task only ends a sub-agent's run; write_todos only replaces the prompt's own todo list.
+  // complete_task only ends a sub-agent's run; write_todos and update_topic only change the prompt's list and chapters.
   it('hold no registered tool that edits, executes or starts an agent', () => {
     const others = TOOLS.filter((tool) => READ_ONLY_TOOLS.includes(tool.name))
       .filter((tool) => tool.kind !== 'read' && tool.kind !== 'search')
       .map((tool) => tool.name);
-    expect(others).toEqual(['complete_task', 'write_todos']);
+    expect(others).toEqual(['complete_task', 'write_todos', 'update_topic']);
   });
 });

@@ -14,6 +14,7 @@ import type { WebSettings } from '../core/web';
 import type { ApprovalMode, NewPart, TerminateReason, TokenUsage, ToolCallStatus, ToolOutcome } from '../core/types';
 import type { Todo } from '../tools/write-todos';
 import type { SystemMdPaths } from '../core/prompt/shape';
+import type { Topic } from '../tools/update-topic';
 
 /** Shared by workflows and the client: the whole message surface of a prompt (STYLE rule 12). */
 
@@ -131,6 +132,7 @@ export interface PromptResult {
   /** Models known out of quota when the prompt ended, and until when (a session hands them on). */
   unavailableModels?: ModelUnavailability[];
   todos?: Todo[];
+  topics?: Topic[];
 }
 
 export interface PromptStats {
@@ -183,6 +185,8 @@ export interface PromptStatus {
   /** Earlier runs of this prompt (it continues as new when its history grows long). */
   runs: number;
   todos?: Todo[];
+  /** The chapters the model named (`update_topic`), oldest first. */
+  topics?: Topic[];
 }
 
 /** `outcome` values follow Gemini CLI's ToolConfirmationOutcome. Typed by hand with the stock CLI. */
@@ -277,6 +281,8 @@ export interface PromptProgress {
   runs: number;
   /** The model's todo list (`write_todos`); absent until it writes one. */
   todos?: Todo[];
+  /** The chapters the model named (`update_topic`); absent until it names one. */
+  topics?: Topic[];
 }
 
 /** What decides the size of the next request: compression, steering and the token budget. */

@@ -6,7 +6,8 @@ import { withoutSessionContext } from '../helpers/sent-parts';
 /**
  * `@path` in a prompt, end to end: an activity reads the referenced files (file, folder, glob; confined,
  * git-ignored and binary files left out) and their text reaches the first model request by store
- * reference, never workflow history. A reference to nothing fails the prompt before any model call.
+ * reference, never workflow history. A reference to nothing is left out with a warning; one outside the
+ * workspace fails the prompt before any model call.
  */
 type Contents = { contents: { role: string; parts: { text?: string }[] }[] };
 
@@ -85,14 +86,26 @@ test('each file is cut as read_file cuts it, and past the total cap files are na
 });
 
 test.each([
-  ['a missing file', 'Fix @src/nope.ts please', /@src\/nope\.ts does not exist in the workspace/],
-  ['a glob matching nothing', 'Read @**/*.rs', /@\*\*\/\*\.rs matches no file in the workspace/],
-  ['a path outside the workspace', 'Read @../../etc/passwd', /outside the workspace/i],
-])('%s fails the prompt with a clear error before any model call', async (_label, prompt, message) => {
+  ['a missing file', 'Fix @src/nope.ts please', /@src\/nope\.ts \(does not exist in the workspace\)/],
+  ['a glob matching nothing', 'Read @**/*.rs', /@\*\*\/\*\.rs \(matches no file in the workspace\)/],
+])('%s is left out with a warning and the prompt goes on, as Gemini CLI does', async (_label, prompt, message) => {
   const workspace = h.workspace({ 'src/app.ts': 'x\n' });
-  const run = await h.run([textResponse('never sent')], { workspace, prompt });
+  const run = await h.run([textResponse('went on')], { workspace, prompt });
+  expect(run.result?.terminateReason).toBe('completed');
+  expect(run.events).toContainEqual(
+    expect.objectContaining({ type: 'warning', message: expect.stringMatching(message) }),
+  );
+  expect(firstUserText()).toBe(prompt);
+});
+
+test('a path outside the workspace fails the prompt with a clear error before any model call', async () => {
+  const workspace = h.workspace({ 'src/app.ts': 'x\n' });
+  const run = await h.run([textResponse('never sent')], { workspace, prompt: 'Read @../../etc/passwd' });
   expect(run.result).toBeUndefined();
-  expect(run.status).toMatchObject({ status: 'failed', error: { type: 'AtPathReference', message } });
+  expect(run.status).toMatchObject({
+    status: 'failed',
+    error: { type: 'AtPathReference', message: /outside the workspace/i },
+  });
   expect(h.fake.requests).toHaveLength(0);
 });
 

@@ -90,3 +90,19 @@ test('run --session shows the SessionStart systemMessage', async () => {
   expect(result.stdout).toBe('Hi.\n');
   expect(result.stderr).toContain('[hook SessionStart] on call today: ana');
 });
+
+test('chat: a /compress whose summary is larger than the history says so in Gemini CLI 0.61.0’s words', async () => {
+  const bloated = `<state_snapshot>\n<overall_goal>${'keep every detail '.repeat(400)}</overall_goal>\n</state_snapshot>`;
+  h.fake.load([textResponse('One.'), json(bloated), json(bloated)]);
+  const id = `chat-gemini-inflated-${Date.now()}`;
+  const child = spawn(process.execPath, [BIN, 'chat', id, '--approval-mode', 'yolo', '-w', box.workspace], {
+    cwd: box.dir,
+    env: box.env(env),
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
+  });
+  child.stdin!.end(`first ${'Some earlier discussion. '.repeat(20)}\n/compress\n`);
+  const result = await new CliProcess(child, 90_000).done;
+  expect(result.code).toBe(0);
+  expect(result.stderr).toContain('Compression was not beneficial for this history size.\n');
+});

@@ -1,7 +1,7 @@
 /**
- * The binary with issue 15's prompt features: a mistyped `@path` stops `run` with exit 42 before
- * anything starts; a referenced file and the model's todo list show in stream-json and in `status` (text
- * and `--json`). Run `npm run build` first: the binary runs `dist/`.
+ * The binary with issue 15's prompt features: a mistyped `@path` is left out with a warning, one out of
+ * the workspace stops `run` with exit 42 before anything starts; a referenced file and the model's todo
+ * list show in stream-json and in `status` (text and `--json`). Run `npm run build` first: the binary runs `dist/`.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -14,14 +14,25 @@ jest.setTimeout(180_000);
 const sharedAddress = () => process.env[TEST_ENV_VARS.address] as string;
 const sandbox = sandboxesCleanedAfterEach();
 
-test('a missing @path is exit 42 with the path named, and no prompt starts', async () => {
+test('a missing @path warns on stderr and the prompt goes on with its text as written', async () => {
   const box = sandbox('at-missing', sharedAddress());
-  const script = box.script([textResponse('never')]);
+  const script = box.script([textResponse('went on')]);
   const result = await box.run(['run', 'Fix @src/nope.ts now', '--fake-responses', script, '-w', box.workspace]);
+  expectExit(result, 0);
+  expect(result.stderr).toMatch(
+    /\[WARNING\] Referenced files left out: @src\/nope\.ts \(does not exist in the workspace\)/,
+  );
+  expect(result.stdout).toBe('went on\n');
+});
+
+test('an @path out of the workspace is exit 42 with the path named, and no prompt starts', async () => {
+  const box = sandbox('at-outside', sharedAddress());
+  fs.writeFileSync(path.join(box.workspace, '..', 'x.txt'), 'outside\n');
+  const script = box.script([textResponse('never')]);
+  const result = await box.run(['run', 'Read @../x.txt', '--fake-responses', script, '-w', box.workspace]);
   expectExit(result, 42);
-  expect(result.stderr).toMatch(/@src\/nope\.ts does not exist in the workspace/);
+  expect(result.stderr).toMatch(/@\.\.\/x\.txt is outside the workspace/);
   expect(result.stdout).toBe('');
-  expect(result.stderr).not.toMatch(/prompt \S+ started/);
 });
 
 test('stream-json shows the files read and the todo list; status shows the list in text and --json', async () => {

@@ -70,12 +70,12 @@ describe('built-in agents', () => {
     });
   });
 
-  it('generalist inherits every main-agent tool but invoke_agent and ask_user, and returns a result string', () => {
+  it('generalist inherits every main-agent tool but invoke_agent, ask_user and update_topic, and returns a result string', () => {
     expect(generalistAgent.tools).toBeUndefined();
     const resolved = resolveAgentTools(generalistAgent, [...toolNames, 'invoke_agent']);
     expect(resolved).toEqual({
       ok: true,
-      tools: toolNames.filter((name) => !['invoke_agent', 'complete_task', 'ask_user'].includes(name)),
+      tools: toolNames.filter((name) => !['invoke_agent', 'complete_task', 'ask_user', 'update_topic'].includes(name)),
     });
     expect(generalistAgent).toMatchObject({ maxTurns: 20, maxMinutes: 10 });
     expect(generalistAgent.model).toBeUndefined();

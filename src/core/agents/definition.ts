@@ -40,8 +40,8 @@ export const DEFAULT_RECOVERY_GRACE_SECONDS = 60;
 /** Never given to a sub-agent by name: no recursion, and `complete_task` is always added. */
 export const INVOKE_AGENT = 'invoke_agent';
 export const COMPLETE_TASK = 'complete_task';
-/** Only the main prompt asks the user; a sub-agent's questions would reach nobody. */
-const ASK_USER = 'ask_user';
+/** Only the main prompt asks the user, or names chapters for a person to follow (as in Gemini CLI). */
+const MAIN_ONLY = ['ask_user', 'update_topic'];
 
 export function defaultInputSchema(): JsonSchema {
   return {
@@ -239,7 +239,9 @@ export function resolveAgentTools(
   available: readonly string[],
 ): ResolvedTools {
   if (agent.tools === undefined) {
-    const inherited = available.filter((name) => name !== INVOKE_AGENT && name !== COMPLETE_TASK && name !== ASK_USER);
+    const inherited = available.filter(
+      (name) => name !== INVOKE_AGENT && name !== COMPLETE_TASK && !MAIN_ONLY.includes(name),
+    );
     return { ok: true, tools: inherited };
   }
   const unknown = agent.tools.filter((name) => !isMcpToolPattern(name) && !available.includes(name));

@@ -11,11 +11,10 @@ import type { PolicyRule } from './types';
  * Tools that change nothing outside the conversation. `read_tool_output` only reads the transcript
  * store (the outputs that masking and truncation told the model to read back), so it runs in every
  * mode, plan mode included. `complete_task` only ends a sub-agent's run;
- * `write_todos` only changes the prompt's own todo list.
+ * `write_todos` and `update_topic` only change the prompt's own todo list and chapters.
  */
 export const READ_ONLY_TOOLS = [
   'read_file',
-  'read_many_files',
   'list_directory',
   'glob',
   'grep_search',
@@ -25,6 +24,7 @@ export const READ_ONLY_TOOLS = [
   'read_background_output',
   'complete_task',
   'write_todos',
+  'update_topic',
 ];
 
 /** Tools that write files; `proceed_always` narrows them to one `file_path`. */

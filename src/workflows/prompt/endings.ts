@@ -37,6 +37,7 @@ function finishPrompt(state: PromptState, reason: 'completed' | 'stopped'): Prom
     turns: state.progress.turns,
     stats: state.progress.stats,
     ...(state.progress.todos ? { todos: state.progress.todos } : {}),
+    ...(state.progress.topics ? { topics: state.progress.topics } : {}),
     ...continuation(state),
   };
 }

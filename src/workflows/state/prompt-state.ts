@@ -196,6 +196,7 @@ export function statusOf(state: PromptState): PromptStatus {
     ...(state.input.host ? { host: state.input.host } : {}),
     runs: state.progress.runs,
     todos: state.progress.todos,
+    topics: state.progress.topics,
   };
 }
 

@@ -10,12 +10,13 @@ import { emit, setMode, type PromptState } from '../state/prompt-state';
 import type { CallRecord } from '../api';
 import type { WorkflowToolResult } from './tool-result';
 import { describeTodos, todosOf } from '../../tools/write-todos';
+import { updateTopics } from '../../tools/update-topic';
 
 /**
  * Tools the workflow carries out itself because they change the prompt, not the world: plan mode,
  * `complete_task` (a sub-agent's result), `invoke_agent` (a child workflow), `write_todos` (the todo
- * list) and `ask_user` (a question that waits for the user's answer). They run after the policy (and, if
- * asked, a person) allowed them.
+ * list), `update_topic` (the chapters) and `ask_user` (a question that waits for the user's answer).
+ * They run after the policy (and, if asked, a person) allowed them.
  */
 export async function runWorkflowTool(state: PromptState, record: CallRecord): Promise<WorkflowToolResult> {
   switch (record.name) {
@@ -29,6 +30,8 @@ export async function runWorkflowTool(state: PromptState, record: CallRecord): P
       return invokeAgent(state, record);
     case 'write_todos':
       return { ok: true, text: writeTodos(state, record) };
+    case 'update_topic':
+      return { ok: true, text: updateTopic(state, record) };
     case 'ask_user':
       return askUser(state, record);
     default:
@@ -65,6 +68,21 @@ function writeTodos(state: PromptState, record: CallRecord): string {
   state.progress.todos = todos;
   emit(state, { type: 'todos', todos });
   return describeTodos(todos);
+}
+
+/** The chapters live in the prompt's progress (carried across continue-as-new), like the todo list. */
+function updateTopic(state: PromptState, record: CallRecord): string {
+  const update = updateTopics(state.progress.topics ?? [], record.args, state.progress.turns);
+  state.progress.topics = update.topics;
+  const { title, summary, intent } = update.topics[update.topics.length - 1];
+  emit(state, {
+    type: 'topic',
+    title,
+    ...(summary && update.opened ? { summary } : {}),
+    intent,
+    opened: update.opened,
+  });
+  return update.text;
 }
 
 /** Only a sub-agent has an output schema; an accepted output ends its run with `goal`. */
