@@ -63,7 +63,9 @@ test('on a terminal, chat asks an approval in place, then takes the next message
     await waitForScreen(screen, /The file is written\.\n> $/m);
     expect(fs.readFileSync(path.join(workspace, 'hello.txt'), 'utf8')).toBe('hi\n');
     await type('thanks');
-    await waitForScreen(screen, /You are welcome\.\n> $/m);
+    const after = await waitForScreen(screen, /You are welcome\.\n> $/m);
+    // Each keystroke echoes once: the approval menu's input is gone once it is answered.
+    expect(after).toMatch(/^> thanks$/m);
     await type('/quit');
     expect(await waitForScreen(screen, /\[exit \d+\]/)).toContain('[exit 0]');
   } finally {
