@@ -8,7 +8,8 @@ import { MissingApiKeyError } from '../model/api-key';
 import { createLogger, type Logger } from '../logger';
 import { EXIT, InputError } from './exit-codes';
 import { cancelPromptCommand, withClient, withPrompt } from './connect';
-import { confirmCommand, listCommand, pendingCommand, statusCommand, watchCommand } from './inspect';
+import { addList } from './list';
+import { confirmCommand, pendingCommand, statusCommand, watchCommand } from './inspect';
 import { addSteering } from './steering';
 import { addAnswer } from './answer';
 import { addChat } from './chat';
@@ -85,12 +86,7 @@ function addInspection(program: Command): void {
         watchCommand(client, context.config, id, o.output as OutputFormat, io),
       );
     });
-  program
-    .command('list')
-    .description('list prompts')
-    .action(async () => {
-      process.exitCode = await withClient(setup(), (client) => listCommand(client, io));
-    });
+  addList(program, (run) => withClient(setup(), run), io);
   program
     .command('cancel')
     .argument('<id>')

@@ -18,6 +18,7 @@ import type { agentPromptWorkflow } from './prompt-workflow';
 import { fireSessionHook } from './hooks/runner';
 import { registerSessionCommands } from './session-commands';
 import type { PromptResult } from './api';
+import { oneLine, promptMemo } from './state/summaries';
 import {
   type QueuedMessage,
   type SessionInput,
@@ -138,6 +139,9 @@ async function runPrompt(
   try {
     return await executeChild<typeof agentPromptWorkflow>('agentPromptWorkflow', {
       workflowId: message.promptId,
+      // What the Web UI and `list` show of it; metadata of the start command, not compared on replay.
+      staticSummary: oneLine(message.text),
+      memo: { ...promptMemo({ ...input.defaults, prompt: message.text }) },
       // A child does not inherit it: a session started with a short one (fast failover) passes it on.
       workflowTaskTimeout: workflowInfo().taskTimeoutMs,
       args: [
