@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 const first = process.argv[2];
-if (process.argv.length === 3 && (first === '--version' || first === '-V')) {
+if (process.argv.length === 3 && ['--version', '-v', '-V'].includes(first)) {
   // Answered before the CLI's modules load: a version check costs Node's own start only.
   process.stdout.write(`${require('../package.json').version}\n`);
 } else {

@@ -171,7 +171,7 @@ async function runParsed(
       signal: ctx.cancellationSignal,
       shellTimeoutMs: input.shellTimeoutMs,
       grepTimeoutMs: deps.grepTimeoutMs,
-      readBlob: (ref) => deps.store.getBlob(ref),
+      readBlob: (ref) => readStoredBlob(deps.store, ref),
       exec: deps.exec,
       background: deps.background,
       knownFiles: input.knownFiles,
@@ -184,6 +184,16 @@ async function runParsed(
     if (ctx.cancellationSignal.aborted) return failed('cancelled', 'The tool call was cancelled.');
     if (isReadOnly(tool)) throw err;
     return failed('execution_failed', `${input.name} failed: ${(err as Error).message}`);
+  }
+}
+
+/** A blob the store does not hold reads as undefined; any other store failure stays an infrastructure error. */
+async function readStoredBlob(store: TranscriptStore, ref: string): Promise<string | undefined> {
+  try {
+    return await store.getBlob(ref);
+  } catch (err) {
+    if (err instanceof BlobMissingError) return undefined;
+    throw err;
   }
 }
 

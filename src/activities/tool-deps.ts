@@ -23,7 +23,7 @@ export async function createToolDeps(options: {
   shellTimeoutMs?: number;
   maxOutputChars?: number;
   grepTimeoutMs?: number;
-  readBlob?: (ref: string) => Promise<string>;
+  readBlob?: (ref: string) => Promise<string | undefined>;
   exec?: ToolDeps['exec'];
   background?: ToolDeps['background'];
   knownFiles?: ToolDeps['knownFiles'];

@@ -1,7 +1,6 @@
 import {
   confirmToolCall,
   decideLoop,
-  listPrompts,
   promptState,
   promptStatus,
   promptsAwaitingApproval,
@@ -64,16 +63,6 @@ function withQuestions(printer: Printer, format: OutputFormat, workflowId: strin
       printer.event(e);
     },
   };
-}
-
-export async function listCommand(client: Client, io: Io): Promise<number> {
-  const prompts = await listPrompts(client);
-  if (prompts.length === 0) io.stdout.write('no prompts yet\n');
-  for (const p of prompts) {
-    const kind = p.type === 'agentSessionWorkflow' ? 'session' : 'prompt';
-    io.stdout.write(`${p.workflowId}  ${kind.padEnd(7)}  ${p.status.toLowerCase().padEnd(10)}  ${p.startTime}\n`);
-  }
-  return 0;
 }
 
 /** `pending [ID]`: calls awaiting approval and questions awaiting an answer, in one prompt or in every running one. */

@@ -96,15 +96,18 @@ function openTerminal({ input, output, signal }: ApprovalPromptOptions): Termina
   const ask = (query: string) =>
     new Promise<string>((resolve, reject) => {
       if (signal?.aborted) return reject(abortError());
-      rl ??= readline.createInterface({ input, output });
+      const open = (rl ??= readline.createInterface({ input, output }));
       // Ctrl-C in raw mode reaches readline, not the process: pass it on, so `run` cancels as usual.
-      rl.once('SIGINT', () => process.kill(process.pid, 'SIGINT'));
+      const onSigint = () => process.kill(process.pid, 'SIGINT');
+      const onClose = () => reject(new InputClosedError());
       const onAbort = () => (reject(abortError()), close());
+      open.once('SIGINT', onSigint).once('close', onClose);
       signal?.addEventListener('abort', onAbort, { once: true });
-      rl.once('close', () => reject(new InputClosedError()));
-      rl.question(query, (answer) => {
+      open.question(query, (answer) => {
         signal?.removeEventListener('abort', onAbort);
-        rl?.removeAllListeners('close').removeAllListeners('SIGINT');
+        // Only our own listeners: readline's own 'close' listener is what unhooks its keypress
+        // handler from stdin; without it a closed menu would go on echoing every keystroke.
+        open.off('close', onClose).off('SIGINT', onSigint);
         resolve(answer);
       });
     });

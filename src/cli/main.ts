@@ -8,7 +8,8 @@ import { MissingApiKeyError } from '../model/api-key';
 import { createLogger, type Logger } from '../logger';
 import { EXIT, InputError } from './exit-codes';
 import { cancelPromptCommand, withClient, withPrompt } from './connect';
-import { confirmCommand, listCommand, pendingCommand, statusCommand, watchCommand } from './inspect';
+import { addList } from './list';
+import { confirmCommand, pendingCommand, statusCommand, watchCommand } from './inspect';
 import { addSteering } from './steering';
 import { addAnswer } from './answer';
 import { addChat } from './chat';
@@ -24,6 +25,7 @@ import { addRun } from './run-options';
 import type { FakeResponses } from './runtime';
 import { fakeResponsesOption } from './fake-responses';
 import { openHomeWarning } from '../private-files';
+import { geminiStyle, HELP_AFTER, packageVersion } from './bare-command';
 
 const io: Io = { stdout: process.stdout, stderr: process.stderr };
 
@@ -40,21 +42,14 @@ export async function main(argv: string[]): Promise<void> {
   process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
 }
 
-/**
- * `durable-agent -p "..." -o json -y`, as a script written for `gemini` calls it: options before any
- * command mean `run`. Help and version stay the program's; anything else goes to `run`'s checks.
- */
-export function geminiStyle(argv: string[]): string[] {
-  const first = argv[2];
-  if (first === undefined || !first.startsWith('-') || ['-h', '--help', '-V', '--version'].includes(first)) return argv;
-  return [...argv.slice(0, 2), 'run', ...argv.slice(2)];
-}
-
 function buildProgram(): Command {
   const program = new Command('durable-agent')
     .description('A Gemini-CLI-style coding agent in which every prompt is a durable Temporal workflow.')
+    .version(packageVersion(), '-v, --version', 'print the version')
+    .addHelpText('after', HELP_AFTER)
     .exitOverride()
-    .showHelpAfterError();
+    // One line, not the whole help: the error names the problem, --help the rest.
+    .showHelpAfterError('(add --help for the usage)');
   addRun(program, setup, io, fakeOption);
   addInspection(program);
   addApprovals(program);
@@ -92,12 +87,7 @@ function addInspection(program: Command): void {
         watchCommand(client, context.config, id, o.output as OutputFormat, io),
       );
     });
-  program
-    .command('list')
-    .description('list prompts')
-    .action(async () => {
-      process.exitCode = await withClient(setup(), (client) => listCommand(client, io));
-    });
+  addList(program, (run) => withClient(setup(), run), io);
   program
     .command('cancel')
     .argument('<id>')

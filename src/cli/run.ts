@@ -86,7 +86,8 @@ async function runAttached(
   const where = { taskQueue: runtime.taskQueue, workflowId: id };
   const workflowId = await launch(runtime.client, input, options.session, where);
   stops.onInterrupt(() => void cancelPrompt(runtime.client, workflowId).catch(() => undefined));
-  if (options.output === 'text') io.stderr.write(`prompt ${workflowId} started\n`);
+  if (options.output === 'text')
+    io.stderr.write(`prompt ${workflowId} started\n${webUiLine(config, runtime, workflowId)}`);
   const printer = createPrinter(options.output, io, workflowId, options.model);
   const argsStore = openArgsStore(config);
   const { approvals, onEvent } = approvalsFor(options, runtime, workflowId, input.workspace, argsStore.store, io);
@@ -188,6 +189,13 @@ async function launch(
       throw new InputError(`session ${session} is closed: its conversation is over, start another with a new id`);
     throw err;
   }
+}
+
+/** `Web UI: URL`: the prompt's page in the Web UI of the dev server this run started, when it has one. */
+function webUiLine(config: Config, runtime: AgentRuntime, workflowId: string): string {
+  if (!runtime.uiUrl) return '';
+  const namespace = encodeURIComponent(config.temporalNamespace);
+  return `Web UI: ${runtime.uiUrl}/namespaces/${namespace}/workflows/${encodeURIComponent(workflowId)}\n`;
 }
 
 /** Sortable by start time and unique without coordination. */

@@ -18,7 +18,7 @@ import {
 } from '../workflows/api';
 import { hasAgentSearchAttributes } from './connection';
 import { WORKSPACE_MEMO } from './sessions';
-import { oneLine } from '../workflows/state/summaries';
+import { oneLine, promptMemo, sessionSummary } from '../workflows/state/summaries';
 import type { QuestionAnswerPayload } from '../core/questions';
 import { wedgedReason } from './troubles';
 import { echo } from '../core/message-input';
@@ -34,8 +34,9 @@ export async function startPrompt(
     taskQueue: options.taskQueue,
     workflowId: options.workflowId,
     args: [{ ...input, searchAttributes }],
-    // The Web UI's one line about the prompt: its first line.
+    // The Web UI's one line about the prompt: its first line; `list` reads the same from the memo.
     staticSummary: oneLine(input.prompt),
+    memo: { ...promptMemo(input) },
     typedSearchAttributes: searchAttributes
       ? [
           { key: STATUS_ATTRIBUTE, value: 'running' },
@@ -63,7 +64,8 @@ export async function sendToSession(
     workflowId: sessionId,
     taskQueue: options.taskQueue,
     args: [{ defaults: options.defaults }],
-    memo: { [WORKSPACE_MEMO]: options.defaults.workspace },
+    memo: { [WORKSPACE_MEMO]: options.defaults.workspace, summary: sessionSummary(options.defaults.workspace) },
+    staticSummary: sessionSummary(options.defaults.workspace),
     workflowIdConflictPolicy: 'USE_EXISTING',
     // A closed session's id is not reused: a new run would start an empty conversation on its transcript.
     workflowIdReusePolicy: 'REJECT_DUPLICATE',
@@ -128,29 +130,6 @@ export async function decideLoop(client: Client, workflowId: string, action: Loo
 
 export async function cancelPrompt(client: Client, workflowId: string): Promise<void> {
   await client.workflow.getHandle(workflowId).cancel();
-}
-
-export interface ListedPrompt {
-  workflowId: string;
-  type: string;
-  status: string;
-  startTime: string;
-}
-
-export async function listPrompts(client: Client, limit = 50): Promise<ListedPrompt[]> {
-  const out: ListedPrompt[] = [];
-  for await (const wf of client.workflow.list({
-    query: "WorkflowType IN ('agentPromptWorkflow', 'agentSessionWorkflow')",
-  })) {
-    out.push({
-      workflowId: wf.workflowId,
-      type: wf.type,
-      status: wf.status.name,
-      startTime: wf.startTime.toISOString(),
-    });
-    if (out.length >= limit) break;
-  }
-  return out;
 }
 
 /** Ids of running prompts with a call awaiting approval or an answer (all running prompts without the attributes). */

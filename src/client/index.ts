@@ -12,17 +12,16 @@ export {
   compressSession,
   confirmToolCall,
   decideLoop,
-  listPrompts,
   promptsAwaitingApproval,
   requestCompression,
   sendToSession,
   startPrompt,
   topUpBudget,
   type BudgetAnswer,
-  type ListedPrompt,
 } from './agent-client';
 export { followEvents, type FollowOptions } from './follow';
 export { latestSession } from './sessions';
+export { LIST_STATUSES, listPrompts, type ListedPrompt, type ListStatus } from './listing';
 export {
   describeExecution,
   isAwaitingApproval,

@@ -6,11 +6,7 @@ const text = 'x'.repeat(READ_TOOL_OUTPUT_PAGE_CHARS + 500);
 
 /** Only `readBlob` is used by this tool; the rest of `ToolDeps` is never touched. */
 function deps(blobs: Record<string, string> | undefined): ToolDeps {
-  const readBlob = async (ref: string) => {
-    const found = blobs?.[ref];
-    if (found === undefined) throw Object.assign(new Error(`ENOENT: ${ref}`), { code: 'ENOENT' });
-    return found;
-  };
+  const readBlob = async (ref: string) => blobs?.[ref];
   return { signal: new AbortController().signal, ...(blobs ? { readBlob } : {}) } as unknown as ToolDeps;
 }
 

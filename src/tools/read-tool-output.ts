@@ -55,14 +55,11 @@ async function readStored(ref: string, deps: ToolDeps): Promise<string> {
       'execution_failed',
       'Stored tool outputs cannot be read here: this worker gives tools no store access.',
     );
-  try {
-    return await readBlob(ref);
-  } catch (err) {
-    // A missing blob is the model's mistake (a mistyped reference); anything else is infrastructure.
-    if ((err as { code?: string } | null)?.code !== 'ENOENT') throw err;
-    throw new ToolError(
-      'file_not_found',
-      `No stored tool output ${ref}. Use the reference exactly as a shortened output names it.`,
-    );
-  }
+  // A missing blob is the model's mistake (a mistyped reference); a store failure is infrastructure.
+  const text = await readBlob(ref);
+  if (text !== undefined) return text;
+  throw new ToolError(
+    'file_not_found',
+    `No stored tool output ${ref}. Use the reference exactly as a shortened output names it.`,
+  );
 }

@@ -12,8 +12,11 @@ export interface ToolDeps {
   exec(options: ExecOptions): Promise<ExecResult>;
   /** Aborted when the activity is cancelled or its worker shuts down. */
   signal: AbortSignal;
-  /** Reads a blob of the transcript store (full texts of shortened or masked tool outputs). */
-  readBlob?(ref: string): Promise<string>;
+  /**
+   * Reads a blob of the transcript store (full texts of shortened or masked tool outputs); undefined
+   * when the store holds no such blob, so a mistyped reference stays the model's problem.
+   */
+  readBlob?(ref: string): Promise<string | undefined>;
   /** Limits set by configuration, never by the model; tools fall back to Gemini CLI's defaults. */
   limits?: ToolLimits;
   /**

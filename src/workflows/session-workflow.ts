@@ -19,6 +19,7 @@ import { fireSessionHook } from './hooks/runner';
 import { registerSessionCommands } from './session-commands';
 import { payloadProblem } from '../core/message-input';
 import type { PromptResult } from './api';
+import { oneLine, promptMemo } from './state/summaries';
 import {
   type QueuedMessage,
   type SessionInput,
@@ -139,6 +140,9 @@ async function runPrompt(
   try {
     return await executeChild<typeof agentPromptWorkflow>('agentPromptWorkflow', {
       workflowId: message.promptId,
+      // What the Web UI and `list` show of it; metadata of the start command, not compared on replay.
+      staticSummary: oneLine(message.text),
+      memo: { ...promptMemo({ ...input.defaults, prompt: message.text }) },
       // A child does not inherit it: a session started with a short one (fast failover) passes it on.
       workflowTaskTimeout: workflowInfo().taskTimeoutMs,
       args: [

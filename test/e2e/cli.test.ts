@@ -359,6 +359,7 @@ describe('approvals from another shell', () => {
       await run.waitFor('stderr', /needs approval[\s\S]*needs approval/);
       const deny = await box.run(['deny', id, '--reason', 'use notes.md instead']);
       expectExit(deny, 0);
+      expect(deny.stdout).toMatch(/^call \S+ denied\n$/);
 
       const result = await run.done;
       expectExit(result, 0);
@@ -366,7 +367,9 @@ describe('approvals from another shell', () => {
       expect(readFile(box.workspace, 'a.txt')).toBe('A');
       expect(fs.existsSync(path.join(box.workspace, 'b.txt'))).toBe(false);
       expect(fake.requests).toHaveLength(3);
-      expect(JSON.stringify(fake.requests[2].body)).toContain('use notes.md instead');
+      const told = JSON.stringify(fake.requests[2].body);
+      expect(told).toContain('use notes.md instead');
+      expect(told.match(/Reason:/g)).toHaveLength(1);
       fake.assertComplete();
     } finally {
       await fake.close();

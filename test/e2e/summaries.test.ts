@@ -2,6 +2,7 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { functionCallResponse, textResponse } from '../../src/fake-gemini';
 import { createHarness, type Harness } from '../helpers/agent-harness';
 import { closeTestEnv } from '../helpers/temporal-env';
+import { sendToSession } from '../../src/client';
 
 let h: Harness;
 beforeAll(async () => {
@@ -35,4 +36,29 @@ test("the workflow's summary is the prompt's first line; model and tool activiti
   }
   expect(summaries.callModel).toEqual(['gemini-test-model', 'gemini-test-model']);
   expect(summaries.runTool).toEqual(['run_shell_command: echo hi']);
+});
+
+test('a session, the prompts it runs and a sub-agent each carry a summary; prompts carry the listing memo', async () => {
+  const workspace = h.workspace({ 'a.txt': 'A' });
+  h.fake.load([
+    functionCallResponse({ name: 'invoke_agent', args: { agent_name: 'generalist', prompt: 'read a.txt\nthen stop' } }),
+    functionCallResponse({ name: 'complete_task', args: { result: 'A' } }),
+    textResponse('It says A.'),
+  ]);
+  const sessionId = `summaries-session-${Date.now()}`;
+  const defaults = { workspace, model: 'gemini-test-model', approvalMode: 'yolo' as const, maxTurns: 10 };
+  const promptId = await sendToSession(h.env.client, sessionId, 'What does a.txt say?\nBe brief.', {
+    taskQueue: h.taskQueue,
+    defaults,
+  });
+  const prompt = h.env.client.workflow.getHandle(promptId);
+  expect((await prompt.result()).response).toBe('It says A.');
+  const session = h.env.client.workflow.getHandle(sessionId);
+  expect(await (await session.describe()).staticSummary()).toBe(`session in ${workspace}`);
+  const described = await prompt.describe();
+  expect(await described.staticSummary()).toBe('What does a.txt say?');
+  expect(described.memo).toEqual({ summary: 'What does a.txt say?', workspace });
+  const subagent = h.env.client.workflow.getHandle(`${promptId}--call_1_0`);
+  expect(await (await subagent.describe()).staticSummary()).toBe('generalist: read a.txt');
+  await session.terminate('test over');
 });

@@ -139,3 +139,9 @@ test('large outputs are truncated to 40,000 characters with a note, and history 
   const bytes = JSON.stringify(history).length;
   expect(bytes).toBeLessThan(40_000);
 });
+
+test('read_tool_output of a reference the store does not hold tells the model and the prompt goes on', async () => {
+  const ref = `sha256:${'0'.repeat(64)}`;
+  const { responses } = await oneTurn([{ name: 'read_tool_output', args: { ref } }], h.workspace({}));
+  expect(responses[0].error).toContain(`No stored tool output ${ref}`);
+});

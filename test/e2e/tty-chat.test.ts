@@ -27,15 +27,8 @@ afterAll(async () => {
   await closeTestEnv();
 });
 
-test('on a terminal, chat asks an approval in place, then takes the next message, and /quit leaves', async () => {
-  const dir = fs.mkdtempSync(path.join(process.env[TEST_ENV_VARS.tmpDir]!, 'tty-chat-'));
-  const workspace = path.join(dir, 'ws');
-  fs.mkdirSync(workspace);
-  h.fake.load([
-    functionCallResponse({ name: 'write_file', args: { file_path: 'hello.txt', content: 'hi\n' } }),
-    textResponse('The file is written.'),
-    textResponse('You are welcome.'),
-  ]);
+/** A tmux server of its own, its shell's environment pointed at the harness's server, queue and fake model. */
+function terminal(dir: string) {
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !SCRUBBED.test(k)));
   const env = {
     ...base,
@@ -51,6 +44,19 @@ test('on a terminal, chat asks an approval in place, then takes the next message
   const screen = async () => (await tmux('capture-pane', '-p', '-J', '-S', '-', '-t', 'agent')).stdout;
   const type = (text: string) =>
     tmux('send-keys', '-t', 'agent', '-l', text).then(() => tmux('send-keys', '-t', 'agent', 'Enter'));
+  return { tmux, screen, type };
+}
+
+test('on a terminal, chat asks an approval in place, then takes the next message, and /quit leaves', async () => {
+  const dir = fs.mkdtempSync(path.join(process.env[TEST_ENV_VARS.tmpDir]!, 'tty-chat-'));
+  const workspace = path.join(dir, 'ws');
+  fs.mkdirSync(workspace);
+  h.fake.load([
+    functionCallResponse({ name: 'write_file', args: { file_path: 'hello.txt', content: 'hi\n' } }),
+    textResponse('The file is written.'),
+    textResponse('You are welcome.'),
+  ]);
+  const { tmux, screen, type } = terminal(dir);
   const id = `tty-chat-${Date.now()}`;
   const command = `cd ${dir} && ${process.execPath} ${BIN} chat ${id} -w ${workspace}; echo "[exit $?]"; sleep 600`;
   try {
@@ -63,7 +69,9 @@ test('on a terminal, chat asks an approval in place, then takes the next message
     await waitForScreen(screen, /The file is written\.\n> $/m);
     expect(fs.readFileSync(path.join(workspace, 'hello.txt'), 'utf8')).toBe('hi\n');
     await type('thanks');
-    await waitForScreen(screen, /You are welcome\.\n> $/m);
+    const after = await waitForScreen(screen, /You are welcome\.\n> $/m);
+    // Each keystroke echoes once: the approval menu's input is gone once it is answered.
+    expect(after).toMatch(/^> thanks$/m);
     await type('/quit');
     expect(await waitForScreen(screen, /\[exit \d+\]/)).toContain('[exit 0]');
   } finally {
@@ -72,5 +80,34 @@ test('on a terminal, chat asks an approval in place, then takes the next message
       .getHandle(id)
       .terminate('test over')
       .catch(() => undefined);
+  }
+});
+
+test('durable-agent with no arguments on a terminal opens a chat on a new session named after the directory', async () => {
+  const dir = fs.mkdtempSync(path.join(process.env[TEST_ENV_VARS.tmpDir]!, 'tty-bare-'));
+  const workspace = path.join(dir, 'my-project');
+  fs.mkdirSync(workspace);
+  h.fake.load([textResponse('Hello from the bare chat.')]);
+  const { tmux, screen, type } = terminal(dir);
+  const command = `cd ${workspace} && ${process.execPath} ${BIN}; echo "[exit $?]"; sleep 600`;
+  let id: string | undefined;
+  try {
+    await tmux('new-session', '-d', '-s', 'agent', '-x', '200', '-y', '50', command);
+    const opened = await waitForScreen(screen, /^> $/m);
+    id = /New session (my-project-\d{12}-[0-9a-f]{4})\./.exec(opened)?.[1];
+    expect(id).toBeDefined();
+    await type('hi');
+    await waitForScreen(screen, /Hello from the bare chat\.\n> $/m);
+    await type('/quit');
+    expect(await waitForScreen(screen, /\[exit \d+\]/)).toContain('[exit 0]');
+    const description = await h.env.client.workflow.getHandle(id!).describe();
+    expect(description.type).toBe('agentSessionWorkflow');
+  } finally {
+    await tmux('kill-server').catch(() => undefined);
+    if (id)
+      await h.env.client.workflow
+        .getHandle(id)
+        .terminate('test over')
+        .catch(() => undefined);
   }
 });

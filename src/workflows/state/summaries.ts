@@ -29,3 +29,22 @@ export function oneLine(text: string): string {
   const trimmed = line.trim();
   return trimmed.length > MAX_SUMMARY ? `${trimmed.slice(0, MAX_SUMMARY - 1)}…` : trimmed;
 }
+
+/**
+ * What `durable-agent list` shows of a prompt without asking its workflow: the memo it was started
+ * with (prompts started before it carry none). Also what the Web UI shows in its list: the summary.
+ */
+export interface ListingMemo {
+  summary: string;
+  workspace: string;
+  host?: string;
+}
+
+export function promptMemo(input: { prompt: string; workspace: string; host?: string }): ListingMemo {
+  return { summary: oneLine(input.prompt), workspace: input.workspace, ...(input.host ? { host: input.host } : {}) };
+}
+
+/** A session's line in the Web UI and in `list`: where it works, as its prompts change. */
+export function sessionSummary(workspace: string): string {
+  return oneLine(`session in ${workspace}`);
+}

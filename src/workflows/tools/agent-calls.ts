@@ -1,6 +1,7 @@
 import { executeChild, isCancellation, patched, workflowInfo } from '@temporalio/workflow';
 import { hasBlobMarkers, isBlobMarker } from '../../core/blob-marker';
 import { activitiesFor } from '../state/activity-options';
+import { oneLine } from '../state/summaries';
 import type { AgentDefinition } from '../../core/agents/definition';
 import { addUsage, EMPTY_USAGE } from '../../core/types';
 import { completeTaskOutputText } from '../../core/agents/complete-task';
@@ -47,9 +48,12 @@ export async function invokeAgent(
   const agent = findAgent(agentsOf(state), name);
   if (!agent) return { ok: false, text: unknownAgentMessage(name, agentsOf(state)) };
   try {
+    const input = childInput(state, agent, record);
     const result = await executeChild<SubagentWorkflow>('subagentWorkflow', {
       workflowId: `${workflowInfo().workflowId}--${record.callId}`,
-      args: [childInput(state, agent, record)],
+      args: [input],
+      // The Web UI's line for it: the agent and its task (start-command metadata, not compared on replay).
+      staticSummary: oneLine(`${agent.name}: ${input.prompt}`),
     });
     addChildUsage(state, result);
     if (

@@ -72,7 +72,7 @@ export function registerApprovalHandlers(state: PromptState): void {
     confirmToolCallUpdate,
     async (confirmation: ToolConfirmation) => {
       await applyConfirmation(state, confirmation);
-      return `${confirmation.outcome} recorded for ${confirmation.callId}`;
+      return receipt(confirmation);
     },
     {
       validator: (confirmation: ToolConfirmation) => {
@@ -112,4 +112,17 @@ async function applyConfirmation(state: PromptState, confirmation: ToolConfirmat
   state.book.childApprovals.delete(confirmation.callId);
   publishStatus(state);
   await getExternalWorkflowHandle(child.childWorkflowId).signal(toolConfirmationSignal, confirmation);
+}
+
+/** What `approve`, `deny` and the in-place menu print once the answer is in (the update's result). */
+function receipt({ outcome, callId }: ToolConfirmation): string {
+  const what: Record<ToolConfirmation['outcome'], string> = {
+    proceed_once: 'approved',
+    proceed_always: 'approved, and allowed for the rest of the prompt',
+    proceed_always_tool: 'approved, and its tool allowed for the rest of the prompt',
+    proceed_always_server: "approved, and its server's tools allowed for the rest of the prompt",
+    modify: 'approved with the modified arguments',
+    cancel: 'denied',
+  };
+  return `call ${callId} ${what[outcome]}`;
 }

@@ -58,7 +58,7 @@ async function awaitApproval(state: PromptState, record: CallRecord): Promise<Re
   }
   const { outcome, args, reason } = record.decision;
   if (outcome === 'cancel')
-    return { kind: 'cancelled', message: `User denied execution.${reason ? ` Reason: ${reason}` : ''}` };
+    return { kind: 'cancelled', message: `User denied execution.${reason ? ` The user said: ${reason}` : ''}` };
   if (outcome === 'modify' && args) record.args = args;
   return undefined;
 }

@@ -1,0 +1,53 @@
+import type { Client } from '@temporalio/client';
+import type { ListingMemo } from '../workflows/state/summaries';
+
+/** `list --status` values, and the ExecutionStatus each one queries. */
+const STATUS_QUERY = {
+  running: 'Running',
+  completed: 'Completed',
+  failed: 'Failed',
+  cancelled: 'Canceled',
+  terminated: 'Terminated',
+  timed_out: 'TimedOut',
+} as const;
+export type ListStatus = keyof typeof STATUS_QUERY;
+export const LIST_STATUSES = Object.keys(STATUS_QUERY) as ListStatus[];
+
+/** At most this many executions are read to order them: visibility stores do not all sort by start time. */
+const SCAN = 1000;
+
+export interface ListedPrompt {
+  workflowId: string;
+  type: string;
+  status: string;
+  startTime: string;
+  /** From the memo the prompt or session was started with; absent on ones started before it existed. */
+  summary?: string;
+  workspace?: string;
+  host?: string;
+}
+
+/** Prompts and sessions, newest first; `status` keeps one state only. */
+export async function listPrompts(
+  client: Client,
+  options: { limit?: number; status?: ListStatus } = {},
+): Promise<ListedPrompt[]> {
+  const types = "WorkflowType IN ('agentPromptWorkflow', 'agentSessionWorkflow')";
+  const query = options.status ? `${types} AND ExecutionStatus = '${STATUS_QUERY[options.status]}'` : types;
+  const out: ListedPrompt[] = [];
+  for await (const wf of client.workflow.list({ query })) {
+    const memo = (wf.memo ?? {}) as Partial<ListingMemo>;
+    out.push({
+      workflowId: wf.workflowId,
+      type: wf.type,
+      status: wf.status.name,
+      startTime: wf.startTime.toISOString(),
+      ...(typeof memo.summary === 'string' ? { summary: memo.summary } : {}),
+      ...(typeof memo.workspace === 'string' ? { workspace: memo.workspace } : {}),
+      ...(typeof memo.host === 'string' ? { host: memo.host } : {}),
+    });
+    if (out.length >= SCAN) break;
+  }
+  out.sort((a, b) => b.startTime.localeCompare(a.startTime));
+  return out.slice(0, options.limit ?? 50);
+}
