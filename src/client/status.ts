@@ -141,6 +141,12 @@ export async function promptStatus(client: Client, workflowId: string): Promise<
   }
 }
 
+/** What a closed prompt's last status query still tells: turns, stats, text so far, todos and topics. */
+function progressOf(s: PromptStatus): Partial<StatusReport> {
+  const lists = { ...(s.todos && { todos: s.todos }), ...(s.topics && { topics: s.topics }) };
+  return { turns: s.turns, stats: s.stats, response: s.response, ...lists };
+}
+
 async function closedWithoutResult(
   client: Client,
   handle: WorkflowHandle,
@@ -152,15 +158,7 @@ async function closedWithoutResult(
     const cause = err instanceof WorkflowFailedError ? err.cause : err;
     const s =
       cause instanceof ApplicationFailure ? undefined : await queryWithin(client, handle.workflowId, statusQuery);
-    const extra = s
-      ? {
-          turns: s.turns,
-          stats: s.stats,
-          response: s.response,
-          ...(s.todos && { todos: s.todos }),
-          ...(s.topics && { topics: s.topics }),
-        }
-      : {};
+    const extra = s ? progressOf(s) : {};
     if (cause instanceof CancelledFailure)
       return {
         ...base,

@@ -209,13 +209,8 @@ export interface EventsPage {
 
 /** The payload schemas of `toolConfirmation`/`confirmToolCall` and `setApprovalMode`, shared with the client. */
 export { approvalModeSchema, toolConfirmationSchema } from '../core/confirmation';
-export {
-  childApprovalSchema,
-  loopDecisionSchema,
-  steerSchema,
-  topUpSchema,
-  type LoopDecision,
-} from '../core/signal-schemas';
+export { childApprovalSchema, loopDecisionSchema, steerSchema, topUpSchema } from '../core/signal-schemas';
+export type { LoopDecision } from '../core/signal-schemas';
 
 export const toolConfirmationSignal = defineSignal<[unknown]>('toolConfirmation');
 export const setApprovalModeSignal = defineSignal<[unknown]>('setApprovalMode');
