@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Config } from '../config';
+import { selfCommand } from './self-command';
 
 /**
  * Whose server lives at the configured address. A client starts the embedded dev server only at an
@@ -31,7 +32,7 @@ export function isOwnAddress(config: Pick<Config, 'home' | 'temporalAddress' | '
 export function cannotReachMessage(address: string, local: boolean): string {
   const own = local
     ? " It is not the address of this home's embedded server, so none is started there; unset TEMPORAL_ADDRESS " +
-      'for the embedded one, or run `durable-agent server` to make it this address.'
+      `for the embedded one, or run \`${selfCommand()} server\` to make it this address.`
     : '';
   return `cannot reach Temporal at ${address}: start that server or fix TEMPORAL_ADDRESS.${own}`;
 }

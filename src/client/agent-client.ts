@@ -121,6 +121,11 @@ export async function cancelPrompt(client: Client, workflowId: string): Promise<
   await client.workflow.getHandle(workflowId).cancel();
 }
 
+/** Ends a prompt at once, with no worker needed: nothing runs its ending (open calls get no response). */
+export async function terminatePrompt(client: Client, workflowId: string): Promise<void> {
+  await client.workflow.getHandle(workflowId).terminate('terminated with the terminate command');
+}
+
 export interface ListedPrompt {
   workflowId: string;
   type: string;

@@ -111,6 +111,19 @@ export interface Sandbox {
 let counter = 0;
 
 /**
+ * A directory with `durable-agent` and `temporal` in it, first on the sandbox's PATH: the shell of a
+ * user who ran `npm link`, in which the CLI's hints name the programs bare. A test of the hints as a
+ * fresh shell sees them sets its own PATH.
+ */
+function linkedBin(dir: string): string {
+  const bin = path.join(dir, 'bin');
+  fs.mkdirSync(bin);
+  fs.symlinkSync(BIN, path.join(bin, 'durable-agent'));
+  fs.symlinkSync(requireEnv(TEST_ENV_VARS.cliPath), path.join(bin, 'temporal'));
+  return bin;
+}
+
+/**
  * A directory of its own under the run's temporary directory: DURABLE_AGENT_HOME, a workspace and
  * scripts. `temporalAddress` becomes TEMPORAL_ADDRESS, recorded as the home's own embedded server's
  * address (so a command there may start it) unless `ownAddress` is false; the Temporal CLI is the
@@ -123,6 +136,7 @@ export function createSandbox(name: string, temporalAddress?: string, ownAddress
   const workspace = path.join(dir, 'ws');
   fs.mkdirSync(workspace);
   if (temporalAddress && ownAddress) recordOwnAddress(home, temporalAddress);
+  const linked = linkedBin(dir);
   let scripts = 0;
   const env = (extra: Record<string, string | undefined> = {}) => {
     const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !SCRUBBED.test(k)));
@@ -130,6 +144,7 @@ export function createSandbox(name: string, temporalAddress?: string, ownAddress
       ...base,
       DURABLE_AGENT_HOME: home,
       TEMPORAL_CLI_PATH: requireEnv(TEST_ENV_VARS.cliPath),
+      PATH: [linked, process.env.PATH].filter(Boolean).join(path.delimiter),
     };
     if (temporalAddress) all.TEMPORAL_ADDRESS = temporalAddress;
     for (const [k, v] of Object.entries(extra)) {
