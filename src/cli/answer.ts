@@ -5,7 +5,9 @@ import { answerQuestion, promptState, type Client } from '../client';
 import type { QuestionAnswerPayload } from '../core/questions';
 import { withClient } from './connect';
 import { InputError } from './exit-codes';
+import { noAnswerError } from './no-answer';
 import type { Io } from './output';
+import { selfCommand } from './self-command';
 
 type Setup = () => { config: Config; logger: Logger };
 
@@ -48,7 +50,7 @@ export async function answerCommand(
 
 async function onlyQuestion(client: Client, workflowId: string): Promise<string> {
   const status = await promptState(client, workflowId);
-  if (!status) throw new Error(`no worker answered for prompt ${workflowId}; start one with \`durable-agent server\``);
+  if (!status) throw await noAnswerError(client, workflowId);
   const waiting = status.pendingQuestions ?? [];
   if (waiting.length === 1) return waiting[0].callId;
   if (waiting.length === 0) throw new InputError(`prompt ${workflowId} has no question awaiting an answer`);
@@ -65,8 +67,8 @@ export function questionHint(workflowId: string, callId: string, questions: unkn
   return [
     `? the agent asks (call ${callId}):`,
     ...list.flatMap((q, i) => describeQuestion(q, i).map((line) => `  ${line}`)),
-    `  answer:  durable-agent answer ${workflowId} ${callId} ${list.map(() => "--answer '...'").join(' ')}`,
-    `  decline: durable-agent answer ${workflowId} ${callId} --dismiss`,
+    `  answer:  ${selfCommand()} answer ${workflowId} ${callId} ${list.map(() => "--answer '...'").join(' ')}`,
+    `  decline: ${selfCommand()} answer ${workflowId} ${callId} --dismiss`,
     `  or:      temporal workflow signal --workflow-id ${workflowId} --name answerQuestion --input '${example}'`,
     '',
   ].join('\n');

@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../core/events';
+import { selfCommand, temporalCommand } from './self-command';
 
 /**
  * What to type, from any shell, to answer a call that awaits approval. The arguments are shown
@@ -27,10 +28,11 @@ export const WAITS =
 /** The commands that answer one call: ours, and the stock Temporal CLI's signal. */
 export function approvalCommands(workflowId: string, callId: string) {
   const payload = JSON.stringify({ callId, outcome: 'proceed_once' });
+  const self = selfCommand();
   return {
-    approve: `durable-agent approve ${workflowId} ${callId}`,
-    deny: `durable-agent deny ${workflowId} ${callId}`,
-    signal: `temporal workflow signal --workflow-id ${workflowId} --name toolConfirmation --input '${payload}'`,
+    approve: `${self} approve ${workflowId} ${callId}`,
+    deny: `${self} deny ${workflowId} ${callId}`,
+    signal: `${temporalCommand()} workflow signal --workflow-id ${workflowId} --name toolConfirmation --input '${payload}'`,
   };
 }
 

@@ -5,7 +5,8 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { isServerReachable } from '../server/dev-server';
 import { InputError } from './exit-codes';
-import type { FakeResponses } from './runtime';
+import { cannotReachMessage, isOwnAddress } from './own-server';
+import { isLocalHost, splitAddress, TemporalUnreachableError, type FakeResponses } from './runtime';
 
 const START_TIMEOUT_MS = 120_000;
 
@@ -26,6 +27,9 @@ export async function startBackgroundServer(
       );
     return;
   }
+  const local = isLocalHost(splitAddress(config.temporalAddress).host);
+  if (!local || !isOwnAddress(config))
+    throw new TemporalUnreachableError(cannotReachMessage(config.temporalAddress, local));
   fs.mkdirSync(config.home, { recursive: true, mode: 0o700 });
   const logFile = path.join(config.home, 'server.log');
   fs.rmSync(path.join(config.home, 'server.pid'), { force: true });

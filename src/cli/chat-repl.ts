@@ -9,6 +9,7 @@ import {
   sendChatMessage,
   type ChatSession,
 } from './chat-session';
+import { selfCommand } from './self-command';
 
 /** How a chat ended: left normally, or by Ctrl-C. */
 export type ChatEnd = 'left' | 'interrupted';
@@ -194,7 +195,7 @@ export class ChatRepl {
     this.current?.abort();
     if (this.busy && end === 'left')
       this.s.io.stderr.write(
-        `(${this.follow[0]} goes on in the session; \`durable-agent chat ${this.s.id}\` follows it again)\n`,
+        `(${this.follow[0]} goes on in the session; \`${selfCommand()} chat ${this.s.id}\` follows it again)\n`,
       );
     const rl = this.rl;
     this.rl = undefined;

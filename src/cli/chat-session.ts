@@ -19,6 +19,7 @@ import { followPrompt } from './follow';
 import { createPrinter, type Io } from './output';
 import type { SessionInput } from '../workflows/api';
 import { compressionMessage } from '../core/compression-message';
+import { selfCommand } from './self-command';
 
 /** What `chat` needs to talk to its session. */
 export interface ChatSession {
@@ -76,7 +77,9 @@ export async function existingSession(client: Client, id: string): Promise<boole
 export async function printRecap(s: ChatSession): Promise<string[]> {
   const status = await sessionStatus(s.client, s.id);
   if (!status) {
-    s.io.stderr.write(`session ${s.id}: no worker answered; messages are kept until one runs (durable-agent server)\n`);
+    s.io.stderr.write(
+      `session ${s.id}: no worker answered; messages are kept until one runs (${selfCommand()} server)\n`,
+    );
     return [];
   }
   const lines = [`Resuming session ${s.id}: ${status.prompts} prompt(s) so far.`];

@@ -13,6 +13,7 @@ import { checkSessionId, existingSession, printRecap, type ChatSession } from '.
 import { EXIT } from './exit-codes';
 import type { Io } from './output';
 import { promptSettings } from './prompt-input';
+import { scriptedSessionQueue } from './resume';
 import { openRuntime, type AgentRuntime, type FakeResponses } from './runtime';
 import { loadWorkspaceConfig } from '../config/workspace';
 
@@ -76,12 +77,14 @@ export async function chatCommand(
   const settings = promptSettings({ ...options, detach: false, nextSpeakerCheck: false });
   settings.hostIsLocal = hostIsLocal(settings.host!, config.temporalAddress);
   if (!options.fakeResponses) geminiApiKey(config);
-  // Scripted responses are served on the shared queue: a session stays on the queue it started on,
-  // and a chat resumed later must find a worker there.
+  // Scripted responses are served on a queue of this chat's own: on the shared one, the script would
+  // answer other users' prompts and their workers this chat's. A scripted chat resumed later serves
+  // the queue its session started on.
   const runtime = await openRuntime(config, {
     fakeResponses: options.fakeResponses,
     worker: 'auto',
-    privateQueueForFake: false,
+    privateQueueForFake: true,
+    queueToAdopt: (client) => scriptedSessionQueue(client, config, id),
     logger,
   });
   const argsStore = openArgsStore(config);

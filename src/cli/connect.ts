@@ -1,10 +1,9 @@
-import { cancelPrompt, describeExecution, type Client } from '../client';
+import { describeExecution, type Client } from '../client';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
-import type { Io } from './output';
 import { openRuntime } from './runtime';
 
-type Ctx = { config: Config; logger: Logger };
+export type Ctx = { config: Config; logger: Logger };
 
 /**
  * Runs an inspection command against the configured server. With none running at a local address,
@@ -36,10 +35,4 @@ export async function withPrompt(
     const { withQueryWorker } = await import('../worker');
     return withQueryWorker(ctx.config, description.taskQueue, () => fn(client));
   });
-}
-
-export async function cancelPromptCommand(client: Client, workflowId: string, io: Io): Promise<number> {
-  await cancelPrompt(client, workflowId);
-  io.stdout.write(`cancellation requested for ${workflowId}\n`);
-  return 0;
 }

@@ -9,6 +9,7 @@ import {
   type ToolConfirmation,
 } from '../client';
 import { exitCodeFor, InputError } from './exit-codes';
+import { noAnswerError } from './no-answer';
 import type { Config } from '../config';
 import { followPrompt } from './follow';
 import { createPrinter, type Io, type OutputFormat, type Printer } from './output';
@@ -16,6 +17,7 @@ import { openArgsStore, withFullPendingArgs } from './full-args';
 import type { LoopDecision } from '../workflows/api';
 import { describeQuestion, questionHint } from './answer';
 import type { Topic } from '../tools/update-topic';
+import { selfCommand } from './self-command';
 
 type StoreConfig = Pick<Config, 'home' | 'storeUrl'>;
 
@@ -28,6 +30,7 @@ export async function statusCommand(
   io: Io,
 ): Promise<number> {
   const report = await promptStatus(client, workflowId);
+  if (report.error?.type === 'NoWorker') report.error.message = (await noAnswerError(client, workflowId)).message;
   const args = openArgsStore(config);
   try {
     report.pendingApprovals = await withFullPendingArgs(report.pendingApprovals, args.store);
@@ -78,9 +81,10 @@ export async function pendingCommand(
   try {
     for (const id of ids) {
       const status = await promptState(client, id);
-      if (!status && !workflowId) {
+      if (!status && workflowId) throw await noAnswerError(client, id);
+      if (!status) {
         count += 1;
-        io.stdout.write(`${id}  (no worker answered: start \`durable-agent server\` to see and answer its calls)\n`);
+        io.stdout.write(`${id}  (${(await noAnswerError(client, id)).message})\n`);
       }
       for (const call of await withFullPendingArgs(status?.pendingApprovals ?? [], args.store)) {
         count += 1;
@@ -112,14 +116,20 @@ export async function confirmCommand(
   io: Io,
 ): Promise<number> {
   const target = callId ?? (await onlyPendingCall(client, workflowId));
-  const answer = await confirmToolCall(client, workflowId, { ...confirmation, callId: target });
+  const answer = await confirmToolCall(client, workflowId, { ...confirmation, callId: target }).catch(
+    async (err: unknown) => {
+      // An update to an ended prompt fails as "not found": say that it has ended instead.
+      const why = await noAnswerError(client, workflowId).catch(() => undefined);
+      throw why instanceof InputError ? why : err;
+    },
+  );
   io.stdout.write(`${answer}\n`);
   return 0;
 }
 
 async function onlyPendingCall(client: Client, workflowId: string): Promise<string> {
   const status = await promptState(client, workflowId);
-  if (!status) throw new Error(`no worker answered for prompt ${workflowId}; start one with \`durable-agent server\``);
+  if (!status) throw await noAnswerError(client, workflowId);
   const pending = status.pendingApprovals;
   if (pending.length === 1) return pending[0].callId;
   if (pending.length === 0) throw new InputError(`prompt ${workflowId} has no call awaiting approval`);
@@ -156,7 +166,7 @@ function formatStatus(r: StatusReport): string {
     const questions = Array.isArray(q.questions) ? q.questions : [];
     lines.push(`  awaiting an answer: ${q.callId} ask_user`);
     lines.push(...questions.flatMap((question, i) => describeQuestion(question, i)).map((line) => `    ${line}`));
-    lines.push(`    answer: durable-agent answer ${r.workflowId} ${q.callId} --answer '...'`);
+    lines.push(`    answer: ${selfCommand()} answer ${r.workflowId} ${q.callId} --answer '...'`);
   }
   if (r.error) lines.push(`  error: ${r.error.type}: ${r.error.message}`);
   if (r.todos?.length) lines.push('  todos:', ...r.todos.map((t) => `    [${t.status}] ${t.description}`));

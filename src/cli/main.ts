@@ -7,7 +7,8 @@ import { runFakeGeminiCommand } from '../fake-gemini';
 import { MissingApiKeyError } from '../model/api-key';
 import { createLogger, type Logger } from '../logger';
 import { EXIT, InputError } from './exit-codes';
-import { cancelPromptCommand, withClient, withPrompt } from './connect';
+import { withClient, withPrompt } from './connect';
+import { addEndings } from './end-commands';
 import { addList } from './list';
 import { confirmCommand, pendingCommand, statusCommand, watchCommand } from './inspect';
 import { addSteering } from './steering';
@@ -88,13 +89,7 @@ function addInspection(program: Command): void {
       );
     });
   addList(program, (run) => withClient(setup(), run), io);
-  program
-    .command('cancel')
-    .argument('<id>')
-    .description('cancel a prompt')
-    .action(async (id: string) => {
-      process.exitCode = await withClient(setup(), (client) => cancelPromptCommand(client, id, io));
-    });
+  addEndings(program, setup, io);
   program
     .command('pending')
     .argument('[id]')

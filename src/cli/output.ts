@@ -6,6 +6,7 @@ import { compressionMessage } from '../core/compression-message';
 import { finalAnswerTracker } from './final-answer';
 import { geminiStatsCollector } from './gemini-stats';
 import { LiveTextTracker, type LiveOutput, type StreamPiece } from '../core/live-text';
+import { selfCommand } from './self-command';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
@@ -91,14 +92,14 @@ function statusLine(e: AgentEvent, sessionId: string): string | undefined {
       return `${e.ok ? '✓' : '✗'} ${e.name}: ${shorten(e.preview.split('\n')[0] ?? '', 120)}`;
     case 'loop_detected':
       return e.final
-        ? `[LOOP] ${e.detail}: the prompt is paused; answer with \`durable-agent loop ` +
+        ? `[LOOP] ${e.detail}: the prompt is paused; answer with \`${selfCommand()} loop ` +
             `${sessionId} continue|disable|stop\``
         : `[LOOP] ${e.detail}: asking the model to change course`;
     case 'chat_compressed':
       return `[compression] ${compressionMessage(e.status, e.originalTokens, e.newTokens)}`;
     case 'budget_exhausted':
       return (
-        `[BUDGET] ${e.used} of ${e.budget} tokens used: paused; answer with \`durable-agent budget ` +
+        `[BUDGET] ${e.used} of ${e.budget} tokens used: paused; answer with \`${selfCommand()} budget ` +
         `${sessionId} --add N\` or \`--stop\``
       );
     case 'approval_mode':

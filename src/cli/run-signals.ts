@@ -1,5 +1,6 @@
 import type { Io } from './output';
 import type { AgentRuntime } from './runtime';
+import { selfCommand } from './self-command';
 
 export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 
@@ -57,16 +58,16 @@ export function reportLeftRunning(
   if (runtime.embedded) {
     lines.push(
       "The embedded Temporal server and the worker are stopped; the prompt stays in the server's database and " +
-        'goes on at the next `durable-agent server` (or `run`).',
+        `goes on at the next \`${selfCommand()} server\` (or \`run\`).`,
     );
   } else {
-    lines.push(`It goes on while a worker polls task queue ${runtime.taskQueue} (\`durable-agent worker\`).`);
+    lines.push(`It goes on while a worker polls task queue ${runtime.taskQueue} (\`${selfCommand()} worker\`).`);
   }
   if (scripted)
     lines.push(
-      `Its model answers come from a script: DURABLE_AGENT_TASK_QUEUE=${runtime.taskQueue} durable-agent server ` +
+      `Its model answers come from a script: DURABLE_AGENT_TASK_QUEUE=${runtime.taskQueue} ${selfCommand()} server ` +
         `--fake-responses FILE serves it.`,
     );
-  lines.push(`Follow it with: durable-agent watch ${workflowId}`);
+  lines.push(`Follow it with: ${selfCommand()} watch ${workflowId}`);
   io.stderr.write(`${lines.join('\n')}\n`);
 }

@@ -8,6 +8,7 @@ import { ensureTemporalCli, projectRoot } from '../server/temporal-cli';
 import { withoutSecrets } from '../activities/env-filter';
 import { loadWorkerEnvRedaction } from '../config/workspace';
 import { defaultHost } from './default-host';
+import { cannotReachMessage, isOwnAddress, recordOwnAddress } from './own-server';
 
 export interface FakeResponses {
   path: string;
@@ -29,8 +30,10 @@ export interface RuntimeOptions {
   fakeResponses?: FakeResponses;
   /** Run a worker here: always, never, or when no worker polls the task queue. */
   worker: 'always' | 'never' | 'auto';
-  /** Start the dev server when none answers at a local address (the default). */
+  /** Start the dev server when none answers at this home's own address (the default). */
   embed?: boolean;
+  /** Start it at the configured local address even if it is not yet this home's own (`server`). */
+  claimAddress?: boolean;
   uiEnabled?: boolean;
   /** Serve scripted responses on a queue of this process's own, so no other worker takes the prompt. */
   privateQueueForFake?: boolean;
@@ -87,11 +90,9 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
 async function ensureServer(config: Config, options: RuntimeOptions): Promise<DevServer | undefined> {
   if (await isServerReachable(config.temporalAddress, 1000)) return undefined;
   const { host, port } = splitAddress(config.temporalAddress);
-  if (options.embed === false || !isLocalHost(host)) {
-    throw new TemporalUnreachableError(
-      `No Temporal server answers at ${config.temporalAddress}. Start one (durable-agent server) or set ` +
-        `TEMPORAL_ADDRESS.`,
-    );
+  const local = isLocalHost(host);
+  if (options.embed === false || !local || (!options.claimAddress && !isOwnAddress(config))) {
+    throw new TemporalUnreachableError(cannotReachMessage(config.temporalAddress, local));
   }
   const log = (msg: string) => options.logger.info(msg);
   const cliPath = await ensureTemporalCli({
@@ -101,15 +102,20 @@ async function ensureServer(config: Config, options: RuntimeOptions): Promise<De
     env: process.env,
     log,
   });
-  return startDevServer({
+  const dbFile = path.join(config.home, 'temporal', 'dev.db');
+  // Said every time: a prompt on this server is seen by no one else's Temporal.
+  process.stderr.write(`durable-agent: starting the embedded Temporal dev server at ${config.temporalAddress}\n`);
+  const server = await startDevServer({
     cliPath,
-    dbFile: path.join(config.home, 'temporal', 'dev.db'),
+    dbFile,
     ip: '127.0.0.1',
     port,
     headless: options.uiEnabled === false,
     uiPort: options.uiEnabled === false ? undefined : port + 1000,
     log,
   });
+  recordOwnAddress(config.home, config.temporalAddress);
+  return server;
 }
 
 /**

@@ -27,6 +27,7 @@ export async function serveCommand(
   const runtime = await openRuntime(config, {
     worker: 'always',
     embed: kind === 'server',
+    claimAddress: kind === 'server',
     fakeResponses: fake,
     uiEnabled: true,
     logger,

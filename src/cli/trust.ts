@@ -5,6 +5,7 @@ import { atConfigEdge } from '../config/errors';
 import { readTrustedFolders, realDirectory, trustingFolder, updateTrustedFolders } from '../config/trusted-folders';
 import { EXIT, InputError } from './exit-codes';
 import type { Io } from './output';
+import { selfCommand } from './self-command';
 
 /**
  * The commands that edit folder trust (`<home>/trusted-folders.json`). Only a trusted workspace's own
@@ -51,7 +52,7 @@ async function removeTrust(config: Config, dir: string, io: Io): Promise<number>
   if (!(folder in folders)) {
     const parent = trustingFolder(folders, folder);
     if (parent)
-      throw new InputError(`${folder} is trusted through ${parent}: run \`durable-agent trust --remove ${parent}\``);
+      throw new InputError(`${folder} is trusted through ${parent}: run \`${selfCommand()} trust --remove ${parent}\``);
     io.stdout.write(`${folder} was not trusted\n`);
     return EXIT.ok;
   }

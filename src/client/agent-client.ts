@@ -132,6 +132,11 @@ export async function cancelPrompt(client: Client, workflowId: string): Promise<
   await client.workflow.getHandle(workflowId).cancel();
 }
 
+/** Ends a prompt at once, with no worker needed: nothing runs its ending (open calls get no response). */
+export async function terminatePrompt(client: Client, workflowId: string): Promise<void> {
+  await client.workflow.getHandle(workflowId).terminate('terminated with the terminate command');
+}
+
 /** Ids of running prompts with a call awaiting approval or an answer (all running prompts without the attributes). */
 export async function promptsAwaitingApproval(client: Client, limit = 200): Promise<string[]> {
   const query = (await hasAgentSearchAttributes(client))

@@ -7,6 +7,7 @@ export { closeClient, connectClient, hasAgentSearchAttributes, hasPollers, preop
 export {
   answerQuestion,
   cancelPrompt,
+  terminatePrompt,
   clearSession,
   closeSession,
   compressSession,

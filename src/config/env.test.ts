@@ -23,6 +23,7 @@ describe('loadConfig', () => {
     const config = load();
     expect(config).toMatchObject({
       temporalAddress: '127.0.0.1:7233',
+      temporalAddressChosen: false,
       temporalNamespace: 'default',
       taskQueue: 'durable-agent',
       home: path.join(os.homedir(), '.durable-agent'),
@@ -66,6 +67,7 @@ describe('loadConfig', () => {
       geminiApiKey: 'key-123',
       geminiBaseUrl: 'http://127.0.0.1:8080',
       temporalAddress: 'temporal.example:7233',
+      temporalAddressChosen: true,
       temporalNamespace: 'agents',
       home: '/srv/agent-home',
       taskQueue: 'my-queue',

@@ -14,6 +14,8 @@ export interface Config {
   geminiApiKey?: string;
   geminiBaseUrl?: string;
   temporalAddress: string;
+  /** TEMPORAL_ADDRESS or a Temporal profile named the address; unset, it is the embedded server's default. */
+  temporalAddressChosen: boolean;
   temporalNamespace: string;
   /** Connection options from Temporal's environment configuration (TLS, API key, profile). */
   temporalConnection: ReturnType<typeof loadClientConnectConfig>['connectionOptions'];
@@ -105,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     geminiApiKey: e.GEMINI_API_KEY,
     geminiBaseUrl: e.GOOGLE_GEMINI_BASE_URL,
     temporalAddress: e.TEMPORAL_ADDRESS ?? temporal.connectionOptions.address ?? '127.0.0.1:7233',
+    temporalAddressChosen: (e.TEMPORAL_ADDRESS ?? temporal.connectionOptions.address) !== undefined,
     temporalNamespace: e.TEMPORAL_NAMESPACE ?? temporal.namespace ?? 'default',
     temporalConnection: temporal.connectionOptions,
     taskQueue: e.DURABLE_AGENT_TASK_QUEUE ?? DEFAULT_TASK_QUEUE,

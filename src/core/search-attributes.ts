@@ -14,3 +14,6 @@ export const SEARCH_ATTRIBUTE_NAMES = [STATUS_ATTRIBUTE.name, KIND_ATTRIBUTE.nam
 
 /** `awaiting_answer`: an `ask_user` question waits for the user (and no call for approval). */
 export type AgentStatusValue = 'running' | 'awaiting_approval' | 'awaiting_answer';
+
+/** How a prompt ended, published once at its end: a query for `running` finds running prompts alone. */
+export type AgentEndingValue = 'completed' | 'cancelled' | 'failed';

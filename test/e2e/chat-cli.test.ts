@@ -142,3 +142,20 @@ test(
     await h.env.client.workflow.getHandle(id).terminate('test over');
   },
 );
+
+test('a scripted chat never polls the shared queue: its script answers it alone, and a resumed one goes on', async () => {
+  h.fake.load([textResponse('The shared worker answered.')]);
+  const id = newId('scripted');
+  const script = box.script([textResponse('Scripted one.')]);
+  const first = await chat([id, '--fake-responses', script], 'one\n').done;
+  expect(first.code).toBe(0);
+  expect(first.stdout).toBe('Scripted one.\n');
+  const queue = (await h.env.client.workflow.getHandle(id).describe()).taskQueue;
+  expect(queue).not.toBe(h.taskQueue);
+  expect(h.fake.requests).toHaveLength(0); // the worker of the shared queue took none of the chat's calls
+
+  const again = await chat([id, '--fake-responses', box.script([textResponse('Scripted two.')])], 'two\n/close\n').done;
+  expect(again.code).toBe(0);
+  expect(again.stdout).toBe('Scripted two.\n');
+  expect((await h.env.client.workflow.getHandle(id).describe()).taskQueue).toBe(queue);
+});

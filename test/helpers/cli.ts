@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { toJsonl, type ScriptLine } from '../../src/fake-gemini';
+import { recordOwnAddress } from '../../src/cli/own-server';
 import { isServerReachable } from '../../src/server/dev-server';
 import { TEST_ENV_VARS } from './temporal-env';
 
@@ -110,15 +111,32 @@ export interface Sandbox {
 let counter = 0;
 
 /**
- * A directory of its own under the run's temporary directory: DURABLE_AGENT_HOME, a workspace and
- * scripts. `temporalAddress` becomes TEMPORAL_ADDRESS; the Temporal CLI is the one global setup found.
+ * A directory with `durable-agent` and `temporal` in it, first on the sandbox's PATH: the shell of a
+ * user who ran `npm link`, in which the CLI's hints name the programs bare. A test of the hints as a
+ * fresh shell sees them sets its own PATH.
  */
-export function createSandbox(name: string, temporalAddress?: string): Sandbox {
+function linkedBin(dir: string): string {
+  const bin = path.join(dir, 'bin');
+  fs.mkdirSync(bin);
+  fs.symlinkSync(BIN, path.join(bin, 'durable-agent'));
+  fs.symlinkSync(requireEnv(TEST_ENV_VARS.cliPath), path.join(bin, 'temporal'));
+  return bin;
+}
+
+/**
+ * A directory of its own under the run's temporary directory: DURABLE_AGENT_HOME, a workspace and
+ * scripts. `temporalAddress` becomes TEMPORAL_ADDRESS, recorded as the home's own embedded server's
+ * address (so a command there may start it) unless `ownAddress` is false; the Temporal CLI is the
+ * one global setup found.
+ */
+export function createSandbox(name: string, temporalAddress?: string, ownAddress = true): Sandbox {
   const tmp = requireEnv(TEST_ENV_VARS.tmpDir);
   const dir = fs.mkdtempSync(path.join(tmp, `cli-${name}-${++counter}-`));
   const home = path.join(dir, 'home');
   const workspace = path.join(dir, 'ws');
   fs.mkdirSync(workspace);
+  if (temporalAddress && ownAddress) recordOwnAddress(home, temporalAddress);
+  const linked = linkedBin(dir);
   let scripts = 0;
   const env = (extra: Record<string, string | undefined> = {}) => {
     const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !SCRUBBED.test(k)));
@@ -126,6 +144,7 @@ export function createSandbox(name: string, temporalAddress?: string): Sandbox {
       ...base,
       DURABLE_AGENT_HOME: home,
       TEMPORAL_CLI_PATH: requireEnv(TEST_ENV_VARS.cliPath),
+      PATH: [linked, process.env.PATH].filter(Boolean).join(path.delimiter),
     };
     if (temporalAddress) all.TEMPORAL_ADDRESS = temporalAddress;
     for (const [k, v] of Object.entries(extra)) {
@@ -165,13 +184,13 @@ export function createSandbox(name: string, temporalAddress?: string): Sandbox {
  * `createSandbox` for one test file: registers an afterEach that kills every CLI process the file's
  * sandboxes left running, the dev servers they spawned included.
  */
-export function sandboxesCleanedAfterEach(): (name: string, address?: string) => Sandbox {
+export function sandboxesCleanedAfterEach(): (name: string, address?: string, ownAddress?: boolean) => Sandbox {
   const homes: string[] = [];
   afterEach(async () => {
     await killAllCli(homes.splice(0));
   });
-  return (name, address) => {
-    const box = createSandbox(name, address);
+  return (name, address, ownAddress) => {
+    const box = createSandbox(name, address, ownAddress);
     homes.push(box.home);
     return box;
   };

@@ -1,4 +1,12 @@
-import { ActivityFailure, ApplicationFailure, log, type TemporalFailure } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  log,
+  patched,
+  upsertSearchAttributes,
+  type TemporalFailure,
+} from '@temporalio/workflow';
+import { STATUS_ATTRIBUTE, type AgentEndingValue } from '../../core/search-attributes';
 import { FAILURES } from '../../core/failures';
 import type { FunctionCall, TerminateReason } from '../../core/types';
 import type { PromptActivities } from '../state/activity-options';
@@ -31,6 +39,7 @@ function finishPrompt(state: PromptState, reason: 'completed' | 'stopped'): Prom
   countEnding(reason);
   state.finished = true;
   state.terminateReason = reason;
+  publishEnding(state, 'completed');
   return {
     terminateReason: reason,
     response: state.progress.response,
@@ -81,6 +90,7 @@ export async function recordCancellation(
   countEnding('cancelled');
   state.finished = true;
   state.terminateReason = 'cancelled';
+  publishEnding(state, 'cancelled');
 }
 
 /**
@@ -97,6 +107,7 @@ export function failPrompt(state: PromptState, err: unknown, reason: TerminateRe
   state.terminateReason = reason;
   state.error = { type, message };
   emit(state, { type: 'error', errorType: type, message });
+  publishEnding(state, reason === 'cancelled' ? 'cancelled' : 'failed');
   const details = [
     {
       turns: state.progress.turns,
@@ -112,4 +123,14 @@ export function failPrompt(state: PromptState, err: unknown, reason: TerminateRe
     details,
     cause: cause instanceof Error ? cause : undefined,
   });
+}
+
+/** Prompts of histories recorded before it ended with the attribute still `running`. */
+export const STATUS_AT_END_PATCH = 'status-at-end';
+
+/** Sets the status search attribute to how the prompt ended, when the cluster has it. */
+export function publishEnding(state: PromptState, value: AgentEndingValue): void {
+  if (!state.input.searchAttributes || !patched(STATUS_AT_END_PATCH)) return;
+  state.progress.publishedStatus = value;
+  upsertSearchAttributes([{ key: STATUS_ATTRIBUTE, value }]);
 }
