@@ -1,11 +1,18 @@
 import { Context } from '@temporalio/activity';
-import { sideCallConfig } from '../core/models';
+import { familyOf, sideCallConfig } from '../core/models';
 import type { Content } from '@google/genai';
 import { z } from 'zod';
 import { classifierHistory } from '../core/routing';
 import type { TranscriptStore } from '../store/types';
 import { generateJsonAnswer, throwIfCancelledOrRetrying } from './json-answer';
 import type { JsonModelSeam } from '../model/seam';
+import {
+  SCORE_JSON_SCHEMA,
+  SCORE_SYSTEM_PROMPT,
+  SCORE_THRESHOLD,
+  scoreAnswerSchema,
+  scoreHistory,
+} from './route-score';
 
 export interface RouteModelDeps {
   models: JsonModelSeam;
@@ -63,42 +70,55 @@ Answer only with JSON of the form {"reasoning": "...", "model_choice": "flash" |
 
 /**
  * The model router's classifier (one activity, one model call): picks the fast or the strong model
- * for a prompt from the request and the last 4 non-tool messages. Sticky for the whole prompt: the
- * workflow calls it once, and only for `-m auto`. Any failure routes to the strong model, as Gemini
- * CLI's default strategy does; only cancellation is thrown.
+ * for a prompt from the request and the messages before it. Sticky for the whole prompt: the workflow
+ * calls it once, and only for an `auto` model. Gemini 3 pairs use Gemini CLI's complexity score,
+ * Gemini 2.5 its flash/pro choice; either answer is understood, so scripts of both protocols work.
+ * Any failure routes to the strong model, as Gemini CLI's default strategy does; only cancellation
+ * is thrown.
  */
 export async function routeModel(deps: RouteModelDeps, input: RouteModelInput): Promise<RouteModelResult> {
   try {
     const history = await deps.store.readMessages(input.transcriptId, input.length);
-    const contents: Content[] = [...classifierHistory(history), { role: 'user', parts: [{ text: input.request }] }];
+    const scored = familyOf(input.strongModel) === 'gemini-3';
+    const context = scored ? scoreHistory(history) : classifierHistory(history);
+    const contents: Content[] = [...context, { role: 'user', parts: [{ text: input.request }] }];
     const json = await generateJsonAnswer(
       deps.models,
       {
         model: input.classifierModel,
         contents,
         config: {
-          systemInstruction: SYSTEM_PROMPT,
+          systemInstruction: scored ? SCORE_SYSTEM_PROMPT : SYSTEM_PROMPT,
           ...sideCallConfig(input.classifierModel),
-          responseJsonSchema: ROUTER_JSON_SCHEMA,
+          responseJsonSchema: scored ? SCORE_JSON_SCHEMA : ROUTER_JSON_SCHEMA,
         },
       },
       input.maxAttempts,
     );
-    const parsed = answerSchema.safeParse(json);
-    if (!parsed.success) return strongByDefault(input, 'The classifier gave no usable answer.');
-    const simple = parsed.data.model_choice === 'flash';
-    return {
-      model: simple ? input.fastModel : input.strongModel,
-      reasoning: parsed.data.reasoning,
-      complexity: simple ? 'simple' : 'complex',
-      source: 'classifier',
-    };
+    return routedBy(json, input) ?? strongByDefault(input, 'The classifier gave no usable answer.');
   } catch (err) {
     throwIfCancelledOrRetrying(err);
     const message = err instanceof Error ? err.message : String(err);
     Context.current().log.warn('model routing failed; using the strong model', { error: message });
     return strongByDefault(input, `The classifier failed: ${message}`);
   }
+}
+
+/** The choice an answer of either protocol makes, or undefined when it follows neither. */
+function routedBy(json: unknown, input: RouteModelInput): RouteModelResult | undefined {
+  const score = scoreAnswerSchema.safeParse(json);
+  const choice = answerSchema.safeParse(json);
+  if (!score.success && !choice.success) return undefined;
+  const simple = score.success ? score.data.complexity_score < SCORE_THRESHOLD : choice.data!.model_choice === 'flash';
+  const reasoning = score.success
+    ? `[Score: ${score.data.complexity_score} / Threshold: ${SCORE_THRESHOLD}] ${score.data.complexity_reasoning}`
+    : choice.data!.reasoning;
+  return {
+    model: simple ? input.fastModel : input.strongModel,
+    reasoning,
+    complexity: simple ? 'simple' : 'complex',
+    source: 'classifier',
+  };
 }
 
 function strongByDefault(input: RouteModelInput, reasoning: string): RouteModelResult {
