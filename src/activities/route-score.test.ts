@@ -3,7 +3,7 @@ import { fakeModel } from '../../test/fakes/fake-json-model';
 import { quietActivityEnv, useTempStore } from '../../test/helpers/activity-harness';
 import { GEMINI_3 } from '../core/models';
 import type { JsonModelSeam } from '../model/seam';
-import { routeModel } from './route-model';
+import { routeModel, type RouteModelResult } from './route-model';
 import { SCORE_JSON_SCHEMA, SCORE_SYSTEM_PROMPT } from './route-score';
 
 const tmp = useTempStore('da-route-score-');
@@ -17,7 +17,7 @@ const result: Content = {
 };
 const score = (n: number) => JSON.stringify({ complexity_reasoning: 'Judged.', complexity_score: n });
 
-function run(models: JsonModelSeam, length: number) {
+function run(models: JsonModelSeam, length: number): Promise<RouteModelResult> {
   const input = {
     transcriptId: 'tx',
     request: 'list the files',

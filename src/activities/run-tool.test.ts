@@ -60,9 +60,9 @@ describe('runTool', () => {
   it('runs read_file and stores the model-facing response by reference', async () => {
     await fs.writeFile(path.join(workspace, 'a.txt'), 'line one\nline two\n');
     const outcome = await run('read_file', { file_path: 'a.txt' });
-    expect(outcome).toMatchObject({ callId: 'call_1_0', name: 'read_file', ok: true, preview: 'line one\nline two' });
+    expect(outcome).toMatchObject({ callId: 'call_1_0', name: 'read_file', ok: true, preview: 'line one\nline two\n' });
     expect(outcome.errorKind).toBeUndefined();
-    expect(await responseOf(outcome)).toEqual({ output: 'line one\nline two' });
+    expect(await responseOf(outcome)).toEqual({ output: 'line one\nline two\n' });
   });
 
   it('returns invalid arguments to the model instead of throwing', async () => {

@@ -181,7 +181,10 @@ describe('createApprovalHandler', () => {
       return `${c.outcome} recorded for ${c.callId}`;
     };
     const query = async () => ({ pendingApprovals: pending.map((callId) => ({ callId })) });
-    return { sent, client: { workflow: { getHandle: () => ({ executeUpdate, query }) } } as unknown as Client };
+    // A running prompt whose workflow tasks do not fail: a rejected update is not a wedged prompt.
+    const describe = async () => ({ status: { name: 'RUNNING' }, raw: {} });
+    const handle = { executeUpdate, query, describe };
+    return { sent, client: { workflow: { getHandle: () => handle } } as unknown as Client };
   }
 
   test('asks one call at a time, in order, and sends each answer with the update', async () => {

@@ -82,7 +82,7 @@ test('bad confirmations never wedge the prompt: each becomes a warning event, th
     handle.executeUpdate(confirmToolCallUpdate, {
       args: [{ callId, outcome: 'modify', args: { file_path: 'd.txt', content: 'changed' } }],
     }),
-  ).resolves.toContain('modify');
+  ).resolves.toContain('modified');
   const run = await h.finish(handle);
   const warnings = run.events.filter((e) => e.type === 'warning').map((e) => (e as { message: string }).message);
   expect(warnings).toHaveLength(4);

@@ -13,7 +13,7 @@ import type { Client } from '@temporalio/client';
 import { startPrompt } from '../../src/client';
 import { FakeGeminiServer, functionCallResponse, textResponse } from '../../src/fake-gemini';
 import { answerQuestionSignal, statusQuery, type PromptResult } from '../../src/workflows/api';
-import { BIN, CliProcess, expectExit, sandboxesCleanedAfterEach } from '../helpers/cli';
+import { BIN, CliProcess, expectExit, sandboxesCleanedAfterEach, NAMED_MODEL } from '../helpers/cli';
 import { exited, spawnWorker } from '../helpers/processes';
 import { closeTestEnv, getTestEnv, TEST_ENV_VARS } from '../helpers/temporal-env';
 import { QUESTIONS } from '../helpers/questions';
@@ -37,7 +37,7 @@ test('run prints the question; pending, status and `answer` see it; bad answers 
     // A worker that outlives `run`: the watchers below read the prompt's last events with a query, which
     // a closed workflow answers only while some worker of its queue is up (run's own worker leaves with it).
     box.start(['worker'], { env });
-    const run = box.start(['run', 'set up the service', '-w', box.workspace], { env });
+    const run = box.start(['run', 'set up the service', ...NAMED_MODEL, '-w', box.workspace], { env });
     const [, id, callId] = await run.waitFor('stderr', /durable-agent answer (\S+) (\S+) --answer/);
     expect(run.stderr).toContain('0. [Database] Which database should the service use?');
     expect(run.stderr).toContain('   - Postgres: relational');

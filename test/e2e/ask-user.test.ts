@@ -71,7 +71,8 @@ test('a question waits in status until the answerQuestion signal; the answers ar
   expect(run.events.find((e) => e.type === 'question_asked')).toMatchObject({ callId, questions: QUESTIONS });
   expect(run.events.find((e) => e.type === 'tool_call_response')).toMatchObject({ name: 'ask_user', ok: true });
   expect(run.status.pendingQuestions).toBeUndefined();
-  await waitForVisibility(handle.workflowId, 'running');
+  // The attribute follows the prompt to its end (DurableAgentStatus='running' lists running prompts only).
+  await waitForVisibility(handle.workflowId, 'completed');
 });
 
 test('bad answers are refused with a reason and never wedge the prompt; a second answer is refused', async () => {

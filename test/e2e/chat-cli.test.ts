@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { functionCallResponse, textResponse } from '../../src/fake-gemini';
-import { BIN, CliProcess, createSandbox, killAllCli, type Sandbox } from '../helpers/cli';
+import { BIN, CliProcess, createSandbox, killAllCli, type Sandbox, NAMED_MODEL } from '../helpers/cli';
 import { TEST_ENV_VARS, closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, type Harness } from '../helpers/agent-harness';
 
@@ -23,7 +23,7 @@ afterAll(async () => {
 
 /** `durable-agent chat ...args` with a pipe on stdin; `input`, when given, is written and the pipe closed. */
 function chat(args: string[], input?: string): CliProcess {
-  const child = spawn(process.execPath, [BIN, 'chat', ...args, '-w', box.workspace], {
+  const child = spawn(process.execPath, [BIN, 'chat', ...NAMED_MODEL, ...args, '-w', box.workspace], {
     cwd: box.dir,
     env: box.env(env),
     stdio: ['pipe', 'pipe', 'pipe'],

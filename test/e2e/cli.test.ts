@@ -24,6 +24,7 @@ import {
   sandboxesCleanedAfterEach,
   processesOf,
   type Sandbox,
+  NAMED_MODEL,
 } from '../helpers/cli';
 import { TEST_ENV_VARS } from '../helpers/temporal-env';
 
@@ -351,7 +352,7 @@ describe('approvals from another shell', () => {
       const box = sandbox('approve-deny', sharedAddress());
       // A task queue of its own: the worker in this `run` talks to this test's fake only.
       const env = { GOOGLE_GEMINI_BASE_URL: fake.url, DURABLE_AGENT_TASK_QUEUE: `cli-approve-${Date.now()}` };
-      const run = box.start(['run', 'write two files', '-w', box.workspace], { env });
+      const run = box.start(['run', 'write two files', ...NAMED_MODEL, '-w', box.workspace], { env });
       const [, id] = await run.waitFor('stderr', /durable-agent approve (\S+) \S+/);
 
       const approve = await box.run(['approve', id]);

@@ -106,10 +106,11 @@ test('a prompt for host beta runs its command on beta only and survives beta bei
   beta = startWorker('beta', 'beta');
   const result = (await handle.result()) as PromptResult;
   expect(result.response).toBe('Handled.');
-  // Not run again after the kill (the model is told the outcome is unknown), and never on alpha.
-  expect(JSON.stringify(fake.requests[1].body)).toContain('Outcome unknown');
+  // The command outlived beta's worker: the next beta worker (same home) waited for it and told the
+  // model its real outcome; it was not run again, and never on alpha.
+  expect(JSON.stringify(fake.requests[1].body)).not.toContain('Outcome unknown');
   const lines = fs.readFileSync(path.join(workspace, 'ran.txt'), 'utf8').trim().split('\n');
-  expect(lines.filter((l) => l.startsWith('start'))).toEqual(['start beta']);
+  expect(lines).toEqual(['start beta', 'end beta']);
   expect(lines.join('\n')).not.toContain('alpha');
   // The transcript, the journal and the live stream of the prompt are in PostgreSQL.
   const count = async (sql: string) => Number((await pool.query(sql, [handle.workflowId])).rows[0].n);

@@ -1,5 +1,5 @@
 import { textResponse } from '../../src/fake-gemini';
-import { createSandbox } from '../helpers/cli';
+import { createSandbox, NAMED_MODEL } from '../helpers/cli';
 import { TEST_ENV_VARS, closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, type Harness } from '../helpers/agent-harness';
 import { closeSessionSignal } from '../../src/workflows/api';
@@ -24,13 +24,13 @@ test('run --session continues one conversation across runs, and send queues the 
   h.fake.load([textResponse('First answer.'), textResponse('Second answer.'), textResponse('Third answer.')]);
   const session = `chat-${Date.now()}`;
   const first = await box.run(
-    ['run', '--session', session, 'first question', '--approval-mode', 'yolo', '-w', box.workspace],
+    ['run', '--session', session, 'first question', '--approval-mode', 'yolo', ...NAMED_MODEL, '-w', box.workspace],
     { env },
   );
   expect(first.code).toBe(0);
   expect(first.stdout.trim()).toBe('First answer.');
   const second = await box.run(
-    ['run', '--session', session, 'second question', '--approval-mode', 'yolo', '-w', box.workspace],
+    ['run', '--session', session, 'second question', '--approval-mode', 'yolo', ...NAMED_MODEL, '-w', box.workspace],
     { env },
   );
   expect(second.stdout.trim()).toBe('Second answer.');
@@ -53,14 +53,14 @@ test('run --session on a closed session is refused and its conversation is left 
   h.fake.load([textResponse('Only answer.')]);
   const session = `closed-${Date.now()}`;
   const first = await box.run(
-    ['run', '--session', session, 'question', '--approval-mode', 'yolo', '-w', box.workspace],
+    ['run', '--session', session, 'question', '--approval-mode', 'yolo', ...NAMED_MODEL, '-w', box.workspace],
     { env },
   );
   expect(first.code).toBe(0);
   await h.env.client.workflow.getHandle(session).signal(closeSessionSignal);
   await h.env.client.workflow.getHandle(session).result();
   const again = await box.run(
-    ['run', '--session', session, 'one more', '--approval-mode', 'yolo', '-w', box.workspace],
+    ['run', '--session', session, 'one more', '--approval-mode', 'yolo', ...NAMED_MODEL, '-w', box.workspace],
     { env },
   );
   expect(again.code).toBe(42);

@@ -11,6 +11,13 @@ import { toJsonl, type ScriptLine } from '../../src/fake-gemini';
 import { recordOwnAddress } from '../../src/cli/own-server';
 import { isServerReachable } from '../../src/server/dev-server';
 import { TEST_ENV_VARS } from './temporal-env';
+import { GEMINI_3 } from '../../src/core/models';
+
+/**
+ * Options naming the model, for runs whose script answers no routing: without a model the default
+ * `auto` asks the classifier first, a call such a script would not expect.
+ */
+export const NAMED_MODEL = ['-m', GEMINI_3.strong];
 
 export const BIN = path.resolve(__dirname, '..', '..', 'bin', 'durable-agent.js');
 
