@@ -2,6 +2,7 @@ import type { WorkflowFailedError } from '@temporalio/client';
 import { errorLine, streamLine, textResponse } from '../../src/fake-gemini';
 import { closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, maybeRecordHistory, type Harness } from '../helpers/agent-harness';
+import { withoutSessionContext } from '../helpers/sent-parts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -105,7 +106,7 @@ test('a turn still invalid after 4 attempts is followed by one "System: Please c
     expect.objectContaining({ type: 'warning', message: expect.stringMatching(/MALFORMED_FUNCTION_CALL.*continue/) }),
   );
   const transcript = await h.store.readMessages(run.workflowId, 2);
-  expect(transcript[0]).toEqual({
+  expect({ ...transcript[0], parts: withoutSessionContext(transcript[0].parts ?? []) }).toEqual({
     role: 'user',
     parts: [{ text: 'do the task' }, { text: 'System: Please continue.' }],
   });
