@@ -25,19 +25,19 @@ describe('per worker', () => {
     // The quota resets in an hour: Temporal's retry of the 429 is refused by the worker, unsent.
     const usedUp = { ...errorLine(429, 'RESOURCE_EXHAUSTED', 'Quota exceeded.') };
     usedUp.error!.details = [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '3600s' }];
-    const first = await h.run([usedUp, textResponse('from flash')], { model: 'gemini-3-pro-preview' });
+    const first = await h.run([usedUp, textResponse('from flash')], { model: 'gemini-3.1-pro-preview' });
     expect(first.result?.response).toBe('from flash');
-    expect(models()).toEqual(['gemini-3-pro-preview', 'gemini-3-flash-preview']);
+    expect(models()).toEqual(['gemini-3.1-pro-preview', 'gemini-3-flash-preview']);
     expect(warnings(first.events)).toEqual([
-      expect.stringMatching(/^gemini-3-pro-preview is out of quota on this worker/),
+      expect.stringMatching(/^gemini-3\.1-pro-preview is out of quota on this worker/),
     ]);
 
-    const second = await h.run([textResponse('again from flash')], { model: 'gemini-3-pro-preview' });
+    const second = await h.run([textResponse('again from flash')], { model: 'gemini-3.1-pro-preview' });
     expect(second.result?.response).toBe('again from flash');
     expect(models()).toEqual(['gemini-3-flash-preview']);
     expect(warnings(second.events)).toEqual([
       expect.stringMatching(
-        /^gemini-3-pro-preview is out of quota on this worker until .+; falling back to gemini-3-flash-preview$/,
+        /^gemini-3\.1-pro-preview is out of quota on this worker until .+; falling back to gemini-3-flash-preview$/,
       ),
     ]);
     expect(second.events.filter((e) => e.type === 'model_info').at(-1)).toMatchObject({
