@@ -151,7 +151,7 @@ test('an edit of a file changed on disk since the model read it is refused until
   expectScriptUsedUp();
 });
 
-test('an approved replace is not applied when the fixer also changes what new_string means, except in yolo', async () => {
+test('an approved or allowed replace is not applied when the fixer also changes what new_string means, except in yolo', async () => {
   const file = 'def login(user):\n    password_check = True\n    timeout = 30\n    return user\n';
   const approved = replace('auth.py', 'def login(user):\n  timeout = 30', 'def login(user):\n  timeout = 60');
   const rewritten = fixerAnswer({
@@ -177,8 +177,16 @@ test('an approved replace is not applied when the fixer also changes what new_st
   );
   expectScriptUsedUp();
 
+  const auto = h.workspace({ 'auth.py': file });
+  const script = [functionCallResponse(approved), rewritten, textResponse('done')];
+  expect((await h.run(script, { workspace: auto, approvalMode: 'auto_edit' })).events).toContainEqual(
+    expect.objectContaining({ type: 'warning', message: expect.stringMatching(/not applied/) }),
+  );
+  expect(fs.readFileSync(path.join(auto, 'auth.py'), 'utf8')).toBe(file);
+  expect(responsesInStream(1)[0].error).toMatch(/changed new_string/);
+
   const yolo = h.workspace({ 'auth.py': file });
-  const yoloRun = await h.run([functionCallResponse(approved), rewritten, textResponse('done')], { workspace: yolo });
+  const yoloRun = await h.run(script, { workspace: yolo });
   expect(yoloRun.result?.terminateReason).toBe('completed');
   expect(fs.readFileSync(path.join(yolo, 'auth.py'), 'utf8')).toContain('password_check = False\n    timeout = 60');
   expectScriptUsedUp();
