@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { externalizeLargeStrings, resolveBlobMarkers } from '../store/blobs';
 import type { TranscriptStore } from '../store/types';
 import type { JsonModelSeam } from '../model/seam';
-import { countOccurrences, toLf } from '../tools/edit-text';
+import { countOccurrences, keepsReplacement, toLf } from '../tools/edit-text';
 import { decodeText, looksBinary } from '../tools/tool-helpers';
 import { generateJsonAnswer, throwIfCancelledOrRetrying } from './json-answer';
 import { createWorkspace } from './tool-deps';
@@ -24,8 +24,12 @@ export interface FixEditInput {
 }
 
 export interface FixEditResult {
-  /** Corrected strings whose old_string occurs exactly once in the file (long ones as blob markers). */
-  fix?: { old_string: unknown; new_string: unknown; explanation: string };
+  /**
+   * Corrected strings whose old_string occurs exactly once in the file (long ones as blob markers).
+   * `changesReplacement`: the proposed new_string says something else than the call's, beyond
+   * indentation and whitespace (see `keepsReplacement`), so it is not the edit that was approved.
+   */
+  fix?: { old_string: unknown; new_string: unknown; explanation: string; changesReplacement?: true };
   /** The fixer judged that the file already holds the change: its explanation. */
   noChange?: string;
   /** Why no correction came out (for the log). */
@@ -62,9 +66,10 @@ const argsSchema = z.object({
 /**
  * Gemini CLI's edit fixer: one model call, after a `replace` found no occurrence of its
  * old_string, that proposes corrected strings. A proposal counts only if its old_string occurs in
- * the file exactly once; the workflow then runs `replace` with it. Every failure (an API error, no
- * usable answer, an unreadable file) is a result without `fix`: the original error stands. Only
- * cancellation is thrown. The file is read, never written.
+ * the file exactly once; the workflow then runs `replace` with it, unless its new_string changes
+ * what the call asked for (the answer is model output written after reading the file's text).
+ * Every failure (an API error, no usable answer, an unreadable file) is a result without `fix`:
+ * the original error stands. Only cancellation is thrown. The file is read, never written.
  */
 export async function fixEdit(deps: FixEditDeps, input: FixEditInput): Promise<FixEditResult> {
   try {
@@ -85,7 +90,8 @@ export async function fixEdit(deps: FixEditDeps, input: FixEditInput): Promise<F
     if (count !== 1) return { reason: `the proposed old_string occurs ${count} times, not once` };
     if (search === replace) return { reason: 'the proposed old_string and new_string are identical' };
     const strings = await externalizeLargeStrings({ old_string: search, new_string: replace }, deps.store);
-    return { fix: { ...strings, explanation } };
+    const changed = keepsReplacement(args.data.new_string, replace) ? {} : { changesReplacement: true as const };
+    return { fix: { ...strings, explanation, ...changed } };
   } catch (err) {
     throwIfCancelledOrRetrying(err);
     const message = err instanceof Error ? err.message : String(err);

@@ -30,3 +30,42 @@ export function countOccurrences(text: string, search: string): number {
 export function toLf(text: string): string {
   return text.replace(/\r\n/g, '\n');
 }
+
+/**
+ * Whether the edit fixer's `proposed` replacement says what the approved `approved` one says:
+ * the same text, or the same lines with only their indentation (and trailing whitespace, line
+ * endings, one level of escaping) changed, where the indentation changes consistently and keeps
+ * which line is nested deeper than which. Anything else changes the edit's meaning.
+ */
+export function keepsReplacement(approved: string, proposed: string): boolean {
+  const wanted = toLf(proposed);
+  return [approved, unescapeOverEscaped(approved)].some((text) => sameUpToIndentation(toLf(text), wanted));
+}
+
+function sameUpToIndentation(approved: string, proposed: string): boolean {
+  if (approved === proposed) return true;
+  const from = approved.split('\n');
+  const to = proposed.split('\n');
+  if (from.length !== to.length) return false;
+  const indents = new Map<string, string>();
+  for (const [i, line] of from.entries()) {
+    const [indent, rest] = splitIndent(line);
+    const [newIndent, newRest] = splitIndent(to[i]);
+    if (rest !== newRest) return false;
+    if (rest === '') continue;
+    if ((indents.get(indent) ?? newIndent) !== newIndent) return false;
+    indents.set(indent, newIndent);
+  }
+  const pairs = [...indents].sort(([a], [b]) => a.length - b.length);
+  return pairs.every(([indent, newIndent], i) => {
+    if (i === 0) return true;
+    const [before, newBefore] = pairs[i - 1];
+    return before.length === indent.length ? newBefore === newIndent : newBefore.length < newIndent.length;
+  });
+}
+
+/** A line's leading whitespace and the rest without trailing whitespace. */
+function splitIndent(line: string): [string, string] {
+  const indent = /^[ \t]*/.exec(line)?.[0] ?? '';
+  return [indent, line.slice(indent.length).trimEnd()];
+}

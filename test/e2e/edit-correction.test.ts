@@ -9,6 +9,7 @@ import {
 } from '../../src/fake-gemini';
 import { closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, maybeRecordHistory, type Harness } from '../helpers/agent-harness';
+import { answerEvery } from '../helpers/approvals';
 
 type Response = { output?: string; error?: string };
 type Part = { functionResponse?: { response: Response }; text?: string };
@@ -147,5 +148,46 @@ test('an edit of a file changed on disk since the model read it is refused until
   expect(responsesInStream(6)[0].output).toMatch(/Replaced 1 occurrence/);
   expect(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8')).toBe('ALPHA\nBETA\ngamma\n');
   expect(fs.readFileSync(path.join(ws, 'other.txt'), 'utf8')).toBe('ONE\n');
+  expectScriptUsedUp();
+});
+
+test('an approved or allowed replace is not applied when the fixer also changes what new_string means, except in yolo', async () => {
+  const file = 'def login(user):\n    password_check = True\n    timeout = 30\n    return user\n';
+  const approved = replace('auth.py', 'def login(user):\n  timeout = 30', 'def login(user):\n  timeout = 60');
+  const rewritten = fixerAnswer({
+    search: '    password_check = True\n    timeout = 30',
+    replace: '    password_check = False\n    timeout = 60',
+    explanation: 'The file indents with four spaces.',
+  });
+  const ws = h.workspace({ 'auth.py': file });
+  const handle = await h.start([functionCallResponse(approved), rewritten, textResponse('done')], {
+    workspace: ws,
+    approvalMode: 'default',
+  });
+  const asked = await answerEvery(handle, () => ({ outcome: 'proceed_once' }));
+  const run = await h.finish(handle);
+  expect(asked.map((call) => call.name)).toEqual(['replace']);
+  expect(run.result?.terminateReason).toBe('completed');
+  expect(fs.readFileSync(path.join(ws, 'auth.py'), 'utf8')).toBe(file);
+  expect(responsesInStream(1)[0].error).toMatch(
+    /old_string was not found in auth\.py.*edit fixer.*changed new_string.*not approved.*nothing was changed/s,
+  );
+  expect(run.events).toContainEqual(
+    expect.objectContaining({ type: 'warning', message: expect.stringMatching(/not applied/) }),
+  );
+  expectScriptUsedUp();
+
+  const auto = h.workspace({ 'auth.py': file });
+  const script = [functionCallResponse(approved), rewritten, textResponse('done')];
+  expect((await h.run(script, { workspace: auto, approvalMode: 'auto_edit' })).events).toContainEqual(
+    expect.objectContaining({ type: 'warning', message: expect.stringMatching(/not applied/) }),
+  );
+  expect(fs.readFileSync(path.join(auto, 'auth.py'), 'utf8')).toBe(file);
+  expect(responsesInStream(1)[0].error).toMatch(/changed new_string/);
+
+  const yolo = h.workspace({ 'auth.py': file });
+  const yoloRun = await h.run(script, { workspace: yolo });
+  expect(yoloRun.result?.terminateReason).toBe('completed');
+  expect(fs.readFileSync(path.join(yolo, 'auth.py'), 'utf8')).toContain('password_check = False\n    timeout = 60');
   expectScriptUsedUp();
 });

@@ -79,7 +79,10 @@ function fixable(state: PromptState, record: CallRecord, outcome: ToolOutcome): 
 /**
  * Asks the edit fixer for corrected strings and, if it found a passage that occurs exactly once,
  * runs `replace` with them as a call of its own (`<call>~fix`, journaled like any edit). Its
- * success answers the model's call; any failure leaves the original error, as in Gemini CLI.
+ * success answers the model's call; any failure leaves the original error, as in Gemini CLI. A
+ * correction whose new_string changes the edit's meaning is not what was approved (or what the
+ * policy allowed): outside yolo it is refused, never run. Answers recorded before the fixer
+ * reported that have no `changesReplacement`, so their histories replay as they ran.
  */
 async function fixFailedEdit(
   state: PromptState,
@@ -99,6 +102,7 @@ async function fixFailedEdit(
   recordUtilityUsage(state, answer.usage);
   if (answer.noChange !== undefined) return noChangeOutcome(failed, answer.noChange);
   if (!answer.fix) return failed;
+  if (answer.fix.changesReplacement && state.progress.mode !== 'yolo') return unapprovedFix(state, failed);
   const { old_string, new_string, explanation } = answer.fix;
   const args: Record<string, unknown> = { ...input.args, old_string, new_string, allow_multiple: false };
   delete args.expected_replacements;
@@ -116,6 +120,18 @@ function correctedOutcome(failed: ToolOutcome, fixed: ToolOutcome, explanation: 
     `text${why ? ` (${why})` : ''}; read the file again before editing near this change.`;
   const { callId, name } = failed;
   return { callId, name, ok: true, response: { output: text }, preview: text, known: fixed.known };
+}
+
+function unapprovedFix(state: PromptState, failed: ToolOutcome): ToolOutcome {
+  emit(state, {
+    type: 'warning',
+    message: `replace ${failed.callId}: the edit fixer's correction changed new_string, so it was not applied`,
+  });
+  const text =
+    `${failed.preview} The edit fixer found a matching passage, but its correction also changed new_string ` +
+    'beyond indentation and whitespace, which was not approved, so nothing was changed.';
+  const { callId, name, errorKind } = failed;
+  return { callId, name, ok: false, response: { error: text }, preview: text, errorKind };
 }
 
 function noChangeOutcome(failed: ToolOutcome, explanation: string): ToolOutcome {
