@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { textResponse, type ScriptLine } from '../../src/fake-gemini';
-import { BIN, CliProcess, createSandbox, killAllCli, type Sandbox } from '../helpers/cli';
+import { withoutSessionContext } from '../helpers/sent-parts';
+import { BIN, CliProcess, createSandbox, killAllCli, NAMED_MODEL, type Sandbox } from '../helpers/cli';
 import { TEST_ENV_VARS, closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, type Harness } from '../helpers/agent-harness';
 import { answer } from '../helpers/hook-config';
@@ -38,8 +39,14 @@ const json = (text: string): ScriptLine => ({
   response: { candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP' }] },
 });
 const SNAPSHOT = '<state_snapshot>\n<overall_goal>ship it</overall_goal>\n</state_snapshot>';
+/** Each message as `role:text`, without the environment part a conversation's first message starts with. */
 const conversation = (i: number) =>
-  (h.fake.requests[i].body as Sent).contents.map((c) => `${c.role}:${c.parts.map((p) => p.text ?? '').join('')}`);
+  (h.fake.requests[i].body as Sent).contents.map(
+    (c) =>
+      `${c.role}:${withoutSessionContext(c.parts)
+        .map((p) => p.text ?? '')
+        .join('')}`,
+  );
 const hookLog = () =>
   fs
     .readFileSync(path.join(box.workspace, LOG), 'utf8')
@@ -56,12 +63,16 @@ test(
     const filler = 'Some earlier discussion of the code base and the plan. '.repeat(40);
     h.fake.load([textResponse('One.'), json(`draft ${SNAPSHOT}`), json(SNAPSHOT), textResponse('Two.')]);
     const id = `chat-gemini-${Date.now()}`;
-    const child = spawn(process.execPath, [BIN, 'chat', id, '--approval-mode', 'yolo', '-w', box.workspace], {
-      cwd: box.dir,
-      env: box.env(env),
-      stdio: ['pipe', 'pipe', 'pipe'],
-      detached: true,
-    });
+    const child = spawn(
+      process.execPath,
+      [BIN, 'chat', id, ...NAMED_MODEL, '--approval-mode', 'yolo', '-w', box.workspace],
+      {
+        cwd: box.dir,
+        env: box.env(env),
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: true,
+      },
+    );
     child.stdin!.end(`first ${filler}\n/compress\n/clear now\n/clear\n/compress\nsecond\n`);
     const result = await new CliProcess(child, 90_000).done;
     expect(result.code).toBe(0);
@@ -83,9 +94,12 @@ test(
 
 test('run --session shows the SessionStart systemMessage', async () => {
   h.fake.load([textResponse('Hi.')]);
-  const result = await box.run(['run', 'hello', '--session', `run-gemini-${Date.now()}`, '-w', box.workspace], {
-    env,
-  });
+  const result = await box.run(
+    ['run', 'hello', '--session', `run-gemini-${Date.now()}`, ...NAMED_MODEL, '-w', box.workspace],
+    {
+      env,
+    },
+  );
   expect(result.code).toBe(0);
   expect(result.stdout).toBe('Hi.\n');
   expect(result.stderr).toContain('[hook SessionStart] on call today: ana');
@@ -95,12 +109,16 @@ test('chat: a /compress whose summary is larger than the history says so in Gemi
   const bloated = `<state_snapshot>\n<overall_goal>${'keep every detail '.repeat(400)}</overall_goal>\n</state_snapshot>`;
   h.fake.load([textResponse('One.'), json(bloated), json(bloated)]);
   const id = `chat-gemini-inflated-${Date.now()}`;
-  const child = spawn(process.execPath, [BIN, 'chat', id, '--approval-mode', 'yolo', '-w', box.workspace], {
-    cwd: box.dir,
-    env: box.env(env),
-    stdio: ['pipe', 'pipe', 'pipe'],
-    detached: true,
-  });
+  const child = spawn(
+    process.execPath,
+    [BIN, 'chat', id, ...NAMED_MODEL, '--approval-mode', 'yolo', '-w', box.workspace],
+    {
+      cwd: box.dir,
+      env: box.env(env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    },
+  );
   child.stdin!.end(`first ${'Some earlier discussion. '.repeat(20)}\n/compress\n`);
   const result = await new CliProcess(child, 90_000).done;
   expect(result.code).toBe(0);

@@ -90,7 +90,10 @@ test('a sub-agent survives its worker being SIGKILLed mid-run and finishes on a 
   try {
     const result = (await handle.result()) as PromptResult;
     expect(result.response).toBe('The sub-agent handled it.');
-    expect(JSON.stringify(fake.requests[2].body)).toContain('Outcome unknown');
+    // The command outlived the worker: the new worker (same home) waited for it and reported its real
+    // outcome instead of "outcome unknown", and it ran once.
+    expect(JSON.stringify(fake.requests[2].body)).not.toContain('Outcome unknown');
+    expect(fs.readFileSync(path.join(workspace, 'marker.txt'), 'utf8')).toBe('started\nfinished\n');
     expect(fake.requests).toHaveLength(4);
   } finally {
     second.kill('SIGTERM');

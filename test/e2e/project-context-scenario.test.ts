@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { FakeGeminiServer, functionCallResponse, textResponse } from '../../src/fake-gemini';
-import { expectExit, sandboxesCleanedAfterEach } from '../helpers/cli';
+import { expectExit, NAMED_MODEL, sandboxesCleanedAfterEach } from '../helpers/cli';
 import { stdioServer } from '../helpers/mcp-servers';
 import { QUESTIONS } from '../helpers/questions';
 import { TEST_ENV_VARS } from '../helpers/temporal-env';
@@ -60,7 +60,15 @@ test('GEMINI.md, an MCP server, @file, todos and a question answered by signal, 
       DURABLE_AGENT_TASK_QUEUE: `issue15-${Date.now()}`,
       DURABLE_AGENT_TRUST_WORKSPACE: '1',
     };
-    const args = ['run', 'Plan the release from @notes.md', '-w', box.workspace, '--approval-mode', 'yolo'];
+    const args = [
+      'run',
+      'Plan the release from @notes.md',
+      ...NAMED_MODEL,
+      '-w',
+      box.workspace,
+      '--approval-mode',
+      'yolo',
+    ];
     const run = box.start(args, { env });
     const [, id, callId] = await run.waitFor('stderr', /durable-agent answer (\S+) (\S+) --answer/);
 
