@@ -14,9 +14,11 @@ export function ownAddressFile(home: string): string {
   return path.join(home, 'embedded-address');
 }
 
+/** Written 0600 in the private home, like everything else the agent keeps there. */
 export function recordOwnAddress(home: string, address: string): void {
-  fs.mkdirSync(home, { recursive: true });
-  fs.writeFileSync(ownAddressFile(home), `${address}\n`);
+  fs.mkdirSync(home, { recursive: true, mode: 0o700 });
+  fs.writeFileSync(ownAddressFile(home), `${address}\n`, { mode: 0o600 });
+  fs.chmodSync(ownAddressFile(home), 0o600);
 }
 
 export function isOwnAddress(config: Pick<Config, 'home' | 'temporalAddress' | 'temporalAddressChosen'>): boolean {

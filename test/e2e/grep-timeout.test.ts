@@ -37,5 +37,5 @@ test('a catastrophic grep pattern gets a timeout error result and the agent goes
   const [grep] = lastParts(1);
   expect(grep.name).toBe('grep_search');
   expect(grep.response.error).toMatch(/too slow.*Simplify the pattern/s);
-  expect(lastParts(2)[0].response).toEqual({ output: 'still here' });
+  expect(lastParts(2)[0].response).toEqual({ output: 'still here\n' });
 });
