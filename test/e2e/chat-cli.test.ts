@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { withoutSessionContext } from '../helpers/sent-parts';
 import { functionCallResponse, textResponse } from '../../src/fake-gemini';
 import { BIN, CliProcess, createSandbox, killAllCli, type Sandbox, NAMED_MODEL } from '../helpers/cli';
 import { TEST_ENV_VARS, closeTestEnv } from '../helpers/temporal-env';
@@ -33,8 +34,14 @@ function chat(args: string[], input?: string): CliProcess {
   return new CliProcess(child, 90_000);
 }
 
+/** Each message as `role:text`, without the environment part a conversation's first message starts with. */
 const conversation = (i: number) =>
-  (h.fake.requests[i].body as Sent).contents.map((c) => `${c.role}:${c.parts.map((p) => p.text ?? '').join('')}`);
+  (h.fake.requests[i].body as Sent).contents.map(
+    (c) =>
+      `${c.role}:${withoutSessionContext(c.parts)
+        .map((p) => p.text ?? '')
+        .join('')}`,
+  );
 const newId = (name: string) => `${name}-${Date.now()}`;
 
 test(
