@@ -1,4 +1,5 @@
 import { Context } from '@temporalio/activity';
+import { previewOf } from './tool-preview';
 import type { ToolOutcome } from '../core/types';
 import { resolveBlobMarkers } from '../store/blobs';
 import { BlobMissingError, type TranscriptStore } from '../store/types';
@@ -54,8 +55,6 @@ export interface ToolActivityDeps {
   models?: JsonModelSeam;
 }
 
-const PREVIEW_CHARS = 300;
-
 /**
  * Executes one tool call (phase 3 of parse → decide → execute). Tool failures become results the
  * model sees; only infrastructure failures throw. A mutating call is journaled under its
@@ -97,7 +96,7 @@ async function toOutcome(deps: ToolActivityDeps, input: RunToolInput, result: To
     name: input.name,
     ok: result.ok,
     responseRef: await deps.store.putBlob(JSON.stringify(response)),
-    preview: text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text,
+    preview: previewOf(text),
     errorKind: result.ok ? undefined : result.error.kind,
     ...(result.ok && result.known ? { known: result.known } : {}),
   };

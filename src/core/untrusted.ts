@@ -26,3 +26,13 @@ export function fenceUntrusted(source: UntrustedSource, text: string): string {
   const escaped = text.replace(CLOSE_INSIDE, `&lt;/$1${UNTRUSTED_TAG}`);
   return `${untrustedOpen(source)}\n${escaped}\n${UNTRUSTED_CLOSE}`;
 }
+
+const FENCE_MARK = new RegExp(`<${UNTRUSTED_TAG} source="[a-z]+">\\n?|\\n?</${UNTRUSTED_TAG}>`, 'g');
+
+/**
+ * Fenced text as a person reads it in a one-line preview: the fence is for the model, and the user
+ * wants to see the command's output there, not the tag around it.
+ */
+export function withoutFences(text: string): string {
+  return text.replace(FENCE_MARK, '');
+}

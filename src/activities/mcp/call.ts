@@ -1,4 +1,5 @@
 import { Context } from '@temporalio/activity';
+import { previewOf } from '../tool-preview';
 import { MCP_DEFAULT_TIMEOUT_MS, type McpServerConfig } from '../../core/mcp';
 import type { ToolOutcome } from '../../core/types';
 import { resolveBlobMarkers } from '../../store/blobs';
@@ -25,8 +26,6 @@ export interface CallMcpToolInput {
   /** For the resource tools (`server` empty): the servers that offer resources. */
   resourceServers?: ResourceServers;
 }
-
-const PREVIEW_CHARS = 300;
 
 /**
  * One MCP tool call through the worker's pool, heartbeating while the server works. Whatever the
@@ -114,7 +113,7 @@ async function outcome(
     name: input.name,
     ok,
     responseRef: await store.putBlob(JSON.stringify(response)),
-    preview: text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text,
+    preview: previewOf(text),
     ...(ok ? {} : { errorKind }),
   };
 }
