@@ -15,8 +15,9 @@ afterAll(async () => {
 
 /**
  * The worker process is SIGKILLed while a slow shell command runs. A new worker takes the prompt
- * over, and the prompt completes. The command is not run a second time (invariant 7): it ran on in
- * the spawner, and the new worker waits for it and gives the model its real output and exit code.
+ * over, and the prompt completes. The command is not run a second time (a side effect is never silently
+ * repeated): it ran on in the spawner, and the new worker waits for it and gives the model its real output
+ * and exit code.
  */
 test('a prompt survives its worker being SIGKILLed mid-tool; the new worker reports the command’s real outcome', async () => {
   const env = await getTestEnv();
