@@ -39,6 +39,16 @@ const json = (text: string): ScriptLine => ({
   response: { candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP' }] },
 });
 const SNAPSHOT = '<state_snapshot>\n<overall_goal>ship it</overall_goal>\n</state_snapshot>';
+/** `durable-agent chat ID` on the test's model, in yolo, with pipes for stdin and output. */
+function chatChild(id: string) {
+  return spawn(process.execPath, [BIN, 'chat', id, ...NAMED_MODEL, '--approval-mode', 'yolo', '-w', box.workspace], {
+    cwd: box.dir,
+    env: box.env(env),
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
+  });
+}
+
 /** Each message as `role:text`, without the environment part a conversation's first message starts with. */
 const conversation = (i: number) =>
   (h.fake.requests[i].body as Sent).contents.map(
@@ -63,16 +73,7 @@ test(
     const filler = 'Some earlier discussion of the code base and the plan. '.repeat(40);
     h.fake.load([textResponse('One.'), json(`draft ${SNAPSHOT}`), json(SNAPSHOT), textResponse('Two.')]);
     const id = `chat-gemini-${Date.now()}`;
-    const child = spawn(
-      process.execPath,
-      [BIN, 'chat', id, ...NAMED_MODEL, '--approval-mode', 'yolo', '-w', box.workspace],
-      {
-        cwd: box.dir,
-        env: box.env(env),
-        stdio: ['pipe', 'pipe', 'pipe'],
-        detached: true,
-      },
-    );
+    const child = chatChild(id);
     child.stdin!.end(`first ${filler}\n/compress\n/clear now\n/clear\n/compress\nsecond\n`);
     const result = await new CliProcess(child, 90_000).done;
     expect(result.code).toBe(0);
@@ -109,16 +110,7 @@ test('chat: a /compress whose summary is larger than the history says so in Gemi
   const bloated = `<state_snapshot>\n<overall_goal>${'keep every detail '.repeat(400)}</overall_goal>\n</state_snapshot>`;
   h.fake.load([textResponse('One.'), json(bloated), json(bloated)]);
   const id = `chat-gemini-inflated-${Date.now()}`;
-  const child = spawn(
-    process.execPath,
-    [BIN, 'chat', id, ...NAMED_MODEL, '--approval-mode', 'yolo', '-w', box.workspace],
-    {
-      cwd: box.dir,
-      env: box.env(env),
-      stdio: ['pipe', 'pipe', 'pipe'],
-      detached: true,
-    },
-  );
+  const child = chatChild(id);
   child.stdin!.end(`first ${'Some earlier discussion. '.repeat(20)}\n/compress\n`);
   const result = await new CliProcess(child, 90_000).done;
   expect(result.code).toBe(0);
