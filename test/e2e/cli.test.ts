@@ -101,57 +101,53 @@ describe('run against a reachable server', () => {
     },
   );
 
-  test(
-    '-o json prints exactly one object with session_id, response and stats; status --json, list and watch ' +
-      'show the finished prompt',
-    async () => {
-      const box = sandbox('inspect', sharedAddress());
-      const script = box.script(writeThenAnswer('i.txt', 'I', 'inspected'));
-      const run = await box.run([
-        'run',
-        'write i',
-        '--fake-responses',
-        script,
-        '--approval-mode',
-        'yolo',
-        '-w',
-        box.workspace,
-        '-o',
-        'json',
-      ]);
-      expectExit(run, 0);
-      // One object: JSON.parse fails on anything printed before or after it.
-      const out = JSON.parse(run.stdout);
-      expect(out).toMatchObject({
-        session_id: expect.stringMatching(/\S/),
-        response: 'inspected',
-        stats: expect.any(Object),
-      });
-      expect(out).not.toHaveProperty('error');
-      const id: string = out.session_id;
+  test('-o json prints one object (session_id, response, stats); status --json, list and watch show it', async () => {
+    const box = sandbox('inspect', sharedAddress());
+    const script = box.script(writeThenAnswer('i.txt', 'I', 'inspected'));
+    const run = await box.run([
+      'run',
+      'write i',
+      '--fake-responses',
+      script,
+      '--approval-mode',
+      'yolo',
+      '-w',
+      box.workspace,
+      '-o',
+      'json',
+    ]);
+    expectExit(run, 0);
+    // One object: JSON.parse fails on anything printed before or after it.
+    const out = JSON.parse(run.stdout);
+    expect(out).toMatchObject({
+      session_id: expect.stringMatching(/\S/),
+      response: 'inspected',
+      stats: expect.any(Object),
+    });
+    expect(out).not.toHaveProperty('error');
+    const id: string = out.session_id;
 
-      const status = await box.run(['status', id, '--json']);
-      expectExit(status, 0);
-      expect(JSON.parse(status.stdout)).toMatchObject({
-        workflowId: id,
-        status: 'completed',
-        turns: 2,
-        pendingApprovals: [],
-        response: 'inspected',
-        stats: expect.any(Object),
-      });
+    const status = await box.run(['status', id, '--json']);
+    expectExit(status, 0);
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      workflowId: id,
+      status: 'completed',
+      turns: 2,
+      pendingApprovals: [],
+      response: 'inspected',
+      stats: expect.any(Object),
+    });
 
-      const list = await box.run(['list']);
-      expectExit(list, 0);
-      expect(list.stdout).toContain(id);
+    const list = await box.run(['list']);
+    expectExit(list, 0);
+    expect(list.stdout).toContain(id);
 
-      // The prompt ran on the finished `run`'s own worker: nothing polls its task queue any more.
-      const watch = await box.run(['watch', id]);
-      expectExit(watch, 0);
-      expect(watch.stdout).toContain('inspected');
-      expect(watch.stderr).toContain('write_file');
-    },
-  );
+    // The prompt ran on the finished `run`'s own worker: nothing polls its task queue any more.
+    const watch = await box.run(['watch', id]);
+    expectExit(watch, 0);
+    expect(watch.stdout).toContain('inspected');
+    expect(watch.stderr).toContain('write_file');
+  });
 
   test('status of an unknown id fails with a clear message', async () => {
     const box = sandbox('unknown', sharedAddress());
