@@ -61,27 +61,6 @@ describe('run against a reachable server', () => {
     expect(readFile(box.workspace, 'hello.txt')).toBe('hi there\n');
   });
 
-  test('-o json prints exactly one object with session_id, response and stats', async () => {
-    const box = sandbox('json', sharedAddress());
-    const script = box.script(writeThenAnswer('a.txt', 'A', 'done'));
-    const result = await box.run([
-      'run',
-      'write a',
-      '--fake-responses',
-      script,
-      '--approval-mode',
-      'yolo',
-      '-w',
-      box.workspace,
-      '-o',
-      'json',
-    ]);
-    expectExit(result, 0);
-    const out = JSON.parse(result.stdout);
-    expect(out).toMatchObject({ session_id: expect.stringMatching(/\S/), response: 'done', stats: expect.any(Object) });
-    expect(out).not.toHaveProperty('error');
-  });
-
   test(
     '-o stream-json prints init, the user message, tool_use, tool_result, the answer and a successful result, ' +
       'in order',
@@ -122,7 +101,7 @@ describe('run against a reachable server', () => {
     },
   );
 
-  test('status --json, list and watch show a finished prompt', async () => {
+  test('-o json prints one object (session_id, response, stats); status --json, list and watch show it', async () => {
     const box = sandbox('inspect', sharedAddress());
     const script = box.script(writeThenAnswer('i.txt', 'I', 'inspected'));
     const run = await box.run([
@@ -138,7 +117,15 @@ describe('run against a reachable server', () => {
       'json',
     ]);
     expectExit(run, 0);
-    const id: string = JSON.parse(run.stdout).session_id;
+    // One object: JSON.parse fails on anything printed before or after it.
+    const out = JSON.parse(run.stdout);
+    expect(out).toMatchObject({
+      session_id: expect.stringMatching(/\S/),
+      response: 'inspected',
+      stats: expect.any(Object),
+    });
+    expect(out).not.toHaveProperty('error');
+    const id: string = out.session_id;
 
     const status = await box.run(['status', id, '--json']);
     expectExit(status, 0);

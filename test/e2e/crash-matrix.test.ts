@@ -5,18 +5,21 @@ import { EXPECTED_WORKSPACE } from '../helpers/crash-script';
 import { compareRuns, type ResumedCall } from '../helpers/crash-compare';
 import { analyseKills, type KillReport } from '../helpers/crash-report';
 import { connectClient, killWorker, runCrashSession, type Crash, type SessionOutcome } from '../helpers/crash-run';
+import { prepareCrashSession, releaseCrashSession, type PreparedSession } from '../helpers/crash-setup';
+import { killPlan } from '../helpers/crash-plan';
 import { spawnWorker } from '../helpers/processes';
 import { closeTestEnv, getTestEnv, type TestEnv } from '../helpers/temporal-env';
 
 /**
  * The crash matrix (docs/reliability.md): the scripted 20-turn session is run once without
- * interruption, then again with its worker process SIGKILLed at random moments (drawn from a
- * printed seed; `CRASH_SEED=n` replays one trial), and with the dev server SIGKILLed and restarted
+ * interruption, then again with its worker process SIGKILLed at random moments, the last one after
+ * the replacement worker took the session over (drawn from a printed seed; `CRASH_SEED=n` replays
+ * one trial; test/helpers/crash-plan.ts), and with the dev server SIGKILLed and restarted
  * on its SQLite file. Every run must end with the reference's workspace and transcript, with no
  * side effect repeated. `CRASH_MATRIX_OUT=file.json` keeps the figures.
  */
 
-const TRIALS = Number(process.env.CRASH_TRIALS ?? 20);
+const TRIALS = Number(process.env.CRASH_TRIALS ?? 10);
 const SERVER_TRIALS = Number(process.env.CRASH_SERVER_TRIALS ?? 3);
 const PARALLEL = 2;
 const replay = process.env.CRASH_SEED ? Number(process.env.CRASH_SEED) : undefined;
@@ -74,8 +77,24 @@ test(
   async () => {
     const seeds = replay !== undefined ? [replay] : Array.from({ length: TRIALS }, (_, i) => baseSeed + i);
     const queue = [...seeds];
+    // Each lane prepares its next trial (worker process included) while the current one runs.
+    const prepare = (seed: number | undefined) => {
+      if (seed === undefined) return undefined;
+      const prepared = prepareCrashSession(env.address, trialDir(`w${seed}`), `w${seed}`);
+      prepared.catch(() => undefined); // awaited in the lane's next round; a failure is reported there
+      return { seed, prepared };
+    };
     const lane = async () => {
-      for (let seed = queue.shift(); seed !== undefined; seed = queue.shift()) reports.push(await workerTrial(seed));
+      for (let next = prepare(queue.shift()); next; ) {
+        const current = next;
+        next = prepare(queue.shift());
+        try {
+          reports.push(await workerTrial(current.seed, await current.prepared));
+        } catch (err) {
+          if (next) await releaseCrashSession(await next.prepared);
+          throw err;
+        }
+      }
     };
     await Promise.all(Array.from({ length: PARALLEL }, lane));
     const failed = reports.filter((r) => r.kind === 'worker' && r.failures.length > 0);
@@ -90,38 +109,28 @@ test(`every dev-server kill and restart ends like the uninterrupted run (${SERVE
   expect(failed.map((r) => `seed ${r.seed}: ${r.failures.join('; ')}`)).toEqual([]);
 }, 300_000);
 
-/**
- * One or two kills: the first at a random point of the reference run (up to 80 % of it: a trial run
- * alongside another can be faster than the reference), a second one (30 %) soon after the restart.
- */
-function killPlan(seed: number): number[] {
-  const rng = mulberry32(seed);
-  const fractions = [0.02 + 0.78 * rng()];
-  if (rng() < 0.3) fractions.push(0.5 * rng());
-  return fractions.map((f) => Math.round(f * 1000) / 1000);
-}
-
-async function workerTrial(seed: number): Promise<TrialReport> {
-  const fractions = killPlan(seed);
-  const crashes = fractions.map((f) => killWorker(Math.round(f * referenceMs)));
+async function workerTrial(seed: number, prepared: PreparedSession): Promise<TrialReport> {
+  const plan = killPlan(seed);
+  const fractions = plan.map((k) => k.fraction);
+  const crashes = plan.map((k) => ({
+    ...killWorker(Math.round(k.fraction * referenceMs)),
+    afterTakeover: k.afterTakeover,
+  }));
   return finish(
     'worker',
     seed,
     fractions,
     env.client,
-    await runCrashSession({
-      client: env.client,
-      address: env.address,
-      dir: trialDir(`w${seed}`),
-      label: `w${seed}`,
-      crashes,
-    }),
+    await runCrashSession(
+      { client: env.client, address: env.address, dir: trialDir(`w${seed}`), label: `w${seed}`, crashes },
+      prepared,
+    ),
   );
 }
 
 async function serverTrial(seed: number): Promise<TrialReport> {
   // Alone on the machine the run is faster than the reference: kill within its first 60 %.
-  const fractions = [Math.round(killPlan(seed)[0] * 600) / 1000];
+  const fractions = [Math.round(killPlan(seed)[0].fraction * 600) / 1000];
   const dir = trialDir(`s${seed}`);
   const port = await findFreePort();
   const startServer = () =>
@@ -201,16 +210,4 @@ function trialDir(name: string): string {
   const dir = path.join(env.tmpDir, 'crash-matrix', name);
   fs.mkdirSync(dir, { recursive: true });
   return dir;
-}
-
-/** A small seeded PRNG (mulberry32): the same seed gives the same kill plan. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

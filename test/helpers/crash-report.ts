@@ -3,6 +3,7 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { tsToMs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
 import type { SessionOutcome } from './crash-run';
+import { identityOf } from './crash-takeover';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
@@ -88,14 +89,6 @@ function describeActivity(scheduled: HistoryEvent | undefined): string {
   if (type === 'runTool') return `runTool ${String(input.name)} ${String(input.callId)}`;
   if (type === 'callModel') return `callModel turn ${String(input.turn)}`;
   return type;
-}
-
-function identityOf(event: HistoryEvent): string | undefined {
-  return (
-    event.workflowTaskStartedEventAttributes?.identity ??
-    event.activityTaskStartedEventAttributes?.identity ??
-    undefined
-  );
 }
 
 function timeoutName(type: temporal.api.enums.v1.TimeoutType | null | undefined): string | undefined {

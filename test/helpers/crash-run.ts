@@ -2,23 +2,20 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import type { Content } from '@google/genai';
-import { FakeGeminiServer } from '../../src/fake-gemini';
 import { FileTranscriptStore } from '../../src/store/file-store';
 import type { PromptResult } from '../../src/workflows/api';
 import { agentSessionWorkflow } from '../../src/workflows/session-workflow';
-import { CRASH_MESSAGES, CRASH_SCRIPT } from './crash-script';
+import { CRASH_MESSAGES } from './crash-script';
 import { exited, spawnWorker } from './processes';
+import { tookOver } from './crash-takeover';
+import {
+  FAST_FAILOVER,
+  prepareCrashSession,
+  releaseCrashSession,
+  type PreparedSession,
+  type WorkerProcess,
+} from './crash-setup';
 import { closeSessionSignal, sendMessageUpdate } from '../../src/workflows/api';
-
-/** Tuned so that a dead worker's tasks move to a live one within about two seconds. */
-export const FAST_FAILOVER = {
-  toolHeartbeatTimeoutMs: 2000,
-  modelHeartbeatTimeoutMs: 2000,
-  stickyTimeoutMs: 1000,
-  workflowTaskTimeoutMs: 3000,
-};
-
-export type WorkerProcess = ReturnType<typeof spawnWorker>;
 
 /** What a crash can act on while the session runs; a crash replaces what it killed. */
 export interface RunContext {
@@ -30,8 +27,13 @@ export interface RunContext {
 }
 
 export interface Crash {
-  /** Milliseconds after the previous crash (or after the messages were sent). */
+  /** Milliseconds after the previous crash (or after the messages were sent), or after the takeover. */
   delayMs: number;
+  /**
+   * Count `delayMs` from the moment the current worker first started one of the session's tasks (read
+   * from history), so that the kill lands in work the replacement worker took over, not in its start.
+   */
+  afterTakeover?: boolean;
   run(ctx: RunContext): Promise<void>;
 }
 
@@ -72,22 +74,12 @@ export interface SessionRunOptions {
 
 /**
  * Runs the scripted session on a worker process of its own (own task queue, home and fake Gemini
- * server), applying each crash at its moment, and collects what the comparison needs.
+ * server; `prepared` if given, else started here), applying each crash at its moment, and collects
+ * what the comparison needs.
  */
-export async function runCrashSession(options: SessionRunOptions): Promise<SessionOutcome> {
-  fs.mkdirSync(path.join(options.dir, 'ws'), { recursive: true });
-  const workspace = fs.realpathSync(path.join(options.dir, 'ws'));
-  const home = path.join(options.dir, 'home');
-  const fake = await FakeGeminiServer.start({ script: CRASH_SCRIPT, byTurn: true });
-  const taskQueue = `crash-${options.label}-${Date.now().toString(36)}`;
-  const workerEnv = {
-    TEMPORAL_ADDRESS: options.address,
-    DURABLE_AGENT_TASK_QUEUE: taskQueue,
-    GOOGLE_GEMINI_BASE_URL: fake.url,
-    DURABLE_AGENT_HOME: home,
-    DURABLE_AGENT_STICKY_TIMEOUT_MS: String(FAST_FAILOVER.stickyTimeoutMs),
-  };
-  const worker = spawnWorker(workerEnv);
+export async function runCrashSession(options: SessionRunOptions, prepared?: PreparedSession): Promise<SessionOutcome> {
+  const { fake, workspace, home, taskQueue, workerEnv, worker } =
+    prepared ?? (await prepareCrashSession(options.address, options.dir, options.label));
   const ctx: RunContext = { client: options.client, worker, workerEnv, workerPids: [worker.pid ?? 0] };
   try {
     const sessionId = `crash-${options.label}-${Date.now().toString(36)}`;
@@ -114,9 +106,7 @@ export async function runCrashSession(options: SessionRunOptions): Promise<Sessi
       workflowIds: [sessionId, ...promptIds],
     };
   } finally {
-    ctx.worker.kill('SIGTERM');
-    await exited(ctx.worker);
-    await fake.close();
+    await releaseCrashSession({ fake, workspace, home, taskQueue, workerEnv, worker }, ctx.worker);
   }
 }
 
@@ -142,9 +132,12 @@ async function startSession(client: Client, sessionId: string, taskQueue: string
 
 async function applyCrashes(ctx: RunContext, sessionId: string, crashes: Crash[]): Promise<CrashRecord[]> {
   const records: CrashRecord[] = [];
+  const ids = [sessionId, ...CRASH_MESSAGES.map((_, i) => `${sessionId}-p${i + 1}`)];
   for (const crash of crashes) {
+    let open = crash.afterTakeover
+      ? await tookOver(ctx.client, ctx.worker.pid, ids, () => isOpen(ctx, sessionId))
+      : true;
     const deadline = Date.now() + crash.delayMs;
-    let open = true;
     while (open && Date.now() < deadline) {
       await sleep(Math.min(50, deadline - Date.now()));
       open = await isOpen(ctx, sessionId);
