@@ -116,3 +116,10 @@ test('without skills activate_skill is not offered; a name that is no skill is a
   expect(run.result?.response).toBe('ok');
   expect(JSON.stringify(lastResponse(1))).toContain('Skill \\"nope\\" not found. Available skills are: notes');
 });
+
+test('a GEMINI_SYSTEM_MD prompt gets the skills list where it writes ${AgentSkills}', async () => {
+  homeSkill('notes', skill('notes', 'Keeps release notes.', 'Write notes.'));
+  const workspace = h.workspace({ 'custom.md': 'You are terse.\n${AgentSkills}\nEnd.' });
+  await h.run([textResponse('ok')], { workspace, systemMd: { replace: path.join(workspace, 'custom.md') } });
+  expect(system(0)).toMatch(/^You are terse\.\n# Skills\n[^]*<name>notes<\/name>[^]*<\/available_skills>\nEnd\.$/);
+});
