@@ -192,6 +192,7 @@ async function modelRequest(input: CallModelInput, contents: Content[], abortSig
       preamble: input.systemPrompt,
       mode: input.mode,
       unattended: input.unattended,
+      skills: input.skills,
       systemMd: input.systemPrompt === undefined ? input.systemMd : undefined,
     },
     memory,

@@ -20,6 +20,7 @@ import { fixEdit, type FixEditInput } from './fix-edit';
 import { runHooks, type RunHooksInput } from './hooks/run-hooks';
 import { expandAtPaths, type ExpandAtPathsInput } from './at-paths';
 import { loadPromptMemory, type LoadMemoryInput } from './load-memory';
+import { activateSkill, type ActivateSkillInput } from './skills/activate';
 import { withoutSecrets } from './env-filter';
 import { createExec } from './exec';
 import { heartbeatIntervalFor, withHeartbeat } from './heartbeat';
@@ -133,6 +134,10 @@ function transcriptAndToolActivities(deps: ActivityDeps) {
     /** The project context files, read at the start of each prompt. */
     async loadMemory(input: LoadMemoryInput) {
       return loadPromptMemory({ store: deps.store, home: deps.home }, input);
+    },
+    /** `activate_skill`: a discovered skill's instructions and files, read when the model asks. */
+    async activateSkill(input: ActivateSkillInput) {
+      return activateSkill(deps.store, input);
     },
     async runHooks(input: RunHooksInput) {
       return runHooks({ store: deps.store, env: commandEnv, runner, heartbeatIntervalMs }, input);

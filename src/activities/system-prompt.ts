@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { FAILURES } from '../core/failures';
 import { buildSystemPrompt, withMemory, type PromptContext } from '../core/prompt';
+import { skills } from '../core/prompt/extras';
 import type { SystemMdPaths } from '../core/prompt/shape';
 
 export type SystemInstructionInput = Omit<PromptContext, 'gitRepo' | 'memory'> & { systemMd?: SystemMdPaths };
@@ -15,7 +16,7 @@ export type SystemInstructionInput = Omit<PromptContext, 'gitRepo' | 'memory'> &
 export async function systemInstruction(input: SystemInstructionInput, memory?: string): Promise<string> {
   const { systemMd, ...ctx } = input;
   const prompt = systemMd?.replace
-    ? withMemory(substitute(await readReplacement(systemMd.replace), ctx.toolNames), memory)
+    ? withMemory(substitute(await readReplacement(systemMd.replace), ctx), memory)
     : buildSystemPrompt({ ...ctx, memory, gitRepo: await insideGitRepo(ctx.workspace) });
   if (systemMd?.write) {
     await fs.mkdir(path.dirname(systemMd.write), { recursive: true });
@@ -36,11 +37,12 @@ async function readReplacement(file: string): Promise<string> {
   }
 }
 
-/** The placeholders Gemini CLI fills in a replacement prompt that are about tools. */
-function substitute(text: string, toolNames: string[]): string {
+/** The placeholders Gemini CLI fills in a replacement prompt that are about tools and skills. */
+function substitute(text: string, { toolNames, ...ctx }: Omit<PromptContext, 'memory'>): string {
   const list = toolNames.length > 0 ? toolNames.map((name) => `- ${name}`).join('\n') : 'No tools are available.';
   return text
     .replace(/\$\{AvailableTools\}/g, list)
+    .replace(/\$\{AgentSkills\}/g, () => skills({ ...ctx, toolNames }) ?? '')
     .replace(/\$\{(\w+)_ToolName\}/g, (whole, name: string) => (toolNames.includes(name) ? name : whole));
 }
 

@@ -22,6 +22,7 @@ import { serveMetricsAt } from '../worker/metrics';
 import { useDeployment } from '../worker/deployment';
 import { addTrust } from './trust';
 import { addMemory } from './memory';
+import { addSkills } from './skills';
 import { addRun } from './run-options';
 import type { FakeResponses } from './runtime';
 import { fakeResponsesOption } from './fake-responses';
@@ -61,6 +62,7 @@ function buildProgram(): Command {
   addFakeGemini(program);
   addTrust(program, setup, io);
   addMemory(program, setup, io);
+  addSkills(program, setup, io);
   addReplayCheck(program, setup, io);
   return program;
 }

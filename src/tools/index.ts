@@ -14,6 +14,7 @@ import { completeTaskTool } from './complete-task';
 import { invokeAgentTool } from './invoke-agent';
 import { writeTodosTool } from './write-todos';
 import { updateTopicTool } from './update-topic';
+import { activateSkillTool } from './activate-skill';
 import { saveMemoryTool } from './save-memory';
 import { askUserTool } from './ask-user';
 import { webFetchTool } from './web-fetch';
@@ -38,6 +39,7 @@ export const TOOLS = [
   completeTaskTool,
   writeTodosTool,
   updateTopicTool,
+  activateSkillTool,
   saveMemoryTool,
   askUserTool,
   webFetchTool,

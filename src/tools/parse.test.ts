@@ -27,6 +27,7 @@ describe('tool list', () => {
       'complete_task',
       'write_todos',
       'update_topic',
+      'activate_skill',
       'save_memory',
       'ask_user',
       'web_fetch',

@@ -13,7 +13,7 @@ import type { McpCatalog, McpServerConfig } from '../core/mcp';
 import type { WebSettings } from '../core/web';
 import type { ApprovalMode, NewPart, TerminateReason, TokenUsage, ToolCallStatus, ToolOutcome } from '../core/types';
 import type { Todo } from '../tools/write-todos';
-import type { SystemMdPaths } from '../core/prompt/shape';
+import type { PromptShape, SystemMdPaths } from '../core/prompt/shape';
 import type { Topic } from '../tools/update-topic';
 
 /** Shared by workflows and the client: the whole message surface of a prompt (STYLE rule 12). */
@@ -280,8 +280,8 @@ export interface PromptProgress {
   topics?: Topic[];
 }
 
-/** What decides the size of the next request: compression, steering and the token budget. */
-export interface ContextCarry {
+/** What decides the next request: compression, steering, the token budget, the skills found at the start. */
+export interface ContextCarry extends Pick<PromptShape, 'skills'> {
   /** `promptTokenCount` of the last response: drives compression and the overflow check. */
   lastPromptTokens: number;
   forceCompress: boolean;

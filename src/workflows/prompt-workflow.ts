@@ -31,6 +31,7 @@ import {
 import { continueAsNewIfSuggested, restoreCarry } from './prompt/carry';
 import { toolsForMode } from './tools/workflow-tools';
 import { invokeAgentDeclaration } from './tools/agent-calls';
+import { skillDeclarations, skillsOf } from './tools/skill-calls';
 import { runTurn, type OpenCalls, type TurnFrame, type TurnOutcome } from './prompt/turn';
 import { continueAfterInvalidStream } from './prompt/invalid-stream';
 import { checkTurnLimits } from './prompt/limits';
@@ -122,7 +123,7 @@ async function step(
     acts,
     cursor,
     toolsForMode([...toolNames, ...mcpToolNames(state)], state.progress.mode).filter(
-      (name) => name !== 'complete_task',
+      (name) => name !== 'complete_task' && (name !== 'activate_skill' || skillsOf(state).length > 0),
     ),
   );
   if (hooked.end) return hooked.end;
@@ -164,12 +165,19 @@ async function promptTurn(
 function promptFrame(state: PromptState, hooked: Awaited<ReturnType<typeof beforeModel>>): TurnFrame {
   return {
     toolNames: hooked.toolNames,
-    extraDeclarations: [invokeAgentDeclaration(state)].filter((d) => hooked.allows(d.name)),
+    extraDeclarations: [invokeAgentDeclaration(state), ...skillDeclarations(state)].filter((d) =>
+      hooked.allows(d.name),
+    ),
     lastPromptTokens: state.context.lastPromptTokens,
     hooks: hooked.hooks,
     ...(state.context.memoryRef ? { memoryRef: state.context.memoryRef } : {}),
     ...(state.mcp?.declarationsRef ? { mcpDeclarationsRef: state.mcp.declarationsRef } : {}),
-    ...promptShape({ mode: state.progress.mode, unattended: state.input.unattended, systemMd: state.input.systemMd }),
+    ...promptShape({
+      mode: state.progress.mode,
+      unattended: state.input.unattended,
+      systemMd: state.input.systemMd,
+      skills: skillsOf(state),
+    }),
     // The activity checks the stream from where the workflow's tracking stands; off means never cut.
     ...(state.loop.disabled ? {} : { contentLoop: state.loop.content }),
   };

@@ -60,6 +60,7 @@ beforeAll(async () => {
   try {
     const box = sandbox('gemini-requests', process.env[TEST_ENV_VARS.address]);
     const home = makeGeminiHome(path.join(box.dir, 'gemini-home'));
+    userSkill([path.join(home, '.gemini', 'skills'), path.join(box.home, 'skills')]);
     // A queue of its own and a worker on it, pointed at the fake.
     const env = {
       GOOGLE_GEMINI_BASE_URL: fake.url,
@@ -123,4 +124,35 @@ test('the same generation config on main requests, on 3.x Pro and on the classif
   expect(configOf(streams(gemini)[0])).toMatchObject({ thinkingConfig: { includeThoughts: true } });
   expect(configOf(streams(runs.retired!.ours)[0])).toEqual(configOf(streams(runs.retired!.gemini)[0]));
   expect(pick(configOf(sideCalls(ours)[0]))).toEqual(pick(configOf(sideCalls(gemini)[0])));
+});
+
+// Skills and topics: one user skill, where each program reads its user's skills.
+const SKILL = 'release-notes';
+
+function userSkill(folders: string[]): void {
+  const text = `---\nname: ${SKILL}\ndescription: Writes release notes from the git log.\n---\nRead git log.\n`;
+  for (const folder of folders) {
+    fs.mkdirSync(path.join(folder, SKILL), { recursive: true });
+    fs.writeFileSync(path.join(folder, SKILL, 'SKILL.md'), text);
+  }
+}
+
+test('skills and topics offered: the user skill in activate_skill and the system prompt, and update_topic', () => {
+  const declared = (request: RecordedRequest) => {
+    const body = request.body as {
+      tools?: { functionDeclarations?: { name: string; parametersJsonSchema?: unknown }[] }[];
+    };
+    return (body.tools ?? []).flatMap((t) => t.functionDeclarations ?? []);
+  };
+  const system = (request: RecordedRequest) =>
+    JSON.stringify((request.body as { systemInstruction?: unknown }).systemInstruction ?? '');
+  for (const requests of [runs.task!.gemini, runs.task!.ours]) {
+    const first = streams(requests)[0];
+    const activate = declared(first).find((d) => d.name === 'activate_skill');
+    expect(activate?.parametersJsonSchema).toMatchObject({
+      properties: { name: { enum: expect.arrayContaining([SKILL]) } },
+    });
+    expect(system(first)).toContain(`<name>${SKILL}</name>`);
+    expect(declared(first).map((d) => d.name)).toContain('update_topic');
+  }
 });

@@ -75,7 +75,9 @@ describe('built-in agents', () => {
     const resolved = resolveAgentTools(generalistAgent, [...toolNames, 'invoke_agent']);
     expect(resolved).toEqual({
       ok: true,
-      tools: toolNames.filter((name) => !['invoke_agent', 'complete_task', 'ask_user', 'update_topic'].includes(name)),
+      tools: toolNames.filter(
+        (name) => !['invoke_agent', 'complete_task', 'ask_user', 'update_topic', 'activate_skill'].includes(name),
+      ),
     });
     expect(generalistAgent).toMatchObject({ maxTurns: 20, maxMinutes: 10 });
     expect(generalistAgent.model).toBeUndefined();

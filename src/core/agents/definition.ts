@@ -40,8 +40,11 @@ export const DEFAULT_RECOVERY_GRACE_SECONDS = 60;
 /** Never given to a sub-agent by name: no recursion, and `complete_task` is always added. */
 export const INVOKE_AGENT = 'invoke_agent';
 export const COMPLETE_TASK = 'complete_task';
-/** Only the main prompt asks the user, or names chapters for a person to follow (as in Gemini CLI). */
-const MAIN_ONLY = ['ask_user', 'update_topic'];
+/**
+ * Only the main prompt asks the user, or names chapters for a person to follow (as in Gemini CLI); skills
+ * are found by the main prompt and activated there.
+ */
+const MAIN_ONLY = ['ask_user', 'update_topic', 'activate_skill'];
 
 export function defaultInputSchema(): JsonSchema {
   return {

@@ -24,14 +24,27 @@ const TOOLS: PolicyCall[] = [
   call('replace', { file_path: 'src/a.ts', old_string: 'a', new_string: 'b' }),
   call('run_shell_command', { command: 'ls' }),
   call('web_fetch', { prompt: 'https://example.com' }),
+  call('activate_skill', { name: 'pr-review' }),
 ];
 
 /** Expected decision per mode, in the order of TOOLS. */
 const EXPECTED: Record<ApprovalMode, PolicyDecision[]> = {
-  default: ['allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'ask_user', 'ask_user', 'ask_user', 'ask_user'],
-  auto_edit: ['allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'ask_user', 'allow'],
-  yolo: ['allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'allow'],
-  plan: ['allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'deny', 'deny', 'deny', 'ask_user'],
+  default: [
+    'allow',
+    'allow',
+    'allow',
+    'allow',
+    'allow',
+    'allow',
+    'ask_user',
+    'ask_user',
+    'ask_user',
+    'ask_user',
+    'ask_user',
+  ],
+  auto_edit: ['allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'ask_user', 'allow', 'ask_user'],
+  yolo: ['allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'allow'],
+  plan: ['allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'deny', 'deny', 'deny', 'ask_user', 'ask_user'],
 };
 
 const matrix = (Object.keys(EXPECTED) as ApprovalMode[]).flatMap((mode) =>

@@ -2,7 +2,8 @@ import type { PolicyRule } from './types';
 
 /**
  * The built-in tier-1 rules, Gemini CLI's defaults for this agent's tools: read-only tools run,
- * mutating tools ask, `auto_edit` also runs edits (except under `.durable-agent/`), `yolo` runs
+ * mutating tools ask, and so does `activate_skill` (a skill's instructions and files enter the
+ * conversation), `auto_edit` also runs edits (except under `.durable-agent/`), `yolo` runs
  * everything, `plan` runs read-only tools and writes Markdown plans in the plans folder only. Every
  * other tier outranks these.
  */
@@ -50,7 +51,7 @@ function generalRules(readOnly: readonly string[]): Record<string, RuleFields> {
   return {
     'read-only tools': { toolName: [...readOnly], decision: 'allow', priority: 50 },
     'mutating tools': {
-      toolName: [...EDIT_TOOLS, 'run_shell_command', 'web_fetch', 'save_memory'],
+      toolName: [...EDIT_TOOLS, 'run_shell_command', 'web_fetch', 'save_memory', 'activate_skill'],
       decision: 'ask_user',
       priority: 10,
     },
@@ -111,6 +112,7 @@ function planModeRules(folder: string): Record<string, RuleFields> {
         `and only Markdown plan files under ${folder}/ may be written.`,
     },
     'plan mode web_fetch': { ...plan, toolName: 'web_fetch', decision: 'ask_user', priority: 50 },
+    'plan mode activate_skill': { ...plan, toolName: 'activate_skill', decision: 'ask_user', priority: 50 },
     'plan mode investigator': {
       ...plan,
       toolName: 'invoke_agent',

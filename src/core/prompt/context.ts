@@ -1,3 +1,4 @@
+import type { SkillListing } from '../skills';
 import type { ApprovalMode } from '../types';
 
 /** What the system prompt is built from: plain data, so the sections are pure functions of it. */
@@ -16,6 +17,8 @@ export interface PromptContext {
   unattended?: boolean;
   /** The workspace is inside a git repository (the git section is added). */
   gitRepo?: boolean;
+  /** The Agent Skills offered through `activate_skill`. */
+  skills?: SkillListing[];
 }
 
 /** The tool is offered in this request. */

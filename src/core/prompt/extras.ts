@@ -1,4 +1,5 @@
 import { UNTRUSTED_TAG } from '../untrusted';
+import { skillsListing } from '../skills';
 import { offers, type PromptContext } from './context';
 
 /** Handing work to sub-agents with `invoke_agent`. */
@@ -16,14 +17,18 @@ one task and returns its result to you. Its declaration lists the agents availab
 - Do not delegate small tasks you can do in a call or two; that only adds turns.`;
 }
 
-/** Agent Skills, when the `activate_skill` tool is offered. */
+/** Agent Skills, when the `activate_skill` tool is offered: what they are, then the list. */
 export function skills(ctx: PromptContext): string | undefined {
-  if (!offers(ctx, 'activate_skill')) return undefined;
+  if (!offers(ctx, 'activate_skill') || !ctx.skills || ctx.skills.length === 0) return undefined;
   return `# Skills
-Skills are packaged instructions and resources for particular kinds of work, listed by name and
-description in the \`activate_skill\` declaration. When a task matches a skill's description, activate
-it before you start that part of the work, then follow the instructions it returns, reading the
-resources it lists as needed. Activate only skills that fit the task at hand.`;
+Skills are packaged instructions and resources for particular kinds of work. Each is listed below with
+its name, a description of when it applies, and the location of its \`SKILL.md\`. When a task matches a
+skill's description, activate it with \`activate_skill\` before you start that part of the work. Its
+instructions come back inside \`<activated_skill>\` tags: follow them as expert guidance for that work,
+ahead of your general habits but never against your safety and security rules, and use the files it
+lists under \`<available_resources>\` as you need them. Activate only skills that fit the task at hand.
+
+${skillsListing(ctx.skills)}`;
 }
 
 /** What context from hooks looks like. */

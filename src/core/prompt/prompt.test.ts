@@ -10,6 +10,14 @@ const base: PromptContext = {
   date: 'Fri Nov 27 2026',
   toolNames: ALL_TOOLS,
   gitRepo: true,
+  skills: [
+    {
+      name: 'pr-review',
+      description: 'Reviews a pull request.',
+      location: '/work/project/.durable-agent/skills/pr-review/SKILL.md',
+      scope: 'workspace',
+    },
+  ],
 };
 
 /** Each topic a model tuned on Gemini CLI's prompt expects, and text that shows the prompt covers it. */
@@ -38,7 +46,7 @@ const TOPICS: Record<string, RegExp[]> = {
   ],
   'git practice': [/# Git/, /git status/, /git diff HEAD/, /git log -n 3/, /Never push/],
   'sub-agents': [/# Sub-agents/, /invoke_agent/],
-  skills: [/# Skills/, /activate_skill/],
+  skills: [/# Skills/, /activate_skill/, /<name>pr-review<\/name>\n\s*<description>Reviews a pull request\./],
   'hook context': [/# Hook context/, /<hook_context>/],
 };
 
@@ -92,6 +100,7 @@ describe('system prompt', () => {
     expect(bare).not.toMatch(/# Git/);
     expect(bare).not.toMatch(/# Skills/);
     expect(bare).not.toMatch(/# Sub-agents/);
+    expect(buildSystemPrompt({ ...base, skills: [] })).not.toMatch(/# Skills/);
   });
 
   it('appends the project context after a rule', () => {

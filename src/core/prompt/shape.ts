@@ -1,3 +1,4 @@
+import type { SkillListing } from '../skills';
 import type { ApprovalMode } from '../types';
 
 /**
@@ -17,6 +18,8 @@ export interface PromptShape {
   /** Nobody follows the run as it happens: the prompt says so. */
   unattended?: boolean;
   systemMd?: SystemMdPaths;
+  /** The Agent Skills the prompt found, listed in the prompt when `activate_skill` is offered. */
+  skills?: SkillListing[];
 }
 
 /** The fields that are set, and only those: a frame without them serialises as it did before they existed. */
@@ -25,5 +28,6 @@ export function promptShape(shape: PromptShape): PromptShape {
     ...(shape.mode === 'plan' || shape.mode === 'yolo' ? { mode: shape.mode } : {}),
     ...(shape.unattended ? { unattended: true } : {}),
     ...(shape.systemMd ? { systemMd: shape.systemMd } : {}),
+    ...(shape.skills && shape.skills.length > 0 ? { skills: shape.skills } : {}),
   };
 }

@@ -6,15 +6,20 @@ import { emit, type PromptState } from '../state/prompt-state';
 export const PROJECT_MEMORY_PATCH = 'project-memory';
 
 /**
- * Reads the project context (GEMINI.md files) once, at the start of a new prompt, in an activity:
- * replay reads the recorded reference, never the files. A session's prompts each do this, so an edit
- * between two messages is seen. The reference is carried across continue-as-new in `context`.
+ * Reads the project context (GEMINI.md files) and finds the Agent Skills once, at the start of a new
+ * prompt, in an activity: replay reads the recorded result, never the files. A session's prompts each
+ * do this, so an edit between two messages is seen. The reference and the skills are carried across
+ * continue-as-new in `context`.
  */
 export async function loadProjectMemory(state: PromptState, acts: PromptActivities): Promise<void> {
   if (!patched(PROJECT_MEMORY_PATCH)) return;
   let loaded: Awaited<ReturnType<PromptActivities['loadMemory']>>;
   try {
-    loaded = await acts.loadMemory({ workspace: state.input.workspace, fileNames: state.input.contextFileNames });
+    loaded = await acts.loadMemory({
+      workspace: state.input.workspace,
+      fileNames: state.input.contextFileNames,
+      trusted: state.input.workspaceTrusted === true,
+    });
   } catch (err) {
     // Without its context the prompt still runs: the failure is told, not fatal.
     if (isCancellation(err)) throw err;
@@ -22,6 +27,8 @@ export async function loadProjectMemory(state: PromptState, acts: PromptActiviti
     return;
   }
   for (const warning of loaded.warnings) emit(state, { type: 'warning', message: `context files: ${warning}` });
+  for (const warning of loaded.skillWarnings ?? []) emit(state, { type: 'warning', message: `skills: ${warning}` });
+  if (loaded.skills) state.context.skills = loaded.skills;
   if (!loaded.memoryRef) return;
   state.context.memoryRef = loaded.memoryRef;
   emit(state, { type: 'memory_loaded', files: loaded.files, chars: loaded.chars });

@@ -49,6 +49,7 @@ export function activitiesFor(input: PromptSettings) {
       : summarized(tools.runTool, toolSummary),
     recordMessage: tools.recordMessage,
     loadMemory: memory.loadMemory,
+    activateSkill: memory.activateSkill,
     agentResult: tools.agentResult,
     checkForLoop: loopCheck.checkForLoop,
     routeModel: utility.routeModel,

@@ -19,7 +19,7 @@ export function framedRequest(
 ): { request: FramedCallModelInput; json: string } {
   const { workspace, toolNames, systemPrompt, extraDeclarations, sampling, memoryRef, mcpDeclarationsRef, ...more } =
     request;
-  const { mode, unattended, systemMd, ...rest } = more;
+  const { mode, unattended, systemMd, skills, ...rest } = more;
   // A frame without sampling, memory or MCP tools serialises as before, so older runs keep their references.
   const frame: RequestFrame = {
     workspace,
@@ -29,7 +29,7 @@ export function framedRequest(
     ...(sampling ? { sampling } : {}),
     ...(memoryRef ? { memoryRef } : {}),
     ...(mcpDeclarationsRef ? { mcpDeclarationsRef } : {}),
-    ...promptShape({ mode, unattended, systemMd }),
+    ...promptShape({ mode, unattended, systemMd, skills }),
   };
   const json = JSON.stringify(frame);
   return { request: memo?.json === json ? { ...rest, frameRef: memo.ref } : request, json };

@@ -6,7 +6,7 @@ import type { PromptActivities } from '../state/activity-options';
 import { emit, recordUtilityUsage, type PromptState } from '../state/prompt-state';
 
 /** The activities a tool call may need: the tool (or an MCP server's), and the edit fixer after a failed `replace`. */
-export type ToolActs = Pick<PromptActivities, 'runTool' | 'fixEdit' | 'callMcpTool'>;
+export type ToolActs = Pick<PromptActivities, 'runTool' | 'fixEdit' | 'callMcpTool' | 'activateSkill'>;
 
 /** Files whose fingerprints a prompt keeps; the oldest seen is forgotten first (its edits go unchecked). */
 export const MAX_KNOWN_FILES = 100;

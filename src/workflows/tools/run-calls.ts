@@ -63,7 +63,7 @@ async function processCall(state: PromptState, call: FunctionCall, acts: ToolAct
   const refusal = await permit(state, record);
   if (refusal) return finishInline(state, record, refusal.kind, refusal.message);
   if (parsed?.tool.runsIn === 'workflow')
-    return finishWorkflowTool(state, record, await runWorkflowTool(state, record), acts);
+    return finishWorkflowTool(state, record, await runWorkflowTool(state, record, acts), acts);
   const outcome = mcp ? await runMcpCall(state, record, mcp, acts) : await runActivityCall(state, record, acts);
   return finish(state, record, await afterHooks(state, record, outcome, acts));
 }

@@ -11,14 +11,21 @@ import type { CallRecord } from '../api';
 import type { WorkflowToolResult } from './tool-result';
 import { describeTodos, todosOf } from '../../tools/write-todos';
 import { updateTopics } from '../../tools/update-topic';
+import { activateSkill } from './skill-calls';
+import type { PromptActivities } from '../state/activity-options';
 
 /**
  * Tools the workflow carries out itself because they change the prompt, not the world: plan mode,
  * `complete_task` (a sub-agent's result), `invoke_agent` (a child workflow), `write_todos` (the todo
- * list), `update_topic` (the chapters) and `ask_user` (a question that waits for the user's answer).
- * They run after the policy (and, if asked, a person) allowed them.
+ * list), `update_topic` (the chapters), `ask_user` (a question that waits for the user's answer) and
+ * `activate_skill` (a skill the prompt found, read by an activity). They run after the policy (and, if
+ * asked, a person) allowed them.
  */
-export async function runWorkflowTool(state: PromptState, record: CallRecord): Promise<WorkflowToolResult> {
+export async function runWorkflowTool(
+  state: PromptState,
+  record: CallRecord,
+  acts: Pick<PromptActivities, 'activateSkill'>,
+): Promise<WorkflowToolResult> {
   switch (record.name) {
     case 'enter_plan_mode':
       return { ok: true, text: enterPlanMode(state) };
@@ -34,6 +41,8 @@ export async function runWorkflowTool(state: PromptState, record: CallRecord): P
       return { ok: true, text: updateTopic(state, record) };
     case 'ask_user':
       return askUser(state, record);
+    case 'activate_skill':
+      return activateSkill(state, acts, record);
     default:
       return { ok: false, text: `${record.name} cannot run here.` };
   }
