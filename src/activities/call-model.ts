@@ -16,7 +16,6 @@ import { defuseMarkerShaped, findMarkerShaped } from '../core/blob-marker';
 import type { TranscriptStore } from '../store/types';
 import { findTool, toFunctionDeclaration, type FunctionDeclaration } from '../tools';
 import { systemInstruction } from './system-prompt';
-import { sessionContextPart } from './session-context';
 import type { PromptShape } from '../core/prompt/shape';
 import { withSignaturePlaceholders } from '../core/thought-signatures';
 import type { LiveStream } from '../store/live-stream';
@@ -24,7 +23,8 @@ import { livePublisher } from './live-publisher';
 import { applyModelHooks, syntheticTurn, type ModelHookInput } from './hooks/model-hooks';
 import { resolveFrame, type FramedInput, type Sampling } from './request-frame';
 import { withHeartbeat } from './heartbeat';
-import { toParts } from './user-parts';
+import { appendUserMessages } from './user-parts';
+import { expandStoredMedia } from './media-parts';
 
 /** `mode`, `unattended` and `systemMd` choose the system prompt's variant (see core/prompt). */
 export interface CallModelInput extends PromptShape {
@@ -91,13 +91,7 @@ export async function callModel(deps: ModelDeps, framed: FramedCallModelInput): 
   });
   if (!fit.fits) return overflowTurn(input, fit);
   const contents = await deps.store.readMessages(input.transcriptId, input.baseLength);
-  let length = input.baseLength;
-  if (input.append.length > 0) {
-    const userMessage: Content = { role: 'user', parts: await firstParts(input, deps.store) };
-    await deps.store.writeMessage(input.transcriptId, length, userMessage, ctx.info.attempt);
-    contents.push(userMessage);
-    length += 1;
-  }
+  const length = await appendUserMessages(deps.store, input, contents, ctx.info.attempt);
   const request = await requestContents(contents, input.model, deps.store);
   const turn: CutTurn =
     (await syntheticTurn(deps.store, input.hooks, input.turn)) ??
@@ -168,17 +162,7 @@ async function streamTurn(
  */
 async function requestContents(contents: Content[], model: string, store: TranscriptStore): Promise<Content[]> {
   const { contents: masked } = await maskOldToolOutputs(contents, (text) => store.putBlob(text));
-  return withSignaturePlaceholders(masked, model);
-}
-
-/**
- * The new user message's parts. A main conversation's first message starts with the environment and
- * folder tree, as Gemini CLI's does; a sub-agent's task is its first message as it was given.
- */
-async function firstParts(input: CallModelInput, store: TranscriptStore): Promise<Part[]> {
-  const parts = await toParts(input.append, store);
-  if (input.baseLength !== 0 || input.systemPrompt !== undefined) return parts;
-  return [await sessionContextPart(input.workspace), ...parts];
+  return expandStoredMedia(withSignaturePlaceholders(masked, model), store);
 }
 
 /** The SDK request: the conversation, our system prompt and the declarations of the turn's tools. */

@@ -1,6 +1,7 @@
 import { ApiError, type Content } from '@google/genai';
 import { ApplicationFailure } from '@temporalio/common';
 import { COMPRESSION_STATUS } from '../core/compression';
+import { storedData } from '../core/media';
 import { MODEL_ERROR_TYPES } from '../core/failures';
 import { TranscriptGapError } from '../store/types';
 import { fakeModel as scriptedModel, textResponse } from '../../test/fakes/fake-json-model';
@@ -118,6 +119,25 @@ describe('compressTranscript', () => {
       );
     },
   );
+
+  it('shows files read as media to the summariser, and keeps the references of the newest part', async () => {
+    const ref = await tmp.store.putBlob('iVBORw0K');
+    const png = { inlineData: { mimeType: 'image/png', data: storedData(ref) } };
+    const media = (id: string): Content => ({
+      role: 'user',
+      parts: [{ functionResponse: { id, name: 'read_file', response: { output: 'Read image file' }, parts: [png] } }],
+    });
+    const older = [call('c0'), response('c0', 'p'.repeat(4000)), call('c1'), media('c1')];
+    const history = [SESSION[0], ...older, ...SESSION.slice(3, 9), call('c9'), media('c9'), SESSION[9]];
+    await tmp.writeTranscript(history);
+    const fake = fakeModel(['<state_snapshot>s</state_snapshot>', '<state_snapshot>s</state_snapshot>']);
+    const result = await run(fake.models, input({ length: history.length }));
+    const sentPart = fake.requests[0].contents[4].parts?.[0].functionResponse?.parts?.[0];
+    expect(sentPart).toEqual({ inlineData: { mimeType: 'image/png', data: 'iVBORw0K' } });
+    const kept = await tmp.store.readMessages('tx-compressed', result.newLength);
+    expect(kept.slice(2)).toEqual(history.slice(history.length - (result.newLength - 2)));
+    expect(JSON.stringify(kept)).toContain(storedData(ref));
+  });
 
   it('never splits between a function call and its response', async () => {
     const history = [

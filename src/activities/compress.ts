@@ -19,6 +19,7 @@ import {
 import type { NewPart } from '../core/types';
 import type { TranscriptStore } from '../store/types';
 import { toParts } from './user-parts';
+import { expandStoredMedia } from './media-parts';
 import { classifyModelError } from '../model/errors';
 import type { JsonModelSeam } from '../model/seam';
 import { withHeartbeat } from './heartbeat';
@@ -135,7 +136,8 @@ export async function compressTranscript(
   if (split === 0) return results.unchanged(COMPRESSION_STATUS.noop);
   const older = history.slice(0, split);
   const forSummary = estimateTokens(older) < tokenLimit(input.model) ? older : truncated.slice(0, split);
-  const snapshot = await summarise(deps, input.model, forSummary);
+  // Files read as media are shown to the summariser too; the kept part keeps their references.
+  const snapshot = await summarise(deps, input.model, await expandStoredMedia(forSummary, deps.store));
   if (snapshot === '') return results.unchanged(COMPRESSION_STATUS.emptySummary, originalTokens, outputs);
   const next: Content[] = [
     { role: 'user', parts: [{ text: snapshot }] },

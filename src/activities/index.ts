@@ -6,7 +6,7 @@ import type { ToolJournal } from '../store/journal';
 import type { LiveStream } from '../store/live-stream';
 import { callModel, type FramedCallModelInput } from './call-model';
 import { ModelAvailability } from './model-availability';
-import { toParts } from './user-parts';
+import { toUserMessage } from './user-parts';
 import type { JsonModelSeam, ModelSeam } from '../model/seam';
 import { runTool, type RunToolInput } from './run-tool';
 import { judgeCall, type JudgeCallInput } from './judge-call';
@@ -144,7 +144,9 @@ function transcriptAndToolActivities(deps: ActivityDeps) {
     },
     /** Records a user message without a model call: the last function responses of a stopped prompt. */
     async recordMessage(input: RecordMessageInput): Promise<number> {
-      const message = { role: 'user', parts: await toParts(input.append, deps.store) };
+      // Audio or video read by a call of the stopped prompt would need a message of its own: left out.
+      const { parts } = await toUserMessage(input.append, deps.store, '');
+      const message = { role: 'user', parts };
       await deps.store.writeMessage(input.transcriptId, input.index, message, Context.current().info.attempt);
       return input.index + 1;
     },

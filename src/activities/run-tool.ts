@@ -1,7 +1,8 @@
 import { Context } from '@temporalio/activity';
 import { previewOf } from './tool-preview';
 import type { ToolOutcome } from '../core/types';
-import { resolveBlobMarkers } from '../store/blobs';
+import { MEDIA_KEY, type StoredMedia } from '../core/media';
+import { getBlobIfStored, resolveBlobMarkers } from '../store/blobs';
 import { BlobMissingError, type TranscriptStore } from '../store/types';
 import { findTool, parseToolArgs } from '../tools';
 import type { ToolJournal } from '../store/journal';
@@ -89,7 +90,14 @@ export async function runTool(deps: ToolActivityDeps, input: RunToolInput): Prom
 }
 
 async function toOutcome(deps: ToolActivityDeps, input: RunToolInput, result: ToolResult): Promise<ToolOutcome> {
-  const response = result.ok ? { output: truncateOutput(result.output) } : { error: result.error.message };
+  const response: Record<string, unknown> = result.ok
+    ? { output: truncateOutput(result.output) }
+    : { error: result.error.message };
+  // The bytes go to the store on their own; the response, and so the transcript, keeps their reference.
+  if (result.ok && result.media) {
+    const { mimeType, base64, path } = result.media;
+    response[MEDIA_KEY] = { mimeType, ref: await deps.store.putBlob(base64), path } satisfies StoredMedia;
+  }
   const text = result.ok ? result.output : result.error.message;
   return {
     callId: input.callId,
@@ -170,7 +178,7 @@ async function runParsed(
       signal: ctx.cancellationSignal,
       shellTimeoutMs: input.shellTimeoutMs,
       grepTimeoutMs: deps.grepTimeoutMs,
-      readBlob: (ref) => readStoredBlob(deps.store, ref),
+      readBlob: (ref) => getBlobIfStored(deps.store, ref),
       exec: deps.exec,
       background: deps.background,
       knownFiles: input.knownFiles,
@@ -183,16 +191,6 @@ async function runParsed(
     if (ctx.cancellationSignal.aborted) return failed('cancelled', 'The tool call was cancelled.');
     if (isReadOnly(tool)) throw err;
     return failed('execution_failed', `${input.name} failed: ${(err as Error).message}`);
-  }
-}
-
-/** A blob the store does not hold reads as undefined; any other store failure stays an infrastructure error. */
-async function readStoredBlob(store: TranscriptStore, ref: string): Promise<string | undefined> {
-  try {
-    return await store.getBlob(ref);
-  } catch (err) {
-    if (err instanceof BlobMissingError) return undefined;
-    throw err;
   }
 }
 

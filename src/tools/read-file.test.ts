@@ -87,10 +87,42 @@ describe('read_file', () => {
     expect(error.message).toContain('20 MB');
   });
 
-  it('refuses binary files', async () => {
-    const { deps } = await makeWorkspace({ 'img.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 13, 1, 2, 3]) });
-    const error = errorOf(await callTool('read_file', { file_path: 'img.png' }, deps));
+  it('refuses binary files that are not media', async () => {
+    const { deps } = await makeWorkspace({ 'data.bin': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 13, 1, 2, 3]) });
+    const error = errorOf(await callTool('read_file', { file_path: 'data.bin' }, deps));
     expect(error.message).toContain('binary');
+  });
+
+  it('returns images, PDFs and audio whole as media with their MIME type, and says so to the model', async () => {
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 13, 1, 2, 3]);
+    const pdf = Buffer.from('%PDF-1.4\n%\xe2\xe3\n1 0 obj\n', 'latin1');
+    const mp3 = Buffer.from([0x49, 0x44, 0x33, 3, 0, 0, 0, 0, 0, 0x0f, 0xff, 0xfb]);
+    const { deps } = await makeWorkspace({ 'img/Logo.PNG': png, 'doc.pdf': pdf, 'a.mp3': mp3 });
+    const cases: [string, Buffer, string][] = [
+      ['img/Logo.PNG', png, 'image/png'],
+      ['doc.pdf', pdf, 'application/pdf'],
+      ['a.mp3', mp3, 'audio/mpeg'],
+    ];
+    for (const [file, bytes, mimeType] of cases) {
+      const result = await callTool('read_file', { file_path: file, start_line: 2 }, deps);
+      if (!result.ok) throw new Error(result.error.message);
+      expect(result.media).toEqual({ mimeType, base64: bytes.toString('base64'), path: file });
+      expect(result.output).toContain(`${file} (${mimeType}, ${bytes.length} bytes)`);
+      expect(result.output).not.toContain(bytes.toString('base64'));
+    }
+  });
+
+  it('reads an audio name on a text file as text; refuses empty media and audio formats the model cannot take', async () => {
+    const { deps } = await makeWorkspace({ 'notes.wav': 'not audio\n', 'empty.png': '', 'song.m4a': 'x\0y' });
+    expect(outputOf(await callTool('read_file', { file_path: 'notes.wav' }, deps))).toBe('not audio\n');
+    expect(errorOf(await callTool('read_file', { file_path: 'empty.png' }, deps)).message).toMatch(/empty image/);
+    expect(errorOf(await callTool('read_file', { file_path: 'song.m4a' }, deps)).message).toMatch(/MP3, WAV/);
+  });
+
+  it('refuses media over 20 MB like any other file', async () => {
+    const { root, deps } = await makeWorkspace({});
+    await fs.writeFile(path.join(root, 'big.png'), Buffer.alloc(20 * 1024 * 1024 + 1, 1));
+    expect(errorOf(await callTool('read_file', { file_path: 'big.png' }, deps)).kind).toBe('file_too_large');
   });
 
   it('reports a missing file, a directory, and ranges that make no sense', async () => {

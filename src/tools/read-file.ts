@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { MAX_FILE_BYTES, decodeText, looksBinary, resolveFile } from './tool-helpers';
+import { SUPPORTED_AUDIO_FORMATS, mediaTypeOf } from '../core/media';
+import { mediaResult, unsupportedAudio } from './read-media';
 import { ToolError, type ActivityTool } from './types';
 
 /** Gemini CLI's limits: lines per read and characters per line. */
@@ -43,8 +45,10 @@ export const readFileTool: ActivityTool<typeof schema> = {
   description:
     `Returns the text of one file. Read only the part you need with start_line and end_line ` +
     `(1-based, inclusive). At most ${MAX_LINES} lines are returned per call, lines longer than ` +
-    `${MAX_LINE_CHARS} characters are cut, and files over 20 MB or binary files are refused; a ` +
-    `shortened result says which lines it holds and how to read the rest.`,
+    `${MAX_LINE_CHARS} characters are cut, and files over 20 MB or other binary files are refused; a ` +
+    `shortened result says which lines it holds and how to read the rest. Images (PNG, JPEG, GIF, WEBP, ...), ` +
+    `PDF files, audio (${SUPPORTED_AUDIO_FORMATS}) and video are returned whole, as inline data you can see ` +
+    `or hear.`,
   parameters: schema,
   async execute(args, deps) {
     const { workspace } = deps;
@@ -58,7 +62,13 @@ export const readFileTool: ActivityTool<typeof schema> = {
           `grep) instead.`,
       );
     }
+    const media = mediaTypeOf(absolute);
+    if (media === 'unsupported_audio') unsupportedAudio(shown);
     const bytes = await workspace.readFile(absolute);
+    // An audio or video name on a file of text reads as text, as in Gemini CLI.
+    if (media && (media.kind === 'image' || media.kind === 'pdf' || looksBinary(bytes))) {
+      return mediaResult(shown, media, bytes);
+    }
     if (looksBinary(bytes)) {
       throw new ToolError(
         'execution_failed',

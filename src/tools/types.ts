@@ -201,9 +201,17 @@ export interface KnownFile {
   fingerprint: string;
 }
 
-/** What the model sees: `output` on success, `error.message` on failure. */
+/** A file's bytes the model receives as inline data (an image, a PDF, audio), base64-encoded. */
+export interface ToolMedia {
+  mimeType: string;
+  base64: string;
+  /** Workspace-relative path of the file. */
+  path: string;
+}
+
+/** What the model sees: `output` on success (and `media`, sent as inline data), `error.message` on failure. */
 export type ToolResult =
-  | { ok: true; output: string; display?: string; known?: KnownFile }
+  | { ok: true; output: string; display?: string; known?: KnownFile; media?: ToolMedia }
   | { ok: false; error: { kind: ToolErrorKind; message: string } };
 
 /** Read-only kinds may run in parallel within a turn; the others run one at a time, in order. */

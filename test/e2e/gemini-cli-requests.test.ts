@@ -3,12 +3,15 @@
  * Gemini server: the requests each program sends are compared fact by fact. Gemini CLI is installed into
  * the user's cache folder when missing (npm registry only). Run `npm run build` first: ours runs `dist/`.
  */
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { FakeGeminiServer, functionCallResponse, textResponse, type RecordedRequest } from '../../src/fake-gemini';
 import type { ScriptLine } from '../../src/fake-gemini';
 import { expectExit, sandboxesCleanedAfterEach } from '../helpers/cli';
 import { ensureGeminiCli, makeGeminiHome, runGeminiCli } from '../helpers/gemini-cli';
+import { PLAN_MODE_TOPIC, PROMPT_TOPICS, UNATTENDED_AMBIGUITY } from '../helpers/prompt-topics';
+import { unfenced } from '../helpers/sent-parts';
 import { TEST_ENV_VARS } from '../helpers/temporal-env';
 
 jest.setTimeout(600_000);
@@ -52,7 +55,7 @@ interface Recorded {
   ours: RecordedRequest[];
 }
 /** The default-model task, and a one-turn prompt with `-m gemini-3-pro-preview`, per program. */
-const runs: { task?: Recorded; retired?: Recorded } = {};
+const runs: { task?: Recorded; retired?: Recorded; plan?: RecordedRequest[] } = {};
 
 beforeAll(async () => {
   const entry = await ensureGeminiCli((msg) => process.stderr.write(`${msg}\n`));
@@ -76,14 +79,18 @@ beforeAll(async () => {
       runGeminiCli({ entry, home, baseUrl: fake.url, workspace: box.workspace, prompt, model, answer: 'Done.' }).then(
         () => undefined,
       );
-    const ours = (prompt: string, model?: string) => async () => {
-      const result = await box.run(['-p', prompt, '-y', '-w', box.workspace, ...(model ? ['-m', model] : [])], {
-        env,
-        timeoutMs: 30_000,
-      });
-      expectExit(result, 0);
-    };
+    const ours =
+      (prompt: string, model?: string, mode = ['-y']) =>
+      async () => {
+        const result = await box.run(['-p', prompt, ...mode, '-w', box.workspace, ...(model ? ['-m', model] : [])], {
+          env,
+          timeoutMs: 30_000,
+        });
+        expectExit(result, 0);
+      };
     fs.writeFileSync(path.join(box.workspace, 'a.txt'), 'hello\n');
+    // A repository, as most projects are: both programs add their git guidance only inside one.
+    execFileSync('git', ['init', '-q', box.workspace]);
     box.start(['worker'], { env });
     runs.task = { gemini: await record(taskScript, gemini(TASK)), ours: await record(taskScript, ours(TASK)) };
     const retired = [textResponse('Done.')];
@@ -91,6 +98,7 @@ beforeAll(async () => {
       gemini: await record(retired, gemini('Say Done.', 'gemini-3-pro-preview')),
       ours: await record(retired, ours('Say Done.', 'gemini-3-pro-preview')),
     };
+    runs.plan = await record(retired, ours('Say Done.', 'gemini-3.8-flash', ['--approval-mode', 'plan']));
   } finally {
     await fake.close();
   }
@@ -138,7 +146,7 @@ function userSkill(folders: string[]): void {
 }
 
 test('skills and topics offered: the user skill in activate_skill and the system prompt, and update_topic', () => {
-  const declared = (request: RecordedRequest) => {
+  const declarations = (request: RecordedRequest) => {
     const body = request.body as {
       tools?: { functionDeclarations?: { name: string; parametersJsonSchema?: unknown }[] }[];
     };
@@ -148,11 +156,69 @@ test('skills and topics offered: the user skill in activate_skill and the system
     JSON.stringify((request.body as { systemInstruction?: unknown }).systemInstruction ?? '');
   for (const requests of [runs.task!.gemini, runs.task!.ours]) {
     const first = streams(requests)[0];
-    const activate = declared(first).find((d) => d.name === 'activate_skill');
+    const activate = declarations(first).find((d) => d.name === 'activate_skill');
     expect(activate?.parametersJsonSchema).toMatchObject({
       properties: { name: { enum: expect.arrayContaining([SKILL]) } },
     });
     expect(system(first)).toContain(`<name>${SKILL}</name>`);
-    expect(declared(first).map((d) => d.name)).toContain('update_topic');
+    expect(declarations(first).map((d) => d.name)).toContain('update_topic');
   }
+});
+
+// The system prompt, the environment and the fences: what the models were tuned to find in a request.
+interface SentPart {
+  text?: string;
+  functionResponse?: { name: string; response: { output?: string } };
+}
+interface SentBody {
+  systemInstruction?: { parts?: { text?: string }[] };
+  contents: { role: string; parts: SentPart[] }[];
+  tools?: { functionDeclarations?: { name: string }[] }[];
+}
+const bodyOf = (request: RecordedRequest) => request.body as SentBody;
+const systemText = (request: RecordedRequest) =>
+  (bodyOf(request).systemInstruction?.parts ?? []).map((part) => part.text ?? '').join('\n');
+const declared = (request: RecordedRequest) =>
+  (bodyOf(request).tools ?? []).flatMap((tool) => tool.functionDeclarations ?? []).map((d) => d.name);
+
+describe('system prompt, workspace and fences', () => {
+  test('a system instruction at least half the size of the one Gemini CLI sends on the same task', () => {
+    const { gemini, ours } = runs.task!;
+    const theirs = systemText(streams(gemini)[0]).length;
+    const own = systemText(streams(ours)[0]).length;
+    process.stderr.write(`system instruction: Gemini CLI ${theirs} characters, durable-agent ${own}\n`);
+    expect(theirs).toBeGreaterThan(10_000);
+    expect(own).toBeGreaterThanOrEqual(theirs / 2);
+  });
+
+  // An unattended run (no terminal) settles an ambiguity itself, and says so, instead of asking.
+  const headless: Record<string, RegExp[]> = {
+    ...PROMPT_TOPICS,
+    'core mandates: confirm ambiguity': UNATTENDED_AMBIGUITY,
+  };
+  test.each(Object.keys(headless))('the system instruction sent covers %s', (topic) => {
+    const first = streams(runs.task!.ours)[0];
+    // Skills are spoken of only when a skill is offered; the plain task offers none.
+    if (topic === 'skills' && !declared(first).includes('activate_skill')) return;
+    for (const pattern of headless[topic]) expect(systemText(first)).toMatch(pattern);
+  });
+
+  test('the system instruction sent covers the plan-mode variant in plan mode, and only there', () => {
+    const plan = systemText(streams(runs.plan!)[0]);
+    for (const pattern of PLAN_MODE_TOPIC) expect(plan).toMatch(pattern);
+    expect(systemText(streams(runs.task!.ours)[0])).not.toMatch(PLAN_MODE_TOPIC[0]);
+  });
+
+  test('the first request carries the folder tree of the workspace', () => {
+    const first = bodyOf(streams(runs.task!.ours)[0]).contents[0];
+    const context = first.parts.find((part) => part.text?.startsWith('<session_context>'))?.text ?? '';
+    expect(context).toMatch(/^\s*a\.txt$/m);
+  });
+
+  test('shell output reaches the model fenced as untrusted data', () => {
+    const afterShell = bodyOf(streams(runs.task!.ours)[1]).contents;
+    const response = afterShell.flatMap((c) => c.parts).find((p) => p.functionResponse)?.functionResponse;
+    expect(response?.name).toBe('run_shell_command');
+    expect(unfenced(response?.response.output, 'shell')).toMatch(/hi/);
+  });
 });

@@ -95,10 +95,23 @@ test('PreCompress (auto) fires at every compression check of a non-empty convers
   });
   expect(run.result?.response).toBe('done');
   const lines = fs.readFileSync(path.join(ws, 'pc.jsonl'), 'utf8').trim().split('\n');
-  // Three model requests: the first has an empty conversation before it (Gemini CLI: no hook), then two checks.
-  expect(lines.map((l) => JSON.parse(l).trigger)).toEqual(['auto', 'auto']);
+  // Three model requests, three checks: Gemini CLI's conversation starts with its environment message.
+  expect(lines.map((l) => JSON.parse(l).trigger)).toEqual(['auto', 'auto', 'auto']);
   expect(run.events.filter((e) => e.type === 'chat_compressed')).toHaveLength(0);
   await maybeRecordHistory(h, run.workflowId, 'hooks-pre-compress-each-check');
+});
+
+test('a one-request prompt fires PreCompress (auto) once, as Gemini CLI fires it before its first request', async () => {
+  // Gemini CLI's own hook test: `-p` with one scripted answer and a PreCompress `auto` hook.
+  const ws = h.workspace();
+  const run = await h.run([textResponse('Hello! I am ready now.')], {
+    workspace: ws,
+    hooks: hooksOn('PreCompress', [`(cat; echo) >> "$GEMINI_PROJECT_DIR/pc.jsonl"`], { matcher: 'auto' }),
+  });
+  expect(run.result?.response).toBe('Hello! I am ready now.');
+  const lines = fs.readFileSync(path.join(ws, 'pc.jsonl'), 'utf8').trim().split('\n');
+  expect(lines.map((l) => JSON.parse(l))).toEqual([expect.objectContaining({ trigger: 'auto' })]);
+  expect(run.events.filter((e) => e.type === 'chat_compressed')).toHaveLength(0);
 });
 
 test("a session's SessionStart systemMessage shows in its first prompt's events", async () => {

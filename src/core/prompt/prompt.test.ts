@@ -1,5 +1,5 @@
 import { toolNames } from '../../tools';
-import { UNTRUSTED_TAG } from '../untrusted';
+import { PLAN_MODE_TOPIC, PROMPT_TOPICS } from '../../../test/helpers/prompt-topics';
 import { buildSystemPrompt, type PromptContext } from '.';
 
 /** Every tool we declare, and the two of Gemini CLI 0.61.0 the prompt already speaks of when offered. */
@@ -20,41 +20,15 @@ const base: PromptContext = {
   ],
 };
 
-/** Each topic a model tuned on Gemini CLI's prompt expects, and text that shows the prompt covers it. */
-const TOPICS: Record<string, RegExp[]> = {
-  'core mandates: project conventions': [/# Core mandates/, /conventions/i],
-  'core mandates: check libraries before using them': [/never assume a library/i, /package\.json/],
-  'core mandates: idiomatic changes': [/Idiomatic changes/],
-  'core mandates: comments sparingly': [/comments[^\n]*\n?[^\n]*sparingly/i],
-  'core mandates: no reverts unasked': [/No reverts unasked/],
-  'core mandates: confirm ambiguity': [/Ambiguity/, /ask before you act/],
-  'security and untrusted content': [/# Security and untrusted content/, new RegExp(`<${UNTRUSTED_TAG} source=`)],
-  'context efficiency': [/# Context efficiency/, /in parallel/i],
-  'engineering standards': [/# Engineering standards/, /Tests are part of the change/],
-  'software-engineering workflow': [/Understand\./, /Plan\./, /Implement\./, /Verify with tests\./, /lint/],
-  'new-application workflow': [/# New applications/, /Scaffold/],
-  'tone and brevity': [/# Tone and style/, /concise/],
-  'explaining critical commands': [/# Explaining critical commands/, /before you run a command/i],
-  'tool usage: paths, parallel reads, non-interactive, quiet, no pagers, background': [
-    /# Using the tools/,
-    /\*\*Paths:\*\*/,
-    /run together/,
-    /non-interactive/,
-    /quiet flags/i,
-    /never a pager/,
-    /is_background: true/,
-  ],
-  'git practice': [/# Git/, /git status/, /git diff HEAD/, /git log -n 3/, /Never push/],
-  'sub-agents': [/# Sub-agents/, /invoke_agent/],
-  skills: [/# Skills/, /activate_skill/, /<name>pr-review<\/name>\n\s*<description>Reviews a pull request\./],
-  'hook context': [/# Hook context/, /<hook_context>/],
-};
-
 describe('system prompt', () => {
   const main = buildSystemPrompt(base);
 
-  it.each(Object.entries(TOPICS))('covers %s', (_topic, patterns) => {
+  it.each(Object.entries(PROMPT_TOPICS))('covers %s', (_topic, patterns) => {
     for (const pattern of patterns) expect(main).toMatch(pattern);
+  });
+
+  it('lists each skill by name and description', () => {
+    expect(main).toMatch(/<name>pr-review<\/name>\n\s*<description>Reviews a pull request\./);
   });
 
   it('is at least half the size of Gemini CLI 0.61.0 on the same task (32 K characters)', () => {
@@ -69,8 +43,7 @@ describe('system prompt', () => {
 
   it('plan mode swaps the engineering workflows for the planning workflow', () => {
     const plan = buildSystemPrompt({ ...base, mode: 'plan' });
-    expect(plan).toMatch(/# Plan mode/);
-    expect(plan).toMatch(/exit_plan_mode/);
+    for (const pattern of PLAN_MODE_TOPIC) expect(plan).toMatch(pattern);
     expect(plan).not.toMatch(/# Software engineering tasks/);
     expect(plan).not.toMatch(/# New applications/);
     expect(main).not.toMatch(/# Plan mode/);

@@ -56,6 +56,9 @@ export function compressionDue(state: PromptState): boolean {
 /** PreCompress (`auto`) hooks used to fire only before a compression; prompts started before replay that. */
 export const PRE_COMPRESS_EACH_CHECK_PATCH = 'pre-compress-each-check';
 
+/** The first check of a new conversation used to skip PreCompress (`auto`); prompts started before replay that. */
+export const PRE_COMPRESS_FIRST_CHECK_PATCH = 'pre-compress-first-check';
+
 /**
  * Gemini CLI's compression step before a request: when the last prompt used half the model's
  * window (or a person asked), the older 70% of the conversation becomes a state snapshot in a new
@@ -63,9 +66,7 @@ export const PRE_COMPRESS_EACH_CHECK_PATCH = 'pre-compress-each-check';
  */
 export async function maybeCompress(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<void> {
   if (!compressionDue(state)) {
-    // Gemini CLI fires PreCompress at every check of a non-empty conversation, not only before a compression.
-    if (cursor.length > 0 && hasHooks(state, 'PreCompress', 'auto') && patched(PRE_COMPRESS_EACH_CHECK_PATCH))
-      await preCompress(state, 'auto');
+    if (preCompressAtCheck(state, cursor)) await preCompress(state, 'auto');
     return;
   }
   const force = state.context.forceCompress;
@@ -93,6 +94,17 @@ export async function maybeCompress(state: PromptState, acts: PromptActivities, 
     originalTokens: result.originalTokens,
     newTokens: result.newTokens,
   });
+}
+
+/**
+ * Gemini CLI fires PreCompress (`auto`) at every compression check, not only before a compression,
+ * once its conversation holds anything. Its conversation starts with the environment message, so the
+ * check before the very first request fires it too: a one-request `-p` run fires it once. Ours sends
+ * the environment with the first user message, so an empty cursor stands for that first check.
+ */
+function preCompressAtCheck(state: PromptState, cursor: Cursor): boolean {
+  if (!hasHooks(state, 'PreCompress', 'auto')) return false;
+  return cursor.length > 0 ? patched(PRE_COMPRESS_EACH_CHECK_PATCH) : patched(PRE_COMPRESS_FIRST_CHECK_PATCH);
 }
 
 /**
