@@ -107,16 +107,9 @@ function transcriptAndToolActivities(deps: ActivityDeps) {
   const heartbeatIntervalMs = deps.toolHeartbeatIntervalMs;
   return {
     async runTool(input: RunToolInput) {
-      const toolDeps = {
-        store: deps.store,
-        journal: deps.journal,
-        grepTimeoutMs: deps.grepTimeoutMs,
-        exec,
-        background,
-        commandRecords: deps.home ? commandRecords(path.join(deps.home, 'commands')) : undefined,
-        home: deps.home,
-        models: deps.models,
-      };
+      const records = deps.home ? commandRecords(path.join(deps.home, 'commands')) : undefined;
+      const { store, journal, grepTimeoutMs, home, models } = deps;
+      const toolDeps = { store, journal, grepTimeoutMs, exec, background, commandRecords: records, home, models };
       return runTool({ ...toolDeps, heartbeatIntervalMs }, input);
     },
     /** `invoke_agent`'s result with the sub-agent's long output strings read back from the store. */
