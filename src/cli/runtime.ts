@@ -101,6 +101,9 @@ async function ensureServer(config: Config, options: RuntimeOptions): Promise<De
     searchPath: config.searchPath,
     env: process.env,
     log,
+    // Said on stderr whatever the log level: the first run would otherwise sit silent for a minute.
+    progress: (msg) => process.stderr.write(`durable-agent: ${msg}\n`),
+    showInstaller: !!process.stderr.isTTY,
   });
   const dbFile = path.join(config.home, 'temporal', 'dev.db');
   // Said every time: a prompt on this server is seen by no one else's Temporal.
