@@ -1,14 +1,11 @@
 import { execFile } from 'node:child_process';
-import * as path from 'node:path';
 import { FakeGeminiServer, functionCallResponse, textResponse } from '../../src/fake-gemini';
-import { expectExit, NAMED_MODEL, sandboxesCleanedAfterEach } from '../helpers/cli';
+import { BARE_PATH, expectExit, NAMED_MODEL, sandboxesCleanedAfterEach } from '../helpers/cli';
 import { TEST_ENV_VARS } from '../helpers/temporal-env';
 
 jest.setTimeout(180_000);
 
 const sandbox = sandboxesCleanedAfterEach();
-/** A PATH with node on it and neither `durable-agent` nor `temporal`, as in a fresh shell after `npm ci`. */
-const BARE_PATH = [path.dirname(process.execPath), '/usr/bin', '/bin'].join(path.delimiter);
 
 test('`run --host X` with no worker of X says so at once, with the command that starts one', async () => {
   const fake = await FakeGeminiServer.start({

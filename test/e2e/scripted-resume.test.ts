@@ -2,14 +2,12 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { functionCallResponse, textResponse } from '../../src/fake-gemini';
-import { eventually, expectExit, sandboxesCleanedAfterEach } from '../helpers/cli';
+import { BARE_PATH, eventually, expectExit, sandboxesCleanedAfterEach } from '../helpers/cli';
 import { TEST_ENV_VARS } from '../helpers/temporal-env';
 
 jest.setTimeout(240_000);
 
 const sandbox = sandboxesCleanedAfterEach();
-/** A PATH with node on it and neither `durable-agent` nor `temporal`, as in a fresh shell after `npm ci`. */
-const BARE_PATH = [path.dirname(process.execPath), '/usr/bin', '/bin'].join(path.delimiter);
 
 test('a scripted run killed with kill -9 resumes, by the command `status` prints, at the next line', async () => {
   const box = sandbox('scripted-resume', process.env[TEST_ENV_VARS.address]);

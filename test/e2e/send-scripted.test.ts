@@ -1,14 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import * as path from 'node:path';
 import { textResponse } from '../../src/fake-gemini';
-import { expectExit, sandboxesCleanedAfterEach } from '../helpers/cli';
+import { BARE_PATH, expectExit, sandboxesCleanedAfterEach } from '../helpers/cli';
 import { TEST_ENV_VARS } from '../helpers/temporal-env';
 
 jest.setTimeout(180_000);
 
 const sandbox = sandboxesCleanedAfterEach();
-/** A PATH with node on it and neither `durable-agent` nor `temporal`, as in a fresh shell after `npm ci`. */
-const BARE_PATH = [path.dirname(process.execPath), '/usr/bin', '/bin'].join(path.delimiter);
 
 test('`send` to a session a scripted run started says at once that no worker serves it, and how to send', async () => {
   const box = sandbox('send-scripted', process.env[TEST_ENV_VARS.address]);
