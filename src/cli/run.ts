@@ -30,6 +30,7 @@ import { openArgsStore } from './full-args';
 import { createApprovalHandler } from './interactive-approval';
 import { scriptedSessionQueue, sessionOf } from './resume';
 import { withSettingsDefaults } from './gemini-flags';
+import { noticeUnservedHost } from './host-notice';
 
 /** `durable-agent run`: starts a prompt workflow and follows it to its end (or detaches). */
 export async function runCommand(config: Config, given: RunOptions, io: Io, logger: Logger): Promise<number> {
@@ -91,8 +92,11 @@ async function runAttached(
   const printer = createPrinter(options.output, io, workflowId, options.model);
   const argsStore = openArgsStore(config);
   const { approvals, onEvent } = approvalsFor(options, runtime, workflowId, input.workspace, argsStore.store, io);
+  const hostWatch = { client: runtime.client, taskQueue: runtime.taskQueue, workflowId, host: input.host! };
+  const stopHostNotice = noticeUnservedHost(config, hostWatch, io);
   try {
     await followPrompt(config, runtime.client, workflowId, printer, onEvent, stops.detach);
+    stopHostNotice();
     await approvals?.close();
     const signal = stops.received();
     if (signal && signal !== 'SIGINT') {
@@ -103,6 +107,7 @@ async function runAttached(
     printer.finish(report);
     return signal === 'SIGINT' ? EXIT.cancelled : exitCodeFor(report);
   } finally {
+    stopHostNotice();
     await approvals?.close();
     await argsStore.close();
   }

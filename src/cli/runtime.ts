@@ -10,6 +10,9 @@ import { loadWorkerEnvRedaction } from '../config/workspace';
 import { defaultHost } from './default-host';
 import { cannotReachMessage, isOwnAddress, recordOwnAddress } from './own-server';
 
+/** The private queue `run`/`chat` serve a script on: `<task queue>-fake-<pid>-<time>`. */
+const SCRIPTED_QUEUE = /-fake-\d+-\d+$/;
+
 export interface FakeResponses {
   path: string;
   strict: boolean;
@@ -66,6 +69,8 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
       ? await FakeGeminiServer.start({
           script: { path: options.fakeResponses.path },
           strict: options.fakeResponses.strict,
+          // Serving a scripted prompt's own queue again: its script goes on at the turn it reached.
+          resume: !options.privateQueueForFake && SCRIPTED_QUEUE.test(config.taskQueue),
         })
       : undefined;
     if (fake) stops.push(() => fake.close());
@@ -101,6 +106,9 @@ async function ensureServer(config: Config, options: RuntimeOptions): Promise<De
     searchPath: config.searchPath,
     env: process.env,
     log,
+    // Said on stderr whatever the log level: the first run would otherwise sit silent for a minute.
+    progress: (msg) => process.stderr.write(`durable-agent: ${msg}\n`),
+    showInstaller: !!process.stderr.isTTY,
   });
   const dbFile = path.join(config.home, 'temporal', 'dev.db');
   // Said every time: a prompt on this server is seen by no one else's Temporal.

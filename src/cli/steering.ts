@@ -2,20 +2,14 @@ import { Argument, type Command } from 'commander';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { withClient } from './connect';
-import {
-  checkPayloadSize,
-  requestCompression,
-  sendToSession,
-  topUpBudget,
-  type BudgetAnswer,
-  type Client,
-} from '../client';
+import { checkPayloadSize, requestCompression, topUpBudget, type BudgetAnswer, type Client } from '../client';
 import { InputError } from './exit-codes';
 import { LARGE_TEXT_HINT } from './prompt-input';
 import { loopDecisionCommand } from './inspect';
 import { positiveInt } from './arguments';
 import type { Io } from './output';
 import type { LoopDecision } from '../workflows/api';
+import { sendMessage } from './session-send';
 
 type Setup = () => { config: Config; logger: Logger };
 
@@ -65,9 +59,8 @@ function addSend(program: Command, setup: Setup, io: Io): void {
       if (!message.trim()) throw new InputError('the message is empty');
       checkPayloadSize('the message', message, LARGE_TEXT_HINT);
       const ctx = setup();
-      const options = { taskQueue: ctx.config.taskQueue, steer: o.steer };
       process.exitCode = await withClient(ctx, async (client) => {
-        io.stdout.write(`${await sendToSession(client, sessionId, message, options)}\n`);
+        io.stdout.write(`${await sendMessage(client, ctx.config, sessionId, message, o.steer)}\n`);
         return 0;
       });
     });

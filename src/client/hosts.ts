@@ -23,6 +23,11 @@ export async function waitsForHost(
   return !(await hostIsPolled(client, hostTaskQueue(description.taskQueue, host)));
 }
 
+/** Whether a live worker of `host` polls the host queue of prompts started on `promptQueue`. */
+export async function hostHasWorker(client: Client, promptQueue: string, host: string): Promise<boolean> {
+  return hostIsPolled(client, hostTaskQueue(promptQueue, host));
+}
+
 async function hostIsPolled(client: Client, taskQueue: string): Promise<boolean> {
   const response = await client.workflowService.describeTaskQueue({
     namespace: client.options.namespace,

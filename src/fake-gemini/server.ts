@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { lineForTurn } from './by-turn';
+import { lineForTurn, linesFromTurn } from './by-turn';
 import { loadScriptFile, type ScriptLine } from './script';
 
 /** What the fake received; the API key (header or `?key=`) is deliberately not kept. */
@@ -44,6 +44,11 @@ export interface FakeGeminiOptions {
    * would with a real model. Used by the benchmark's side-by-side run.
    */
   usageFromRequest?: boolean;
+  /**
+   * Strict mode, serving a scripted prompt again (after its worker died): the first stream request
+   * skips to the stream line of the model turn its conversation has reached (by-turn.ts).
+   */
+  resume?: boolean;
 }
 
 const ROUTE = /\/models\/([^/]+):(streamGenerateContent|generateContent|countTokens)$/;
@@ -64,6 +69,7 @@ export class FakeGeminiServer {
   private baseUrl = '';
   private loaded: ScriptLine[] = [];
   private remaining: ScriptLine[] = [];
+  private resumeAtTurn = false;
   private readonly closing = new AbortController();
   private readonly http = http.createServer((req, res) => {
     this.handle(req, res).catch(() => res.destroy());
@@ -87,6 +93,7 @@ export class FakeGeminiServer {
       options.byTurn ?? false,
       options.usageFromRequest ?? false,
     );
+    server.resumeAtTurn = !!options.resume;
     const host = options.host ?? '127.0.0.1';
     await new Promise<void>((resolve, reject) => {
       server.http.once('error', reject).listen(options.port ?? 0, host, resolve);
@@ -153,6 +160,10 @@ export class FakeGeminiServer {
     const time = new Date();
     const record: RecordedRequest = { method, model, body, time, bytes };
     this.requests.push(record);
+    if (this.resumeAtTurn && method === 'generateContentStream') {
+      this.resumeAtTurn = false;
+      this.remaining = linesFromTurn(this.remaining, body);
+    }
     const byTurn = this.byTurn && method === 'generateContentStream' ? lineForTurn(this.loaded, body) : undefined;
     const line = byTurn ? this.served(byTurn.line) : route ? this.take(method) : undefined;
     if (line) return this.answer(this.usageFromRequest ? withPromptTokens(line, bytes) : line, res, record);

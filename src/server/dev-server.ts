@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { Connection } from '@temporalio/client';
+import { leashToThisProcess } from './server-leash';
 
 /** Registered on every server this module starts; list and pending queries filter on them. */
 export const DEFAULT_SEARCH_ATTRIBUTES: Record<string, string> = {
@@ -39,7 +40,7 @@ export interface DevServerOptions {
   log?: (msg: string) => void;
   /** How long to wait for the frontend to serve; slow on a busy 2-core machine. Default 60 s. */
   startTimeoutMs?: number;
-  /** Kill the server when this Node process exits (default true). */
+  /** Stop the server when this Node process ends, even by `kill -9` (default true). */
   killOnExit?: boolean;
 }
 
@@ -77,6 +78,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   });
   const killer = () => child.kill('SIGKILL');
   if (options.killOnExit !== false) {
+    leashToThisProcess(child);
     process.on('exit', killer);
     void exited.then(() => process.off('exit', killer));
   }

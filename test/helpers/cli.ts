@@ -20,6 +20,8 @@ import { GEMINI_3 } from '../../src/core/models';
 export const NAMED_MODEL = ['-m', GEMINI_3.strong];
 
 export const BIN = path.resolve(__dirname, '..', '..', 'bin', 'durable-agent.js');
+/** A PATH with node on it and neither `durable-agent` nor `temporal`, as in a fresh shell after `npm ci`. */
+export const BARE_PATH = [path.dirname(process.execPath), '/usr/bin', '/bin'].join(path.delimiter);
 
 const DEFAULT_TIMEOUT_MS = 90_000;
 

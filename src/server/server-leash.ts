@@ -1,0 +1,25 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+
+/**
+ * Ties a child server's life to this process's, however this process ends. An `exit` handler does
+ * not run on `kill -9` or an out-of-memory kill, and the Temporal CLI cannot watch its parent: a
+ * server left behind would keep the ports and the SQLite database, and the next command would
+ * silently use it. So a tiny shell holds the read end of a pipe whose write end only this process
+ * holds; the kernel closes it when this process dies, for any reason, and the shell then sends the
+ * server SIGTERM (a clean shutdown of the database). The leash goes when the server exits first.
+ * Without a POSIX shell (Windows) there is no leash: the `exit` handler is all there is.
+ */
+export function leashToThisProcess(server: ChildProcess): void {
+  if (process.platform === 'win32' || server.pid === undefined) return;
+  const leash = spawn('/bin/sh', ['-c', 'cat >/dev/null; kill -TERM "$1" 2>/dev/null', 'leash', String(server.pid)], {
+    stdio: ['pipe', 'ignore', 'ignore'],
+    // Its own process group: a Ctrl-C meant for the terminal's job must not cut the leash early.
+    detached: true,
+  });
+  leash.on('error', () => undefined);
+  leash.stdin?.on('error', () => undefined);
+  // Neither the leash nor its pipe keeps this process alive.
+  leash.unref();
+  (leash.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+  server.once('exit', () => leash.kill('SIGKILL'));
+}

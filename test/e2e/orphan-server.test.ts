@@ -1,0 +1,33 @@
+import * as fs from 'node:fs';
+import { eventually, freePortWithUi, portIsFree, processesOf, sandboxesCleanedAfterEach } from '../helpers/cli';
+import { textResponse } from '../../src/fake-gemini';
+
+jest.setTimeout(180_000);
+
+const sandbox = sandboxesCleanedAfterEach();
+
+/** The command line of a live process, or undefined once it is gone (Linux /proc). */
+function commandOf(pid: number): string | undefined {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+describe('the embedded server of a run', () => {
+  test('goes with the run when the run is killed with kill -9: no orphan holds the port or the database', async () => {
+    const port = await freePortWithUi();
+    const box = sandbox('orphan', `127.0.0.1:${port}`);
+    const script = box.script([textResponse('late answer', { delayMs: 120_000 })]);
+    const run = box.start(['run', 'hello', '--fake-responses', script, '-w', box.workspace]);
+    await run.waitFor('stderr', /prompt \S+ started/, 120_000);
+    const server = processesOf(box.home).find((pid) => /server start-dev/.test(commandOf(pid) ?? ''));
+    expect(server).toBeDefined();
+    // Only the run's own Node process, as `kill -9 PID` does: not its process group.
+    process.kill(run.pid, 'SIGKILL');
+    await run.done;
+    await eventually(() => commandOf(server!) === undefined, 30_000, `dev server ${server} to stop after its run`);
+    expect(await portIsFree(port)).toBe(true);
+  });
+});
