@@ -59,7 +59,7 @@ export interface RecordMessageInput {
 }
 
 /**
- * The activities, built from their dependencies (STYLE rule 3): the worker passes the real SDK and
+ * The activities, built from their dependencies: the worker passes the real SDK and
  * store, tests pass the same with the SDK pointed at the fake Gemini server.
  */
 export function createActivities(deps: ActivityDeps) {

@@ -1,7 +1,7 @@
 import type { StatusReport } from '../client';
 import { EXIT_CODES, failureKind } from '../core/failures';
 
-/** Gemini CLI's exit codes (reference §13.2). */
+/** Gemini CLI's exit codes. */
 export const EXIT = EXIT_CODES;
 
 /** Thrown for bad command-line input: exit 42 with the message, nothing started. */

@@ -23,7 +23,7 @@ import type { QuestionAnswerPayload } from '../core/questions';
 import { wedgedReason } from './troubles';
 import { echo } from '../core/message-input';
 
-/** Starts one prompt; the client only starts workflows and sends messages (STYLE rule 1). */
+/** Starts one prompt; the client only starts workflows and sends messages. */
 export async function startPrompt(
   client: Client,
   input: PromptInput,

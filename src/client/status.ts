@@ -36,7 +36,7 @@ export type StatusName =
   | 'cancelled'
   | 'terminated';
 
-/** The `status --json` contract (DESIGN.md). */
+/** The `status --json` contract (documented in the README). */
 export interface StatusReport {
   workflowId: string;
   status: StatusName;

@@ -5,7 +5,7 @@
  * CLI, so a type string never changes; add a row instead.
  */
 
-/** The CLI's exit codes, Gemini CLI's (reference §13.2). */
+/** The CLI's exit codes, Gemini CLI's. */
 export const EXIT_CODES = { ok: 0, error: 1, auth: 41, input: 42, config: 52, turnLimit: 53, cancelled: 130 } as const;
 
 export interface FailureKind {

@@ -1,5 +1,5 @@
 import type { LoopDetection } from './loop/types';
-/** Plain JSON data that crosses workflow and activity boundaries (STYLE rule 8). */
+/** Plain JSON data that crosses workflow and activity boundaries. */
 
 export type ApprovalMode = 'default' | 'auto_edit' | 'yolo' | 'plan';
 export const APPROVAL_MODES: readonly ApprovalMode[] = ['default', 'auto_edit', 'yolo', 'plan'];

@@ -1,7 +1,7 @@
 import type { GoogleGenAI } from '@google/genai';
 
 /**
- * The model as the rest of the code sees it (STYLE rule 4): the two SDK methods the activities call.
+ * The model as the rest of the code sees it: the two SDK methods the activities call.
  * The real `createGenAI(...).models` fits it, and so does the scripted fake in test/fakes. Type-only,
  * so that nothing but src/model/client.ts loads the SDK to build one.
  */

@@ -16,7 +16,7 @@ import type { Todo } from '../tools/write-todos';
 import type { PromptShape, SystemMdPaths } from '../core/prompt/shape';
 import type { Topic } from '../tools/update-topic';
 
-/** Shared by workflows and the client: the whole message surface of a prompt (STYLE rule 12). */
+/** Shared by workflows and the client: the whole message surface of a prompt. */
 
 export const DEFAULT_TASK_QUEUE = 'durable-agent';
 export const DEFAULT_MAX_TURNS = 100;

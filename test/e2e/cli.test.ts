@@ -1,5 +1,5 @@
 /**
- * The `durable-agent` binary end to end (DESIGN.md "Contracts": command line, environment, approvals
+ * The `durable-agent` binary end to end (the README's contracts: command line, environment, approvals
  * as signals): each test spawns `bin/durable-agent.js` with stdin closed, checks exit codes and
  * output, and leaves no process behind. Run `npm run build` first: the binary runs `dist/`.
  */

@@ -1,5 +1,5 @@
 /**
- * The scripted model fake for activity tests (STYLE rule 17): one entry per call, in order, strict
+ * The scripted model fake for activity tests: one entry per call, in order, strict
  * about extra calls; every request is recorded as plain JSON. A string or a response answers
  * `generateContent`, a list of chunks answers `generateContentStream`, and an error is thrown by
  * the request.

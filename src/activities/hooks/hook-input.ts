@@ -41,7 +41,7 @@ export interface RunHooksInput {
 }
 
 /**
- * The JSON a hook reads on stdin (§12.3): Gemini CLI's base fields, then the event's own.
+ * The JSON a hook reads on stdin: Gemini CLI's base fields, then the event's own.
  * `transcript_path` is empty: the conversation lives in a transcript store, named by
  * `transcript_id`; model events carry it as `llm_request` / `llm_response` instead.
  */

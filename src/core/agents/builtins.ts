@@ -2,8 +2,8 @@ import { defaultOutputSchema, type AgentDefinition } from './definition';
 import type { JsonSchema } from './json-schema-check';
 
 /**
- * The built-in sub-agents, with Gemini CLI's names, inputs, outputs, tools and limits (reference
- * §10.4) and system prompts in our own words. The rules every sub-agent shares (finish with
+ * The built-in sub-agents, with Gemini CLI's names, inputs, outputs, tools and limits
+ * and system prompts in our own words. The rules every sub-agent shares (finish with
  * complete_task, no one to ask) are added by `finishInstructions` in recovery.ts, not repeated here.
  */
 

@@ -3,7 +3,7 @@ import type { FunctionDeclaration } from '../../tools/types';
 import { checkJsonSchema, type JsonSchema } from './json-schema-check';
 
 /**
- * `complete_task`'s protocol: how a sub-agent submits its output and ends (reference §10.3). Its
+ * `complete_task`'s protocol: how a sub-agent submits its output and ends. Its
  * arguments ARE the output object, so the declaration the model sees is the agent's output schema,
  * and the real check is `checkCompleteTask` against that schema, run by the child workflow. A
  * rejected call is an error result the model can correct, never a failure of the run.

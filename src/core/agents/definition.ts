@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { JsonSchema } from './json-schema-check';
 
 /**
- * A sub-agent's definition. Plain JSON (STYLE rule 8): it crosses into the workflow as data, so the
+ * A sub-agent's definition. Plain JSON: it crosses into the workflow as data, so the
  * input and output schemas are JSON Schema objects (the subset of json-schema-check.ts), not zod.
  */
 export interface AgentDefinition {
@@ -164,7 +164,7 @@ export const agentDefinitionSchema = z
   });
 
 /**
- * `invoke_agent` passes one prompt string (§10.5): into the only property if there is one, else into
+ * `invoke_agent` passes one prompt string: into the only property if there is one, else into
  * `prompt`. An input schema that cannot be filled that way is refused here rather than at call time.
  */
 function checkInputSchema(schema: JsonSchema): string | undefined {

@@ -2,8 +2,8 @@ import type { AgentDefinition } from './definition';
 import type { SubagentTerminateReason } from './recovery';
 
 /**
- * `invoke_agent`'s protocol: the one tool through which the main model runs a sub-agent (reference
- * §10.5). The workflow carries it out by starting a child workflow; the available agents and what
+ * `invoke_agent`'s protocol: the one tool through which the main model runs a sub-agent.
+ * The workflow carries it out by starting a child workflow; the available agents and what
  * they are for are listed in the tool's description (`invokeAgentDescription`), so the declaration
  * the model sees depends on the agents loaded for the prompt.
  */

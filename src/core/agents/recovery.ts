@@ -1,7 +1,7 @@
 import type { AgentDefinition } from './definition';
 
 /**
- * How a sub-agent run ends (reference §10.2): the closed set of reasons, the rules every sub-agent
+ * How a sub-agent run ends: the closed set of reasons, the rules every sub-agent
  * is given about finishing, the final warning turn (recovery turn) and the texts of the endings.
  * Pure text builders: the child workflow decides when each applies.
  */

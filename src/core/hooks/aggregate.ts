@@ -15,7 +15,7 @@ const DECIDING_EVENTS: readonly HookEventName[] = [
 ];
 
 /**
- * Gemini CLI's aggregation of several hooks of one event (§12.4). Deciding events: any
+ * Gemini CLI's aggregation of several hooks of one event. Deciding events: any
  * `continue: false` stops, any block/deny wins over ask, texts are joined with newlines,
  * `clearContext` is sticky. BeforeToolSelection: NONE beats ANY beats AUTO, allowed names are the
  * sorted union. Everything else (BeforeModel, AfterModel, advisory events): later outputs override

@@ -30,7 +30,7 @@ describe('readHookOutput (Gemini CLI exit codes)', () => {
   });
 });
 
-describe('aggregateOutputs (§12.4)', () => {
+describe('aggregateOutputs', () => {
   test('deciding events: any stop stops, block beats ask, texts join, clearContext sticks', () => {
     const out = aggregateOutputs('AfterAgent', [
       { decision: 'ask', reason: 'a', hookSpecificOutput: { additionalContext: 'one', clearContext: true } },

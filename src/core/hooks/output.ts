@@ -34,7 +34,7 @@ const outputSchema = z.object({
 });
 
 /**
- * Reads what a finished hook process said (§12.3). Exit 0: stdout (or stderr when stdout is
+ * Reads what a finished hook process said. Exit 0: stdout (or stderr when stdout is
  * empty) as JSON, a JSON string holding JSON parsed twice, other text as a system message. Exit 2:
  * a `deny` with stderr as the reason. Any other exit code: a warning and no output, so a crashed
  * or missing command never blocks the agent. JSON of the wrong shape is a warning too.

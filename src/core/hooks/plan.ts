@@ -9,7 +9,7 @@ export interface HookPlan {
 const TOOL_EVENTS: readonly HookEventName[] = ['BeforeTool', 'AfterTool'];
 
 /**
- * The hooks of `event` whose matcher accepts `target` (§12.2): a regular expression against the
+ * The hooks of `event` whose matcher accepts `target`: a regular expression against the
  * tool name for tool events (an invalid one must match exactly), an exact string for the others
  * (PreCompress `manual`/`auto`, SessionStart's source, Notification's type); empty or `*` matches
  * everything. Identical hooks (same name and command) run once. Undefined when nothing matches, so

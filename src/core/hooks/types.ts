@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Gemini CLI's hook events (§12.1), by the names its settings use. */
+/** Gemini CLI's hook events, by the names its settings use. */
 export const HOOK_EVENTS = [
   'BeforeTool',
   'AfterTool',
@@ -77,7 +77,7 @@ export interface HookRun {
 }
 
 /**
- * The aggregated decision of every hook of one event (§12.4), as the workflow sees it. Plain JSON,
+ * The aggregated decision of every hook of one event, as the workflow sees it. Plain JSON,
  * recorded in history as the hook activity's result: replay reads it and never runs a hook again.
  */
 export interface HookDecision {

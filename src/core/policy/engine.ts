@@ -6,7 +6,7 @@ import { SHELL_TOOL, type PolicyDecision, type PolicyRule, type PolicySet, type 
 
 /**
  * Gemini CLI's policy engine as a pure function of rules, call and mode, called from the workflow
- * (STYLE rule 10). Rules are ordered by effective priority (tier + priority / 1000) and the first
+ * (so it stays deterministic). Rules are ordered by effective priority (tier + priority / 1000) and the first
  * one that matches decides. A `deny` is final: no approval can override it (invariant 6).
  */
 

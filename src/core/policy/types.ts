@@ -2,7 +2,7 @@ import type { ApprovalMode } from '../types';
 
 /**
  * Policy data. Every type here is plain JSON: rules are read from TOML at the process edge, made
- * from `proceed_always` approvals, and passed into the workflow as input (STYLE rule 8).
+ * from `proceed_always` approvals, and passed into the workflow as input.
  */
 
 export type PolicyDecision = 'allow' | 'deny' | 'ask_user';

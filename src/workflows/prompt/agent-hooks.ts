@@ -10,7 +10,7 @@ import type { Cursor, PromptResult } from '../api';
 import type { Ending } from './ending';
 
 /**
- * The agent-level hook events of a prompt (Gemini CLI §1.2, §12.5). Each returns quickly without
+ * The agent-level hook events of a prompt (as Gemini CLI fires them). Each returns quickly without
  * an activity when no hook is configured for its event. Stops and blocks end the prompt as
  * `stopped` (exit 0), as Gemini CLI's headless mode ends without an error.
  */

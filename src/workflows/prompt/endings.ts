@@ -94,7 +94,7 @@ export async function recordCancellation(
 }
 
 /**
- * The one place workflow errors become failures (STYLE rule 7): a plain Error would fail the
+ * The one place workflow errors become failures: a plain Error would fail the
  * workflow task and be retried forever, so everything leaves as a non-retryable ApplicationFailure
  * whose type and message say what went wrong.
  */
