@@ -3,6 +3,7 @@ import {
   closeSession,
   compressSession,
   describeExecution,
+  failureText,
   promptStatus,
   sendToSession,
   sessionStatus,
@@ -16,10 +17,11 @@ import { questionHint } from './answer';
 import { InputError } from './exit-codes';
 import { createApprovalHandler } from './interactive-approval';
 import { followPrompt } from './follow';
-import { createPrinter, type Io } from './output';
+import { createPrinter, shorten, type Io } from './output';
 import type { SessionInput } from '../workflows/api';
 import { compressionMessage } from '../core/compression-message';
 import { selfCommand } from './self-command';
+import { sessionStatusText } from './chat-status';
 
 /** What `chat` needs to talk to its session. */
 export interface ChatSession {
@@ -105,19 +107,9 @@ export async function sendChatMessage(s: ChatSession, text: string, steer = fals
   return id;
 }
 
-/** `/status`: the session's counts, and the state of its running prompt. */
+/** `/status`: the session, its running prompt with the calls that wait and how to answer them, its tokens. */
 export async function printSessionStatus(s: ChatSession): Promise<void> {
-  if (s.defaults) return void s.io.stderr.write(`session ${s.id} starts with your first message\n`);
-  const status = await sessionStatus(s.client, s.id);
-  if (!status) return void s.io.stderr.write(`session ${s.id}: no worker answered\n`);
-  const running = status.current ? await promptStatus(s.client, status.current).catch(() => undefined) : undefined;
-  const parts = [`session ${s.id}: ${status.prompts} prompt(s) done`, status.closed ? 'closing' : 'open'];
-  if (running) {
-    const turns = running.turns !== undefined ? `, ${running.turns} turn(s)` : '';
-    parts.push(`running ${running.workflowId} (${running.status}${turns})`);
-  }
-  if (status.queued.length > 0) parts.push(`queued ${status.queued.map((q) => q.promptId).join(', ')}`);
-  s.io.stderr.write(`${parts.join('; ')}\n`);
+  s.io.stderr.write(await sessionStatusText({ client: s.client, id: s.id, started: !s.defaults }));
 }
 
 /** `/clear` and `/compress`, on an idle session, with Gemini CLI's words for the outcome. */
@@ -132,8 +124,13 @@ export async function runChatCommand(
     return void s.io.stderr.write('Conversation cleared: the next message starts afresh.\n');
   }
   if (s.defaults) return void s.io.stderr.write('Nothing to compress.\n');
-  const r = await compressSession(s.client, s.id);
-  s.io.stderr.write(`${compressionMessage(r.status, r.originalTokens, r.newTokens)}\n`);
+  try {
+    const r = await compressSession(s.client, s.id);
+    s.io.stderr.write(`${compressionMessage(r.status, r.originalTokens, r.newTokens)}\n`);
+  } catch (err) {
+    // Gemini CLI's words, with the reason Temporal keeps under the failed activity.
+    s.io.stderr.write(`Failed to compress chat history: ${failureText(err)}\n`);
+  }
 }
 
 export async function closeChatSession(s: ChatSession): Promise<void> {
@@ -186,10 +183,6 @@ export async function followChatPrompt(
     await approvals?.close();
     if (waiting.size > 0) input.resume();
   }
-}
-
-function shorten(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 function indent(text: string): string {
