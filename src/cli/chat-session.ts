@@ -6,7 +6,6 @@ import {
   failureText,
   promptStatus,
   sendToSession,
-  sessionStatus,
   WorkflowNotFoundError,
   type Client,
 } from '../client';
@@ -17,10 +16,9 @@ import { questionHint } from './answer';
 import { InputError } from './exit-codes';
 import { createApprovalHandler } from './interactive-approval';
 import { followPrompt } from './follow';
-import { createPrinter, shorten, type Io } from './output';
+import { createPrinter, type Io } from './output';
 import type { SessionInput } from '../workflows/api';
 import { compressionMessage } from '../core/compression-message';
-import { selfCommand } from './self-command';
 import { sessionStatusText } from './chat-status';
 
 /** What `chat` needs to talk to its session. */
@@ -73,31 +71,6 @@ export async function existingSession(client: Client, id: string): Promise<boole
       `session ${id} is ${description.status.toLowerCase()}: its conversation is over, start another with a new id`,
     );
   return true;
-}
-
-/** Prints where a resumed session stands; returns the prompts to follow (running, then queued). */
-export async function printRecap(s: ChatSession): Promise<string[]> {
-  const status = await sessionStatus(s.client, s.id);
-  if (!status) {
-    s.io.stderr.write(
-      `session ${s.id}: no worker answered; messages are kept until one runs (${selfCommand()} server)\n`,
-    );
-    return [];
-  }
-  const lines = [`Resuming session ${s.id}: ${status.prompts} prompt(s) so far.`];
-  if (status.prompts > 0) {
-    const last = await promptStatus(s.client, `${s.id}-p${status.prompts}`).catch(() => undefined);
-    if (last)
-      lines.push(
-        `Last prompt ${last.workflowId} (${last.status})${last.response ? ', its answer:' : '.'}`,
-        ...(last.response ? [indent(shorten(last.response.trim(), 600))] : []),
-      );
-  }
-  if (status.closed) lines.push('The session is closing: its queued messages run, then it ends.');
-  const follow = [...(status.current ? [status.current] : []), ...status.queued.map((q) => q.promptId)];
-  if (follow.length > 0) lines.push(`Following ${follow.join(', ')}.`);
-  s.io.stderr.write(`${lines.join('\n')}\n`);
-  return follow;
 }
 
 /** Sends a message (or, with `steer`, hands it to the running prompt) and returns the prompt id it went to. */
@@ -183,8 +156,4 @@ export async function followChatPrompt(
     await approvals?.close();
     if (waiting.size > 0) input.resume();
   }
-}
-
-function indent(text: string): string {
-  return text.replace(/^/gm, '  ');
 }
