@@ -27,7 +27,7 @@ export async function sessionStatusText(s: StatusTarget): Promise<string> {
   const running = reports.find((r) => r.workflowId === status.current);
   const usage = reports.reduce<TokenUsage>((sum, r) => (r.stats ? addUsage(sum, r.stats.usage) : sum), EMPTY_USAGE);
   const lines = [
-    `session ${s.id}: ${status.prompts} prompt(s) done, ${status.closed ? 'closing' : 'open'}`,
+    `session ${s.id}: ${status.prompts} prompt(s) done; ${status.closed ? 'closing' : 'open'}`,
     `  ${tokensLine(usage, `tokens (session, ${reports.length} prompt(s))`)}`,
   ];
   if (running) lines.push(`running ${formatStatus(running).trimEnd()}`);

@@ -45,7 +45,7 @@ test('chat /status: session tokens, the running prompt, its call awaiting approv
   await c.waitFor('stderr', /needs approval/);
   c.child.stdin!.write('/status\n');
   const [status] = await c.waitFor('stderr', /^session [^\n]*prompt\(s\) done[^]*?tokens: [^\n]*\n/m);
-  expect(status).toMatch(new RegExp(`^session ${id}: 1 prompt\\(s\\) done, open\\n`));
+  expect(status).toMatch(new RegExp(`^session ${id}: 1 prompt\\(s\\) done; open\\n`));
   expect(status).toMatch(/^ {2}tokens \(session, 2 prompt\(s\)\): [1-9]\d* in, \d+ out, \d+ cached$/m);
   expect(status).toContain(`running ${id}-p2: awaiting_approval after 1 turn(s)`);
   expect(status).toMatch(/^ {2}awaiting approval: \S+ write_file \{"file_path":"a.txt","content":"A"\}$/m);
