@@ -1,5 +1,5 @@
 import * as readline from 'node:readline';
-import { cancelPrompt, WorkflowUpdateFailedError } from '../client';
+import { cancelPrompt, failureText } from '../client';
 import { CHAT_HELP, parseChatLine, type ChatLine } from './chat-commands';
 import {
   closeChatSession,
@@ -96,8 +96,7 @@ export class ChatRepl {
       else if (this.closing) io.stderr.write(`session ${this.s.id} is closed: it takes no more messages\n`);
       else if (line.kind === 'steer' || line.kind === 'message') await this.send(line.text, line.kind === 'steer');
     } catch (err) {
-      const cause = err instanceof WorkflowUpdateFailedError && err.cause ? err.cause : err;
-      io.stderr.write(`durable-agent: ${(cause as Error).message}\n`);
+      io.stderr.write(`durable-agent: ${failureText(err)}\n`);
     }
     if (!this.busy) this.showPrompt();
   }

@@ -3,9 +3,9 @@ import {
   closeSession,
   compressSession,
   describeExecution,
+  failureText,
   promptStatus,
   sendToSession,
-  sessionStatus,
   WorkflowNotFoundError,
   type Client,
 } from '../client';
@@ -19,7 +19,7 @@ import { followPrompt } from './follow';
 import { createPrinter, type Io } from './output';
 import type { SessionInput } from '../workflows/api';
 import { compressionMessage } from '../core/compression-message';
-import { selfCommand } from './self-command';
+import { sessionStatusText } from './chat-status';
 
 /** What `chat` needs to talk to its session. */
 export interface ChatSession {
@@ -73,31 +73,6 @@ export async function existingSession(client: Client, id: string): Promise<boole
   return true;
 }
 
-/** Prints where a resumed session stands; returns the prompts to follow (running, then queued). */
-export async function printRecap(s: ChatSession): Promise<string[]> {
-  const status = await sessionStatus(s.client, s.id);
-  if (!status) {
-    s.io.stderr.write(
-      `session ${s.id}: no worker answered; messages are kept until one runs (${selfCommand()} server)\n`,
-    );
-    return [];
-  }
-  const lines = [`Resuming session ${s.id}: ${status.prompts} prompt(s) so far.`];
-  if (status.prompts > 0) {
-    const last = await promptStatus(s.client, `${s.id}-p${status.prompts}`).catch(() => undefined);
-    if (last)
-      lines.push(
-        `Last prompt ${last.workflowId} (${last.status})${last.response ? ', its answer:' : '.'}`,
-        ...(last.response ? [indent(shorten(last.response.trim(), 600))] : []),
-      );
-  }
-  if (status.closed) lines.push('The session is closing: its queued messages run, then it ends.');
-  const follow = [...(status.current ? [status.current] : []), ...status.queued.map((q) => q.promptId)];
-  if (follow.length > 0) lines.push(`Following ${follow.join(', ')}.`);
-  s.io.stderr.write(`${lines.join('\n')}\n`);
-  return follow;
-}
-
 /** Sends a message (or, with `steer`, hands it to the running prompt) and returns the prompt id it went to. */
 export async function sendChatMessage(s: ChatSession, text: string, steer = false): Promise<string> {
   const id = await sendToSession(s.client, s.id, text, { taskQueue: s.taskQueue, defaults: s.defaults, steer });
@@ -105,19 +80,9 @@ export async function sendChatMessage(s: ChatSession, text: string, steer = fals
   return id;
 }
 
-/** `/status`: the session's counts, and the state of its running prompt. */
+/** `/status`: the session, its running prompt with the calls that wait and how to answer them, its tokens. */
 export async function printSessionStatus(s: ChatSession): Promise<void> {
-  if (s.defaults) return void s.io.stderr.write(`session ${s.id} starts with your first message\n`);
-  const status = await sessionStatus(s.client, s.id);
-  if (!status) return void s.io.stderr.write(`session ${s.id}: no worker answered\n`);
-  const running = status.current ? await promptStatus(s.client, status.current).catch(() => undefined) : undefined;
-  const parts = [`session ${s.id}: ${status.prompts} prompt(s) done`, status.closed ? 'closing' : 'open'];
-  if (running) {
-    const turns = running.turns !== undefined ? `, ${running.turns} turn(s)` : '';
-    parts.push(`running ${running.workflowId} (${running.status}${turns})`);
-  }
-  if (status.queued.length > 0) parts.push(`queued ${status.queued.map((q) => q.promptId).join(', ')}`);
-  s.io.stderr.write(`${parts.join('; ')}\n`);
+  s.io.stderr.write(await sessionStatusText({ client: s.client, id: s.id, started: !s.defaults }));
 }
 
 /** `/clear` and `/compress`, on an idle session, with Gemini CLI's words for the outcome. */
@@ -132,8 +97,13 @@ export async function runChatCommand(
     return void s.io.stderr.write('Conversation cleared: the next message starts afresh.\n');
   }
   if (s.defaults) return void s.io.stderr.write('Nothing to compress.\n');
-  const r = await compressSession(s.client, s.id);
-  s.io.stderr.write(`${compressionMessage(r.status, r.originalTokens, r.newTokens)}\n`);
+  try {
+    const r = await compressSession(s.client, s.id);
+    s.io.stderr.write(`${compressionMessage(r.status, r.originalTokens, r.newTokens)}\n`);
+  } catch (err) {
+    // Gemini CLI's words, with the reason Temporal keeps under the failed activity.
+    s.io.stderr.write(`Failed to compress chat history: ${failureText(err)}\n`);
+  }
 }
 
 export async function closeChatSession(s: ChatSession): Promise<void> {
@@ -186,12 +156,4 @@ export async function followChatPrompt(
     await approvals?.close();
     if (waiting.size > 0) input.resume();
   }
-}
-
-function shorten(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
-function indent(text: string): string {
-  return text.replace(/^/gm, '  ');
 }

@@ -1,15 +1,16 @@
 import type { Command } from 'commander';
 import { hostIsLocal } from './hosts';
-import { hasAgentSearchAttributes } from '../client';
+import { hasAgentSearchAttributes, type Client } from '../client';
 import type { Config } from '../config';
 import type { ApprovalMode } from '../core/types';
-import { geminiApiKey } from '../model/api-key';
+import { geminiApiKey, MissingApiKeyError } from '../model/api-key';
 import type { Logger } from '../logger';
 import { openArgsStore } from './full-args';
 import { positiveInt } from './arguments';
 import { addPromptOptions } from './prompt-options';
 import { ChatRepl } from './chat-repl';
-import { checkSessionId, existingSession, printRecap, type ChatSession } from './chat-session';
+import { checkSessionId, existingSession, type ChatSession } from './chat-session';
+import { printRecap, scriptNeeded } from './chat-recap';
 import { EXIT } from './exit-codes';
 import type { Io } from './output';
 import { promptSettings } from './prompt-input';
@@ -76,20 +77,14 @@ export async function chatCommand(
   checkSessionId(id);
   const settings = promptSettings({ ...options, detach: false, nextSpeakerCheck: false });
   settings.hostIsLocal = hostIsLocal(settings.host!, config.temporalAddress);
-  if (!options.fakeResponses) geminiApiKey(config);
-  // Scripted responses are served on a queue of this chat's own: on the shared one, the script would
-  // answer other users' prompts and their workers this chat's. A scripted chat resumed later serves
-  // the queue its session started on.
-  const runtime = await openRuntime(config, {
-    fakeResponses: options.fakeResponses,
-    worker: 'auto',
-    privateQueueForFake: true,
-    queueToAdopt: (client) => scriptedSessionQueue(client, config, id),
-    logger,
-  });
+  // Without a key only a scripted session's recap can be shown, which needs no worker.
+  const keyless = !options.fakeResponses && !hasApiKey(config);
+  const runtime = await openChatRuntime(config, id, options.fakeResponses, keyless, logger);
   const argsStore = openArgsStore(config);
   try {
     const exists = await existingSession(runtime.client, id);
+    const scripted = await scriptedWithoutScript(runtime.client, config, id, exists && !options.fakeResponses);
+    if (keyless && !scripted) throw new MissingApiKeyError();
     const tty = process.stdin.isTTY === true && process.stdout.isTTY === true;
     const session: ChatSession = {
       client: runtime.client,
@@ -105,6 +100,7 @@ export async function chatCommand(
     if (!exists) session.defaults = await newSessionDefaults(config, runtime.client, settings, options, io);
     if (!exists) io.stderr.write(`New session ${id}. Type a message, or /help.\n`);
     const pending = exists ? await printRecap(session) : [];
+    if (scripted) return scriptNeeded(id, io);
     const end = await new ChatRepl(session, tty).run(pending);
     return end === 'interrupted' ? EXIT.cancelled : EXIT.ok;
   } finally {
@@ -128,4 +124,39 @@ async function newSessionDefaults(
     io,
   );
   return { ...settings, ...loaded, searchAttributes: await hasAgentSearchAttributes(client) };
+}
+
+function hasApiKey(config: Config): boolean {
+  try {
+    return !!geminiApiKey(config);
+  } catch (err) {
+    if (err instanceof MissingApiKeyError) return false;
+    throw err;
+  }
+}
+
+/** An existing session started by a scripted chat, resumed without a script (`check` false: not asked). */
+async function scriptedWithoutScript(client: Client, config: Config, id: string, check: boolean): Promise<boolean> {
+  return check && (await scriptedSessionQueue(client, config, id)) !== undefined;
+}
+
+/**
+ * Scripted responses are served on a queue of this chat's own: on the shared one, the script would
+ * answer other users' prompts and their workers this chat's. A scripted chat resumed later serves
+ * the queue its session started on.
+ */
+function openChatRuntime(
+  config: Config,
+  id: string,
+  fakeResponses: FakeResponses | undefined,
+  keyless: boolean,
+  logger: Logger,
+): Promise<AgentRuntime> {
+  return openRuntime(config, {
+    fakeResponses,
+    worker: keyless ? 'never' : 'auto',
+    privateQueueForFake: true,
+    queueToAdopt: (client) => scriptedSessionQueue(client, config, id),
+    logger,
+  });
 }

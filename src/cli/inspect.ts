@@ -5,7 +5,6 @@ import {
   promptStatus,
   promptsAwaitingApproval,
   type Client,
-  type StatusReport,
   type ToolConfirmation,
 } from '../client';
 import { exitCodeFor, InputError } from './exit-codes';
@@ -15,9 +14,9 @@ import { followPrompt } from './follow';
 import { createPrinter, type Io, type OutputFormat, type Printer } from './output';
 import { openArgsStore, withFullPendingArgs } from './full-args';
 import type { LoopDecision } from '../workflows/api';
-import { describeQuestion, questionHint } from './answer';
-import type { Topic } from '../tools/update-topic';
-import { selfCommand } from './self-command';
+import { questionHint } from './answer';
+import { formatStatus } from './status-text';
+import { approvalHint } from './approval-hint';
 
 type StoreConfig = Pick<Config, 'home' | 'storeUrl'>;
 
@@ -49,20 +48,24 @@ export async function watchCommand(
   format: OutputFormat,
   io: Io,
 ): Promise<number> {
-  const printer = withQuestions(createPrinter(format, io, workflowId), format, workflowId, io);
+  const printer = withHints(createPrinter(format, io, workflowId), format, workflowId, io);
   await followPrompt(config, client, workflowId, printer);
   const report = await promptStatus(client, workflowId);
   printer.finish(report);
   return exitCodeFor(report);
 }
 
-/** In text, a question the prompt waits on is shown with the commands that answer it, as `run` shows it. */
-function withQuestions(printer: Printer, format: OutputFormat, workflowId: string, io: Io): Printer {
+/**
+ * In text, a call awaiting approval and a question the prompt waits on are shown with the commands
+ * that answer them, as `run` shows them (the other formats carry them in their own events).
+ */
+function withHints(printer: Printer, format: OutputFormat, workflowId: string, io: Io): Printer {
   if (format !== 'text') return printer;
   return {
     ...printer,
     event(e) {
       if (e.type === 'question_asked') io.stderr.write(questionHint(workflowId, e.callId, e.questions));
+      if (e.type === 'tool_call_awaiting_approval') io.stderr.write(approvalHint(workflowId, e.callId, e.name, e.args));
       printer.event(e);
     },
   };
@@ -152,35 +155,4 @@ export async function loopDecisionCommand(
   await decideLoop(client, workflowId, action);
   io.stdout.write(`${action} sent to ${workflowId}\n`);
   return 0;
-}
-
-function formatStatus(r: StatusReport): string {
-  const lines = [`${r.workflowId}: ${r.status}${r.turns !== undefined ? ` after ${r.turns} turn(s)` : ''}`];
-  if (r.host)
-    lines.push(
-      `  host: ${r.host}${r.waitingForHost ? ` (waiting for host ${r.waitingForHost}: no worker of it is up)` : ''}`,
-    );
-  for (const p of r.pendingApprovals)
-    lines.push(`  awaiting approval: ${p.callId} ${p.name} ${JSON.stringify(p.args)}`);
-  for (const q of r.pendingQuestions ?? []) {
-    const questions = Array.isArray(q.questions) ? q.questions : [];
-    lines.push(`  awaiting an answer: ${q.callId} ask_user`);
-    lines.push(...questions.flatMap((question, i) => describeQuestion(question, i)).map((line) => `    ${line}`));
-    lines.push(`    answer: ${selfCommand()} answer ${r.workflowId} ${q.callId} --answer '...'`);
-  }
-  if (r.error) lines.push(`  error: ${r.error.type}: ${r.error.message}`);
-  if (r.todos?.length) lines.push('  todos:', ...r.todos.map((t) => `    [${t.status}] ${t.description}`));
-  if (r.topics?.length) lines.push('  topics:', ...topicLines(r.topics));
-  if (r.stats)
-    lines.push(`  tokens: ${r.stats.usage.input} in, ${r.stats.usage.output} out, ${r.stats.usage.cached} cached`);
-  if (r.response) lines.push('', r.response);
-  return `${lines.join('\n')}\n`;
-}
-
-/** Each chapter on one line, the current one (last) with its latest intent. */
-function topicLines(topics: readonly Topic[]): string[] {
-  return topics.map((t, i) => {
-    const intent = i === topics.length - 1 ? ` (now: ${t.intent})` : '';
-    return `    ${i + 1}. ${t.title || '(untitled)'}${t.summary ? `: ${t.summary}` : ''}${intent}`;
-  });
 }

@@ -1,6 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { DEFAULT_SHUTDOWN_GRACE_MS, graceOption, hostOption } from './hosts';
-import { PayloadTooLargeError, WorkflowNotFoundError, WorkflowUpdateFailedError } from '../client';
+import { failureText, PayloadTooLargeError, WorkflowNotFoundError, WorkflowUpdateFailedError } from '../client';
 import { ConfigError, loadConfig, type Config } from '../config';
 import { APPROVAL_MODES, type ApprovalMode } from '../core/types';
 import { runFakeGeminiCommand } from '../fake-gemini';
@@ -165,7 +165,7 @@ function addServers(program: Command): void {
       )
       .option('--no-spare', 'keep no spare process for `run` (or DURABLE_AGENT_SPARE=0)')
       .action(async (o) => {
-        const { config, logger } = setup('info');
+        const { config, logger } = setup('warn');
         serveMetricsAt(o.metrics);
         useDeployment(o);
         const workerHost = { host: o.host as string | undefined, shutdownGraceMs: o.shutdownGrace as number };
@@ -212,9 +212,7 @@ function reportError(err: unknown): number {
       ? EXIT.ok
       : EXIT.input;
   }
-  const cause = err instanceof WorkflowUpdateFailedError && err.cause ? err.cause : err;
-  const message = cause instanceof Error ? cause.message : String(cause);
-  process.stderr.write(`durable-agent: ${message}\n`);
+  process.stderr.write(`durable-agent: ${failureText(err)}\n`);
   if (err instanceof InputError || err instanceof WorkflowUpdateFailedError || err instanceof PayloadTooLargeError)
     return EXIT.input;
   if (err instanceof ConfigError) return EXIT.config;

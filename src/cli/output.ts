@@ -231,6 +231,7 @@ function ownLine(e: AgentEvent): Record<string, unknown> | undefined {
   return { type: 'topic', ...chapter, strategic_intent: e.intent };
 }
 
-function shorten(text: string, max: number): string {
+/** `text` cut to `max` characters, an ellipsis marking the cut. */
+export function shorten(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

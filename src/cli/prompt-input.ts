@@ -100,3 +100,16 @@ export function modelName(model: string): string {
     `-m/--model: ${shown} is not a model name (letters, digits, '.', '-', '_', ':', '/'; e.g. gemini-3.1-pro-preview)`,
   );
 }
+
+/**
+ * A detached prompt checks, after an answer without tool calls, whether the model meant to go on
+ * (nobody is there to say "go on"). Said on stderr when the user did not choose, since each check
+ * is a model call that a `--fake-responses` script must answer too.
+ */
+export function detachedNextSpeakerNote(o: { nextSpeakerCheck?: boolean }): string {
+  if (o.nextSpeakerCheck !== undefined) return '';
+  return (
+    'durable-agent: detached, so the next-speaker check is on: after an answer without tool calls a fast model ' +
+    'is asked whether the agent meant to go on (--no-next-speaker-check turns it off)\n'
+  );
+}

@@ -17,7 +17,7 @@ import { loadWorkspaceConfig } from '../config/workspace';
 import type { Logger } from '../logger';
 import { exitCodeFor, EXIT, InputError } from './exit-codes';
 import { followPrompt } from './follow';
-import { promptInput, type RunOptions } from './prompt-input';
+import { detachedNextSpeakerNote, promptInput, type RunOptions } from './prompt-input';
 import { hostIsLocal } from './hosts';
 import { createPrinter, type Io } from './output';
 import { openRuntime, type AgentRuntime } from './runtime';
@@ -166,6 +166,7 @@ async function runDetached(
   try {
     const session = await sessionOf(options, input.workspace)(runtime.client);
     io.stdout.write(`${await launch(runtime.client, input, session, { taskQueue: config.taskQueue, workflowId })}\n`);
+    io.stderr.write(detachedNextSpeakerNote(options));
     return EXIT.ok;
   } finally {
     await runtime.stop();

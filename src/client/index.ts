@@ -34,6 +34,7 @@ export {
   type StatusReport,
 } from './status';
 export { checkPayloadSize, MAX_MESSAGE_BYTES, PayloadTooLargeError } from './payload-limit';
+export { failureText } from './failure-text';
 // The failures a caller tells apart: an unknown id, a refused update, a session id already used.
 export {
   WorkflowExecutionAlreadyStartedError,

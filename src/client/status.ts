@@ -19,6 +19,7 @@ import type { Todo } from '../tools/write-todos';
 import type { Topic } from '../tools/update-topic';
 import { waitsForHost } from './hosts';
 import { terminationOf, wedgedReason } from './troubles';
+import { runningToolsOf, type RunningTool } from './running-tools';
 
 async function hostReport(client: Client, description: WorkflowExecutionDescription, host: string) {
   const waiting = await waitsForHost(client, description, host).catch(() => false);
@@ -55,6 +56,8 @@ export interface StatusReport {
   host?: string;
   /** Set while an activity of the prompt waits because no worker of its host is up (client/hosts.ts). */
   waitingForHost?: string;
+  /** Tool calls executing now; present only while there are some. */
+  runningTools?: RunningTool[];
 }
 
 /** What the server says about a workflow execution (throws WorkflowNotFoundError for an unknown id). */
@@ -129,7 +132,9 @@ export async function promptStatus(client: Client, workflowId: string): Promise<
       const questions = s.pendingQuestions?.length ? { pendingQuestions: s.pendingQuestions } : {};
       const waiting = { pendingApprovals: s.pendingApprovals, ...questions };
       const host = s.host ? await hostReport(client, description, s.host) : {};
-      return { ...base, status, turns: s.turns, ...waiting, stats: s.stats, ...todos, ...host };
+      const tools = runningToolsOf(s, description);
+      const running = tools.length > 0 ? { runningTools: tools } : {};
+      return { ...base, status, turns: s.turns, ...waiting, ...running, stats: s.stats, ...todos, ...host };
     }
     case 'COMPLETED': {
       const r = (await handle.result()) as PromptResult;

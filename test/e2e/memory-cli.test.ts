@@ -31,22 +31,25 @@ function project(name: string): Sandbox {
   return box;
 }
 
-test('memory show prints the files and the text a prompt would load, imports expanded', async () => {
+test('memory show prints the files and the text a prompt would load, imports expanded; the user file as ~/…', async () => {
   const box = project('show');
-  const result = await box.run(['memory', 'show', '-w', box.workspace]);
+  // The user's home directory is the sandbox: the home of the agent is `~/home`.
+  const result = await box.run(['memory', 'show', '-w', box.workspace], { env: { HOME: box.dir } });
   expectExit(result, 0);
   const home = path.relative(fs.realpathSync(box.workspace), fs.realpathSync(path.join(box.home, 'GEMINI.md')));
+  expect(home).toBe('../home/GEMINI.md');
   // Untrusted: the workspace's context.fileName is not read, so AGENTS.md is not a context file.
   const text =
     `--- Context from: ${home} ---\nuser rules\n--- End of Context from: ${home} ---\n\n` +
     '--- Context from: GEMINI.md ---\nproject rules\n<!-- Imported from: ./docs/more.md -->\nmore rules\n' +
     '<!-- End of import from: ./docs/more.md -->\n--- End of Context from: GEMINI.md ---';
   expect(result.stdout).toBe(
-    `Context files (2 files, ${text.length} characters):\n  ${home}\n  GEMINI.md\n\n${text}\n`,
+    `Context files (2 files, ${text.length} characters):\n  ~/home/GEMINI.md\n  GEMINI.md\n\n${text}\n`,
   );
   const trusted = await box.run(['memory', 'show', '-w', box.workspace, '--trust-workspace']);
   expectExit(trusted, 0);
-  expect(trusted.stdout).toContain(`  ${home}\n  AGENTS.md\n  GEMINI.md\n`);
+  const absolute = fs.realpathSync(path.join(box.home, 'GEMINI.md'));
+  expect(trusted.stdout).toContain(`  ${absolute}\n  AGENTS.md\n  GEMINI.md\n`);
   expect(trusted.stdout.indexOf('agents rules')).toBeLessThan(trusted.stdout.indexOf('project rules'));
 });
 
