@@ -11,7 +11,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
  */
 export function leashToThisProcess(server: ChildProcess): void {
   if (process.platform === 'win32' || server.pid === undefined) return;
-  const leash = spawn('/bin/sh', ['-c', 'cat >/dev/null; kill -TERM "$1" 2>/dev/null', 'leash', String(server.pid)], {
+  // One process (shell builtins only: no `cat` child to outlive a SIGKILL of the shell), and an empty
+  // environment: it needs nothing of ours, least of all the API key.
+  const script = 'while read -r _; do :; done; kill -TERM "$1" 2>/dev/null';
+  const leash = spawn('/bin/sh', ['-c', script, 'leash', String(server.pid)], {
+    env: {},
     stdio: ['pipe', 'ignore', 'ignore'],
     // Its own process group: a Ctrl-C meant for the terminal's job must not cut the leash early.
     detached: true,
