@@ -7,10 +7,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
  * silently use it. So a tiny shell holds the read end of a pipe whose write end only this process
  * holds; the kernel closes it when this process dies, for any reason, and the shell then sends the
  * server SIGTERM (a clean shutdown of the database). The leash goes when the server exits first.
- * Without a POSIX shell (Windows) there is no leash: the `exit` handler is all there is.
+ * Without a POSIX shell (Windows) there is no leash (false): the `exit` handler is all there is.
  */
-export function leashToThisProcess(server: ChildProcess): void {
-  if (process.platform === 'win32' || server.pid === undefined) return;
+export function leashToThisProcess(server: ChildProcess): boolean {
+  if (process.platform === 'win32' || server.pid === undefined) return false;
   const leash = spawn('/bin/sh', ['-c', 'cat >/dev/null; kill -TERM "$1" 2>/dev/null', 'leash', String(server.pid)], {
     stdio: ['pipe', 'ignore', 'ignore'],
     // Its own process group: a Ctrl-C meant for the terminal's job must not cut the leash early.
@@ -22,4 +22,5 @@ export function leashToThisProcess(server: ChildProcess): void {
   leash.unref();
   (leash.stdin as unknown as { unref?: () => void } | null)?.unref?.();
   server.once('exit', () => leash.kill('SIGKILL'));
+  return true;
 }
