@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: the benchmark suite of issue 8. Starts its own dev server(s), runs each
  * measurement, prints the table and writes it to docs/benchmarks.md (quick mode only prints,
- * unless --out is given). Options: --quick, --only=side-by-side,per-turn,history,start,concurrency,resume,
+ * unless --out is given). Options: --quick, --only=side-by-side,cold,per-turn,history,start,concurrency,resume,
  * --variants (per-turn cost under server and worker variants), --out=FILE; --chaos runs the chaos run alone.
  */
 import * as fs from 'node:fs';
@@ -17,9 +17,10 @@ import { openRig } from './rig';
 import { renderReport, type BenchResults } from './report';
 import { measureVariants } from './variants';
 import { measureSideBySide } from './side-by-side';
+import { measureCold } from './cold';
 import { chaosPassed, runChaos } from './chaos';
 
-const SECTIONS = ['side-by-side', 'per-turn', 'history', 'start', 'concurrency', 'resume'] as const;
+const SECTIONS = ['side-by-side', 'cold', 'per-turn', 'history', 'start', 'concurrency', 'resume'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Args {
@@ -99,6 +100,8 @@ async function runSections(env: BenchEnv, args: Args): Promise<BenchResults> {
         'side by side with Gemini CLI',
         async () => void (results.sideBySide = await measureSideBySide(env, server, n.side)),
       );
+    if (args.only.has('cold'))
+      await step('cold run beside Gemini CLI', async () => void (results.cold = await measureCold(env, n.side.runs)));
     if (args.only.has('per-turn')) {
       await step('per-turn cost', async () => {
         const rig = await openRig(env, server, 'per-turn', 1024);

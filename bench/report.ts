@@ -6,7 +6,8 @@ import type { ConcurrencyResult } from './concurrency';
 import type { ResumeSample } from './resume';
 import type { VariantResult } from './variants';
 import type { SideBySideResult } from './side-by-side';
-import { sideBySideTable } from './side-by-side-report';
+import { coldTable, sideBySideTable } from './side-by-side-report';
+import type { ColdResult } from './cold';
 import { fmt, median, range } from './stats';
 
 export interface BenchResults {
@@ -23,6 +24,7 @@ export interface BenchResults {
   resumeToolCall?: ResumeSample[];
   variants?: VariantResult[];
   sideBySide?: SideBySideResult;
+  cold?: ColdResult;
 }
 
 type Row = [measure: string, value: string, goal: string, met: string];
@@ -195,10 +197,10 @@ export function renderReport(r: BenchResults, analysis: string): string {
           '',
           sideBySideTable(r.sideBySide),
           '',
-          '## durable-agent alone',
-          '',
         ]
       : []),
+    ...(r.cold ? ['## Cold run beside Gemini CLI', '', 'Runs of the two alternate.', '', coldTable(r.cold), ''] : []),
+    ...(r.sideBySide || r.cold ? ['## durable-agent alone', ''] : []),
     table(rows),
   ];
   if (r.variants)

@@ -1,12 +1,10 @@
 import * as path from 'node:path';
-import { textResponse, type ScriptLine } from '../src/fake-gemini';
-import { findFreePort } from '../src/server/dev-server';
+import { type ScriptLine } from '../src/fake-gemini';
 import { startPrompt } from '../src/client';
-import { spawnBin, stopBin } from './processes';
 import { makeWorkspace, type BenchEnv, type BenchServer } from './env';
 import { openRig, scriptFor, benchInput, type Rig } from './rig';
 import { ensureGeminiCli, GEMINI_CLI_VERSION, makeGeminiHome, runGeminiCli } from '../test/helpers/gemini-cli';
-import { median, sleep } from './stats';
+import { median } from './stats';
 
 /** One figure for both programs, measured in the same run against the same fake server. */
 export interface Pair {
@@ -19,8 +17,6 @@ export interface SideBySideResult {
   longTurns: number;
   /** Marginal cost of a turn (model call + read_file), ms: (T(N) − T(1)) / (N − 1) per run pair. */
   perTurnMs: Pair;
-  /** Process start → the answer on stdout, one-turn headless run; ours starts its embedded server. */
-  coldMs: Pair;
   /** Sum of request body bytes the model received over one prompt of `bytesTurns` turns. */
   requestBytes: { ours: number; gemini: number; oursRequests: number; geminiRequests: number };
   bytesTurns: number;
@@ -84,7 +80,6 @@ export async function measureSideBySide(
       script(scriptFor(n.longTurns));
       perTurnMs.gemini.push(((await gemini(n.longTurns)).answerMs - geminiOne) / (n.longTurns - 1));
     }
-    const coldMs = await measureCold(env, rig, (ws) => gemini(1, ws), n.runs);
     const bytesFileSize = 16 * 1024;
     const bigWorkspace = makeWorkspace(path.join(env.tmp, 'side-by-side-big'), 100, bytesFileSize);
     const requestBytes = await measureRequestBytes(server, rig, bigWorkspace, n.bytesTurns, () =>
@@ -94,7 +89,6 @@ export async function measureSideBySide(
       geminiCliVersion: GEMINI_CLI_VERSION,
       longTurns: n.longTurns,
       perTurnMs,
-      coldMs,
       requestBytes,
       bytesTurns: n.bytesTurns,
       bytesFileSize,
@@ -102,42 +96,6 @@ export async function measureSideBySide(
   } finally {
     await rig.close();
   }
-}
-
-/** Cold one-turn runs, alternating; the first of each is dropped (OS caches, the cold database). */
-async function measureCold(
-  env: BenchEnv,
-  rig: Rig,
-  gemini: (workspace: string) => Promise<{ answerMs: number }>,
-  runs: number,
-): Promise<Pair> {
-  const out: Pair = { ours: [], gemini: [] };
-  const home = path.join(env.tmp, 'side-by-side-cold-home');
-  for (let i = 0; i <= runs; i++) {
-    rig.fake.load([textResponse('All files read.')]);
-    const vars = {
-      GOOGLE_GEMINI_BASE_URL: rig.fake.url,
-      TEMPORAL_ADDRESS: `127.0.0.1:${await findFreePort()}`,
-      DURABLE_AGENT_HOME: home,
-    };
-    const args = ['run', 'Read the files one by one.', '--approval-mode', 'yolo', '-m', 'gemini-bench'];
-    const proc = spawnBin(env.binPath, [...args, '-w', rig.workspace], vars);
-    let answeredAt = NaN;
-    proc.child.stdout?.on('data', () => {
-      if (Number.isNaN(answeredAt) && proc.output().includes('All files read.')) answeredAt = Date.now();
-    });
-    const code = await proc.exited;
-    if (code !== 0 || Number.isNaN(answeredAt))
-      throw new Error(`durable-agent run exited ${code}:\n${proc.output()}\n${rig.fake.report()}`);
-    await stopBin(proc);
-    await sleep(200); // let the embedded server's port and database settle
-    rig.fake.load([textResponse('All files read.')]);
-    const theirs = await gemini(rig.workspace);
-    if (i === 0) continue;
-    out.ours.push(answeredAt - proc.startedAt);
-    out.gemini.push(theirs.answerMs);
-  }
-  return out;
 }
 
 async function measureRequestBytes(

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { FakeGeminiServer, textResponse } from '../src/fake-gemini';
 import { findFreePort } from '../src/server/dev-server';
 import { spareEnabled, spareSocketPath } from '../src/cli/spare-owner';
+import { recordOwnAddress } from '../src/cli/own-server';
 import { spawnBin, stopBin, type BinProcess } from './processes';
 import { makeWorkspace, type BenchEnv, type BenchServer } from './env';
 import { median, sleep, waitFor } from './stats';
@@ -70,12 +71,12 @@ export async function measureStartLatency(
         DURABLE_AGENT_HOME: path.join(dir, 'home-alone'),
       });
       const warmNoWorker = await timeRuns(env, server, fake, workspace, noWorkerEnv, runs + 1);
+      // One home with its embedded server's address recorded, as after a user's first run: the
+      // embedded server starts only at its home's own address.
       const home = path.join(dir, 'home-cold');
-      const coldEnv = async () => ({
-        ...base,
-        TEMPORAL_ADDRESS: `127.0.0.1:${await findFreePort()}`,
-        DURABLE_AGENT_HOME: home,
-      });
+      const address = `127.0.0.1:${await findFreePort()}`;
+      recordOwnAddress(home, address);
+      const coldEnv = { ...base, TEMPORAL_ADDRESS: address, DURABLE_AGENT_HOME: home };
       const cold = await timeRuns(env, undefined, fake, workspace, coldEnv, Math.max(2, runs - 1) + 1);
       // The first run of each scenario warms the OS caches (and creates the cold database): dropped.
       const totals = (samples: Sample[]) => samples.slice(1).map((s) => s.totalMs);

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { isServerReachable } from '../server/dev-server';
+import { awaitLeftServer } from './left-server';
 import { InputError } from './exit-codes';
 import { cannotReachMessage, isOwnAddress } from './own-server';
 import { isLocalHost, splitAddress, TemporalUnreachableError, type FakeResponses } from './runtime';
@@ -19,6 +20,7 @@ export async function startBackgroundServer(
   fake: FakeResponses | undefined,
   logger: Logger,
 ): Promise<void> {
+  await awaitLeftServer(config.home);
   if (await isServerReachable(config.temporalAddress, 1000)) {
     if (fake)
       throw new InputError(

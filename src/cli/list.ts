@@ -29,7 +29,8 @@ export function renderList(prompts: ListedPrompt[], json: boolean, out: Io): voi
     const kind = p.type === 'agentSessionWorkflow' ? 'session' : 'prompt';
     const started = p.startTime.slice(0, 19).replace('T', ' ');
     const cells = [p.workflowId, kind.padEnd(7), p.status.toLowerCase().padEnd(10), started, p.host ?? '-'];
-    out.stdout.write(`${cells.join('  ')}  ${p.workspace ?? '-'}\n`);
+    const unserved = p.served === false ? '  (no worker serves its queue)' : '';
+    out.stdout.write(`${cells.join('  ')}  ${p.workspace ?? '-'}${unserved}\n`);
     if (p.summary) out.stdout.write(`    ${p.summary}\n`);
   }
 }

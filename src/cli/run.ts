@@ -57,6 +57,7 @@ export async function runCommand(config: Config, given: RunOptions, io: Io, logg
       fakeResponses: options.fakeResponses,
       worker: 'auto',
       privateQueueForFake: true,
+      leaveServer: true,
       queueToAdopt: async (client) => scriptedSessionQueue(client, config, await session(client)),
       logger,
     });

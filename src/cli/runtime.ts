@@ -9,6 +9,7 @@ import { withoutSecrets } from '../activities/env-filter';
 import { loadWorkerEnvRedaction } from '../config/workspace';
 import { defaultHost } from './default-host';
 import { cannotReachMessage, isOwnAddress, recordOwnAddress } from './own-server';
+import { awaitLeftServer, recordLeftServer } from './left-server';
 
 /** The private queue `run`/`chat` serve a script on: `<task queue>-fake-<pid>-<time>`. */
 const SCRIPTED_QUEUE = /-fake-\d+-\d+$/;
@@ -38,6 +39,8 @@ export interface RuntimeOptions {
   /** Start it at the configured local address even if it is not yet this home's own (`server`). */
   claimAddress?: boolean;
   uiEnabled?: boolean;
+  /** An embedded server started here is left to its leash at `stop` rather than awaited (see left-server). */
+  leaveServer?: boolean;
   /** Serve scripted responses on a queue of this process's own, so no other worker takes the prompt. */
   privateQueueForFake?: boolean;
   /** With `privateQueueForFake`: an earlier private queue to serve instead, if this returns one. */
@@ -59,7 +62,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
   };
   try {
     const server = await ensureServer(config, options);
-    if (server) stops.push(() => server.stop());
+    if (server) stops.push(() => (options.leaveServer ? leave(server, config.home) : server.stop()));
     const client = await connectClient(config.temporalAddress, config.temporalNamespace, config.temporalConnection);
     stops.push(() => closeClient(client));
     // A prompt's start needs the search-attribute lookup (cached per client): asked now, it overlaps
@@ -92,7 +95,13 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
   }
 }
 
+async function leave(server: DevServer, home: string): Promise<void> {
+  const pid = await server.leave();
+  if (pid !== undefined) recordLeftServer(home, pid);
+}
+
 async function ensureServer(config: Config, options: RuntimeOptions): Promise<DevServer | undefined> {
+  await awaitLeftServer(config.home);
   if (await isServerReachable(config.temporalAddress, 1000)) return undefined;
   const { host, port } = splitAddress(config.temporalAddress);
   const local = isLocalHost(host);
@@ -113,6 +122,9 @@ async function ensureServer(config: Config, options: RuntimeOptions): Promise<De
   const dbFile = path.join(config.home, 'temporal', 'dev.db');
   // Said every time: a prompt on this server is seen by no one else's Temporal.
   process.stderr.write(`durable-agent: starting the embedded Temporal dev server at ${config.temporalAddress}\n`);
+  // A runtime that starts the server runs a worker on it: the worker's modules (about a second) load
+  // while the server starts up in its own process, not after it.
+  if (options.worker !== 'never') void import('../worker');
   const server = await startDevServer({
     cliPath,
     dbFile,
@@ -120,6 +132,7 @@ async function ensureServer(config: Config, options: RuntimeOptions): Promise<De
     port,
     headless: options.uiEnabled === false,
     uiPort: options.uiEnabled === false ? undefined : port + 1000,
+    outputFile: path.join(config.home, 'temporal', 'server-output.log'),
     log,
   });
   recordOwnAddress(config.home, config.temporalAddress);

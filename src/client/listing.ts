@@ -25,6 +25,8 @@ export interface ListedPrompt {
   summary?: string;
   workspace?: string;
   host?: string;
+  /** Running ones only: false when no worker polls the prompt's task queue, so it cannot move on. */
+  served?: boolean;
 }
 
 /** Prompts and sessions, newest first; `status` keeps one state only. */
@@ -35,6 +37,7 @@ export async function listPrompts(
   const types = "WorkflowType IN ('agentPromptWorkflow', 'agentSessionWorkflow')";
   const query = options.status ? `${types} AND ExecutionStatus = '${STATUS_QUERY[options.status]}'` : types;
   const out: ListedPrompt[] = [];
+  const queues = new Map<string, string>();
   for await (const wf of client.workflow.list({ query })) {
     const memo = (wf.memo ?? {}) as Partial<ListingMemo>;
     out.push({
@@ -46,8 +49,32 @@ export async function listPrompts(
       ...(typeof memo.workspace === 'string' ? { workspace: memo.workspace } : {}),
       ...(typeof memo.host === 'string' ? { host: memo.host } : {}),
     });
+    if (wf.status.name === 'RUNNING') queues.set(wf.workflowId, wf.taskQueue);
     if (out.length >= SCAN) break;
   }
   out.sort((a, b) => b.startTime.localeCompare(a.startTime));
-  return out.slice(0, options.limit ?? 50);
+  const shown = out.slice(0, options.limit ?? 50);
+  await markServed(client, shown, queues);
+  return shown;
+}
+
+/** Sets `served` on the running prompts shown, asking the server once per distinct task queue. */
+async function markServed(client: Client, prompts: ListedPrompt[], queues: Map<string, string>): Promise<void> {
+  const polled = new Map<string, Promise<boolean | undefined>>();
+  for (const p of prompts) {
+    const queue = queues.get(p.workflowId);
+    if (queue === undefined) continue;
+    if (!polled.has(queue)) polled.set(queue, queuePolled(client, queue));
+    const served = await polled.get(queue);
+    if (served !== undefined) p.served = served;
+  }
+}
+
+/** Undefined when the server cannot say: `list` then claims nothing either way. */
+async function queuePolled(client: Client, taskQueue: string): Promise<boolean | undefined> {
+  const request = { namespace: client.options.namespace, taskQueue: { name: taskQueue, kind: 1 }, taskQueueType: 1 };
+  return client.workflowService.describeTaskQueue(request).then(
+    (r) => (r.pollers ?? []).length > 0,
+    () => undefined,
+  );
 }

@@ -9,6 +9,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { leashToThisProcess } from './server-leash';
+import { captureTail, fileTail } from './server-output';
 
 /** Registered on every server this module starts; list and pending queries filter on them. */
 export const DEFAULT_SEARCH_ATTRIBUTES: Record<string, string> = {
@@ -37,6 +38,8 @@ export interface DevServerOptions {
   searchAttributes?: Record<string, string>;
   /** 'pipe' (default) keeps the output's tail for error messages only. */
   stdio?: 'pipe' | 'inherit' | 'ignore';
+  /** Instead of `stdio`: the output goes to this file (truncated), which outlives this process's pipes. */
+  outputFile?: string;
   log?: (msg: string) => void;
   /** How long to wait for the frontend to serve; slow on a busy 2-core machine. Default 60 s. */
   startTimeoutMs?: number;
@@ -51,9 +54,14 @@ export interface DevServer {
   process: ChildProcess;
   /** SIGTERM, then SIGKILL after `graceMs` (default 10 s); resolves once the process has exited. */
   stop(graceMs?: number): Promise<void>;
+  /**
+   * Lets this process end without waiting for the server's shutdown (a second or two): its leash sends
+   * it SIGTERM once this process is gone, and it finishes writing its database alone. Only a leashed
+   * server writing to `outputFile` can be left (a pipe to a dead reader would kill it mid-shutdown);
+   * any other is stopped and awaited. Resolves with the pid left running, if any.
+   */
+  leave(): Promise<number | undefined>;
 }
-
-const TAIL_BYTES = 8192;
 
 /**
  * Pragmas of every server started with a database file. WAL keeps SQLite's synchronous=FULL (a
@@ -68,21 +76,28 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const port = options.port ?? (await findFreePort(ip));
   const address = `${ip}:${port}`;
   if (options.dbFile) fs.mkdirSync(path.dirname(path.resolve(options.dbFile)), { recursive: true, mode: 0o700 });
-  const stdio = options.stdio ?? 'pipe';
-  const child = spawn(options.cliPath, devServerArgs(options, ip, port), { stdio: ['ignore', stdio, stdio] });
-  const tail = captureTail(child);
+  const output = options.outputFile ? fs.openSync(options.outputFile, 'w', 0o600) : (options.stdio ?? 'pipe');
+  const child = spawn(options.cliPath, devServerArgs(options, ip, port), { stdio: ['ignore', output, output] });
+  if (typeof output === 'number') fs.closeSync(output);
+  const tail = options.outputFile ? fileTail(options.outputFile) : captureTail(child);
   // 'close' rather than 'exit': the output's tail is complete only once the pipes have closed.
   const exited = new Promise<string>((resolve) => {
     child.once('close', (code, signal) => resolve(signal ?? `code ${code}`));
     child.once('error', (err) => resolve(err.message));
   });
   const killer = () => child.kill('SIGKILL');
+  let leashed = false;
   if (options.killOnExit !== false) {
-    leashToThisProcess(child);
+    leashed = leashToThisProcess(child);
     process.on('exit', killer);
     void exited.then(() => process.off('exit', killer));
   }
   const stop = (graceMs = 10_000) => stopProcess(child, exited, graceMs);
+  const leave = async () => {
+    if (!leashed || !options.outputFile || !(await isRunning(exited))) return void (await stop());
+    process.off('exit', killer);
+    return child.pid;
+  };
   try {
     await waitUntilServing(address, options.namespace ?? 'default', exited, options.startTimeoutMs ?? 60_000);
   } catch (err) {
@@ -92,7 +107,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   }
   const uiUrl = options.headless ? undefined : `http://${ip}:${options.uiPort ?? port + 1000}`;
   options.log?.(`Temporal dev server ready at ${address}${uiUrl ? `, Web UI ${uiUrl}` : ''}`);
-  return { address, uiUrl, process: child, stop };
+  return { address, uiUrl, process: child, stop, leave };
 }
 
 function devServerArgs(options: DevServerOptions, ip: string, port: number): string[] {
@@ -112,16 +127,6 @@ function devServerArgs(options: DevServerOptions, ip: string, port: number): str
     args.push('--search-attribute', `${key}=${type}`);
   }
   return args;
-}
-
-function captureTail(child: ChildProcess): () => string {
-  let buffer = '';
-  const keep = (chunk: Buffer) => {
-    buffer = (buffer + chunk.toString('utf8')).slice(-TAIL_BYTES);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  return () => buffer.trim();
 }
 
 /**

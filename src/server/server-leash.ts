@@ -7,10 +7,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
  * silently use it. So a tiny shell holds the read end of a pipe whose write end only this process
  * holds; the kernel closes it when this process dies, for any reason, and the shell then sends the
  * server SIGTERM (a clean shutdown of the database). The leash goes when the server exits first.
- * Without a POSIX shell (Windows) there is no leash: the `exit` handler is all there is.
+ * Without a POSIX shell (Windows) there is no leash (false): the `exit` handler is all there is.
  */
-export function leashToThisProcess(server: ChildProcess): void {
-  if (process.platform === 'win32' || server.pid === undefined) return;
+export function leashToThisProcess(server: ChildProcess): boolean {
+  if (process.platform === 'win32' || server.pid === undefined) return false;
   // One process (shell builtins only: no `cat` child to outlive a SIGKILL of the shell), and an empty
   // environment: it needs nothing of ours, least of all the API key.
   const script = 'while read -r _; do :; done; kill -TERM "$1" 2>/dev/null';
@@ -26,4 +26,5 @@ export function leashToThisProcess(server: ChildProcess): void {
   leash.unref();
   (leash.stdin as unknown as { unref?: () => void } | null)?.unref?.();
   server.once('exit', () => leash.kill('SIGKILL'));
+  return true;
 }

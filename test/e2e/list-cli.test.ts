@@ -57,6 +57,27 @@ test('run prints the Web UI address; list shows first lines, workspace, host and
   }
 });
 
+test('list marks a running prompt whose task queue no worker polls, in text and in --json', async () => {
+  const box = sandbox('list-unserved', `127.0.0.1:${await freePortWithUi()}`);
+  const server = box.start(['server', '--no-spare'], { env: { GEMINI_API_KEY: 'never-used' } });
+  try {
+    await server.waitFor('stderr', /Ctrl-C stops/, 120_000);
+    // The server's worker polls the default queue only: a prompt sent to another waits for a worker.
+    const env = { DURABLE_AGENT_TASK_QUEUE: 'nobody-polls-this', GEMINI_API_KEY: 'never-used' };
+    const started = await box.run(['run', 'left waiting', '--detach', '-w', box.workspace], { env });
+    expectExit(started, 0);
+    const id = started.stdout.trim();
+    const text = await box.run(['list']);
+    expectExit(text, 0);
+    expect(text.stdout).toMatch(new RegExp(`^${id}  prompt   running .*  \\(no worker serves its queue\\)\\n`, 'm'));
+    const json = await box.run(['list', '--json', '--status', 'running']);
+    expect(JSON.parse(json.stdout.trim())).toEqual(expect.objectContaining({ workflowId: id, served: false }));
+  } finally {
+    server.kill('SIGTERM');
+    await server.done;
+  }
+});
+
 /** `list` once the server answers (it was just started). */
 async function eventuallyList(box: ReturnType<typeof sandbox>, args: string[]): Promise<string> {
   for (;;) {

@@ -1,5 +1,12 @@
 import * as fs from 'node:fs';
-import { eventually, freePortWithUi, portIsFree, processesOf, sandboxesCleanedAfterEach } from '../helpers/cli';
+import {
+  eventually,
+  expectExit,
+  freePortWithUi,
+  portIsFree,
+  processesOf,
+  sandboxesCleanedAfterEach,
+} from '../helpers/cli';
 import { textResponse } from '../../src/fake-gemini';
 
 jest.setTimeout(180_000);
@@ -28,6 +35,30 @@ describe('the embedded server of a run', () => {
     process.kill(run.pid, 'SIGKILL');
     await run.done;
     await eventually(() => commandOf(server!) === undefined, 30_000, `dev server ${server} to stop after its run`);
+    expect(await portIsFree(port)).toBe(true);
+  });
+
+  test('a run ends after its answer without awaiting the server; the server goes, and the next run waits it out', async () => {
+    const port = await freePortWithUi();
+    const box = sandbox('left', `127.0.0.1:${port}`);
+    const answered = async (answer: string) => {
+      const run = await box.run([
+        'run',
+        'hi',
+        '--fake-responses',
+        box.script([textResponse(answer)]),
+        '-w',
+        box.workspace,
+      ]);
+      expectExit(run, 0);
+      expect(run.stdout).toContain(answer);
+    };
+    await answered('first answer');
+    const left = processesOf(box.home).filter((pid) => /server start-dev/.test(commandOf(pid) ?? ''));
+    // At once, while the first run's server may still be shutting down: it must not be used, nor share the database.
+    await answered('second answer');
+    for (const pid of left) expect(commandOf(pid)).toBeUndefined();
+    await eventually(() => processesOf(box.home).length === 0, 30_000, 'no process of the home left after the runs');
     expect(await portIsFree(port)).toBe(true);
   });
 });
