@@ -83,12 +83,16 @@ test(
     expect(result.stderr).toContain('/clear takes no argument');
     expect(result.stderr.split('[hook SessionStart] on call today: ana')).toHaveLength(3);
     expect(conversation(3)).toEqual(['user:second']);
+    // PreCompress (auto) fires at each prompt's compression check before its first request, as in
+    // Gemini CLI, whose conversation never starts empty: here for `first` and for `second`.
     expect(hookLog()).toEqual([
       'SessionStart:startup',
+      'PreCompress:auto',
       'PreCompress:manual',
       'SessionEnd:clear',
       'SessionStart:clear',
       'PreCompress:manual',
+      'PreCompress:auto',
     ]);
   },
 );
