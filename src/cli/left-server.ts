@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { processAlive } from '../process-alive';
 
 /**
  * `run` ends without waiting for the embedded server's shutdown (its leash stops it), so for a second
@@ -24,16 +25,7 @@ export async function awaitLeftServer(home: string, timeoutMs = 20_000): Promise
     return;
   }
   const deadline = Date.now() + timeoutMs;
-  while (Number.isInteger(pid) && pid > 0 && isAlive(pid) && Date.now() < deadline)
+  while (Number.isInteger(pid) && pid > 0 && processAlive(pid) && Date.now() < deadline)
     await new Promise((resolve) => setTimeout(resolve, 50));
   fs.rmSync(leftServerFile(home), { force: true });
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -85,6 +85,11 @@ export function hasAgentSearchAttributes(client: Client): Promise<boolean> {
 
 /** Whether any worker polls `taskQueue` for workflow tasks (false when the server cannot say). */
 export async function hasPollers(client: Client, taskQueue: string): Promise<boolean> {
+  return (await queuePolled(client, taskQueue)) ?? false;
+}
+
+/** Whether any worker polls `taskQueue` for workflow tasks; undefined when the server cannot say. */
+export async function queuePolled(client: Client, taskQueue: string): Promise<boolean | undefined> {
   try {
     const response = await client.workflowService.describeTaskQueue({
       namespace: client.options.namespace,
@@ -93,6 +98,6 @@ export async function hasPollers(client: Client, taskQueue: string): Promise<boo
     });
     return (response.pollers ?? []).length > 0;
   } catch {
-    return false;
+    return undefined;
   }
 }

@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { ListingMemo } from '../workflows/state/summaries';
+import { queuePolled } from './connection';
 
 /** `list --status` values, and the ExecutionStatus each one queries. */
 const STATUS_QUERY = {
@@ -58,7 +59,10 @@ export async function listPrompts(
   return shown;
 }
 
-/** Sets `served` on the running prompts shown, asking the server once per distinct task queue. */
+/**
+ * Sets `served` on the running prompts shown, asking the server once per distinct task queue. When the
+ * server cannot say, `served` stays unset: `list` then claims nothing either way.
+ */
 async function markServed(client: Client, prompts: ListedPrompt[], queues: Map<string, string>): Promise<void> {
   const polled = new Map<string, Promise<boolean | undefined>>();
   for (const p of prompts) {
@@ -68,13 +72,4 @@ async function markServed(client: Client, prompts: ListedPrompt[], queues: Map<s
     const served = await polled.get(queue);
     if (served !== undefined) p.served = served;
   }
-}
-
-/** Undefined when the server cannot say: `list` then claims nothing either way. */
-async function queuePolled(client: Client, taskQueue: string): Promise<boolean | undefined> {
-  const request = { namespace: client.options.namespace, taskQueue: { name: taskQueue, kind: 1 }, taskQueueType: 1 };
-  return client.workflowService.describeTaskQueue(request).then(
-    (r) => (r.pollers ?? []).length > 0,
-    () => undefined,
-  );
 }

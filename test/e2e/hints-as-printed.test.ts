@@ -2,14 +2,12 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { functionCallResponse, textResponse } from '../../src/fake-gemini';
-import { expectExit, sandboxesCleanedAfterEach } from '../helpers/cli';
+import { BARE_PATH, expectExit, sandboxesCleanedAfterEach } from '../helpers/cli';
 import { TEST_ENV_VARS } from '../helpers/temporal-env';
 
 jest.setTimeout(180_000);
 
 const sandbox = sandboxesCleanedAfterEach();
-/** A PATH with node on it and neither `durable-agent` nor `temporal`, as in a fresh shell after `npm ci`. */
-const BARE_PATH = [path.dirname(process.execPath), '/usr/bin', '/bin'].join(path.delimiter);
 
 test('the approval hints of `run` work as printed from a shell whose PATH has neither program', async () => {
   for (const name of ['durable-agent', 'temporal'])
