@@ -1,5 +1,6 @@
 import type { Content, Part } from '@google/genai';
 import { storedRefOf } from '../core/media';
+import { SKIP_THOUGHT_SIGNATURE } from '../core/thought-signatures';
 import { getBlobIfStored } from '../store/blobs';
 import type { TranscriptStore } from '../store/types';
 
@@ -10,7 +11,7 @@ import type { TranscriptStore } from '../store/types';
  */
 export const MEDIA_FOLLOWS: Content = {
   role: 'model',
-  parts: [{ text: 'The file content follows.', thoughtSignature: 'skip_thought_signature_validator' }],
+  parts: [{ text: 'The file content follows.', thoughtSignature: SKIP_THOUGHT_SIGNATURE }],
 };
 
 /** What the model reads instead of a file whose stored bytes are gone. */
