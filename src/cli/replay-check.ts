@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { withClient } from './connect';
 import { recentHistories } from '../client/histories';
+import { patchAdvice, patchUse } from '../client/patch-use';
 import { EXIT, InputError } from './exit-codes';
 import type { Io } from './output';
 
@@ -20,7 +21,8 @@ export function parseSince(value: string): number {
 /**
  * `durable-agent replay-check`: the gate before a deploy. Replays the recent histories of the agent's
  * workflows against this build's workflow code (or `--workflow-bundle`, the build about to ship) and
- * lists each one it would break; exits 1 when there is one.
+ * lists each one it would break; exits 1 when there is one. Then says, for each replay patch, whether the
+ * open runs still need it (see client/patch-use).
  */
 export async function replayCheckCommand(
   client: Client,
@@ -32,6 +34,9 @@ export async function replayCheckCommand(
   const { replayed, broken } = await replayHistories(recentHistories(client, since), options.bundle);
   for (const b of broken) io.stdout.write(`BREAKS ${b.workflowId} (run ${b.runId}): ${b.kind}: ${b.message}\n`);
   io.stdout.write(`replayed ${replayed} histories since ${since.toISOString()}; ${broken.length} would break\n`);
+  const { open, uses } = await patchUse(client);
+  io.stdout.write(`replay patches, against the ${open} open prompt and sub-agent run(s):\n`);
+  for (const use of uses) io.stdout.write(`  ${patchAdvice(use)}\n`);
   return broken.length > 0 ? EXIT.error : EXIT.ok;
 }
 

@@ -1,4 +1,4 @@
-import { CancellationScope, isCancellation, patched, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, isCancellation, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import { resolveAgentTools } from '../core/agents/definition';
 import {
   failureReport,
@@ -23,6 +23,7 @@ import { runTurn, takeTurn, type OpenCalls, type TakenTurn, type TurnFrame, type
 import { compressionDue, maybeCompress } from './guards/context';
 import { callWithFallback, chooseModel } from './guards/model-choice';
 import { autoRoutingModels } from '../core/models';
+import { isPatched, PATCHES } from './patches';
 
 /**
  * One sub-agent run, as Gemini CLI's local executor: model turn, its allowed tools (anything else is
@@ -61,7 +62,7 @@ export async function subagentWorkflow(input: SubagentInput): Promise<SubagentRe
   try {
     if (!tools.ok) return finish(state, { reason: 'error', detail: tools.message });
     // An `auto` model is routed once per run, as the prompt does (a parent's own choice arrives concrete).
-    if (autoRoutingModels(input.model) && patched(SUBAGENT_LOOP_PATCH))
+    if (autoRoutingModels(input.model) && isPatched(PATCHES.subagentLoop))
       await chooseModel(state, acts, cursor.transcriptId, 0);
     let stop: Stop | undefined;
     while (!stop) stop = await agentStep(state, acts, cursor, open, () => timedOut);
@@ -91,25 +92,18 @@ async function agentStep(
 ): Promise<Stop | undefined> {
   if (timedOut()) return { reason: 'timeout' };
   if (state.progress.turns >= state.input.maxTurns) return { reason: 'max_turns' };
-  if (compressionDue(state) && patched(SUBAGENT_LOOP_PATCH)) await maybeCompress(state, acts, cursor);
+  if (compressionDue(state) && isPatched(PATCHES.subagentLoop)) await maybeCompress(state, acts, cursor);
   const outcome = await runTurn(state, acts, cursor, open, agentSpec(state));
   if (outcome.kind === 'overflow') return overflowed(state, outcome.fit);
   if (outcome.kind === 'answered') return { reason: 'no_complete_task' };
   return state.completion ? { reason: 'goal' } : undefined;
 }
 
-/**
- * The sub-agent gained the prompt's turn machinery: routing of an `auto` model, compression before a
- * request and the fallback model on quota errors. Each adds commands only when it fires, so only then
- * is the patch asked.
- */
-export const SUBAGENT_LOOP_PATCH = 'subagent-compress-and-fallback';
-
 /** How a sub-agent takes a turn: its frame, and the prompt's fallback to another model on quota errors. */
 function agentSpec(state: PromptState): TurnSpec<never> {
   return {
     frame: agentFrame(state),
-    send: (ask) => callWithFallback(state, ask, () => patched(SUBAGENT_LOOP_PATCH)),
+    send: (ask) => callWithFallback(state, ask, () => isPatched(PATCHES.subagentLoop)),
   };
 }
 

@@ -15,7 +15,7 @@ const sandbox = sandboxesCleanedAfterEach();
 let server: DevServer | undefined;
 afterAll(async () => server?.stop());
 
-test('replay-check passes the histories a run recorded, and lists one that a changed workflow bundle would break', async () => {
+test('replay-check passes the histories a run recorded, lists one a changed bundle would break, and says which patches open runs need', async () => {
   const tmp = process.env[TEST_ENV_VARS.tmpDir]!;
   const dir = fs.mkdtempSync(path.join(tmp, 'replay-check-'));
   server = await startDevServer({
@@ -36,6 +36,9 @@ test('replay-check passes the histories a run recorded, and lists one that a cha
   const passed = await box.run(['replay-check', '--since', '1h']);
   expectExit(passed, 0);
   expect(passed.stdout).toMatch(/replayed 1 histories since .*; 0 would break/);
+  // With no open run, no patch is needed by one.
+  expect(passed.stdout).toContain('replay patches, against the 0 open prompt and sub-agent run(s):');
+  expect(passed.stdout).toMatch(/^ {2}status-at-end \(since 2026-11-27\): can go; no open run needs it$/m);
 
   // The next build renamed an activity the recorded prompt scheduled: replaying it issues another command.
   const bundle = fs.readFileSync(path.resolve(__dirname, '..', '..', 'dist', 'workflow-bundle.js'), 'utf8');
@@ -46,6 +49,16 @@ test('replay-check passes the histories a run recorded, and lists one that a cha
   expectExit(broke, 1);
   expect(broke.stdout).toMatch(/^BREAKS \S+ \(run [0-9a-f-]+\): DeterminismViolationError: .*Nondeterminism/m);
   expect(broke.stdout).toMatch(/1 would break/);
+
+  // A prompt held at an approval is open: it recorded the patches it passed, not the one it ends with.
+  const held = box.start(['run', 'say hi again', '--fake-responses', script]);
+  await held.waitFor('stderr', /^ {2}approve: /m);
+  const advised = await box.run(['replay-check', '--since', '1h']);
+  expectExit(advised, 0);
+  expect(advised.stdout).toContain('against the 1 open prompt and sub-agent run(s)');
+  expect(advised.stdout).toMatch(/^ {2}project-memory \(since \S+\): may become deprecatePatch; remove it once /m);
+  expect(advised.stdout).toMatch(/^ {2}status-at-end \(since \S+\): keep; 1 open run\(s\) lack its marker$/m);
+  held.kill();
 
   const bad = await box.run(['replay-check', '--since', 'forever']);
   expectExit(bad, 42);

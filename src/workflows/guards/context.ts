@@ -1,4 +1,4 @@
-import { condition, patched, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, setHandler, workflowInfo } from '@temporalio/workflow';
 import { checkPayload } from '../../core/message-input';
 import { failedAttemptAfter, shouldCompress } from '../../core/compression';
 import type { PromptActivities } from '../state/activity-options';
@@ -6,6 +6,7 @@ import { emit, recordUtilityUsage, type PromptState } from '../state/prompt-stat
 import { preCompress } from '../hooks/tool-hooks';
 import { hasHooks } from '../hooks/runner';
 import { compressSignal, steerSignal, topUpBudgetSignal, type Cursor, steerSchema, topUpSchema } from '../api';
+import { isPatched, PATCHES } from '../patches';
 
 export function registerContextHandlers(state: PromptState): void {
   setHandler(steerSignal, (payload: unknown) => {
@@ -53,12 +54,6 @@ export function compressionDue(state: PromptState): boolean {
   return action !== 'none';
 }
 
-/** PreCompress (`auto`) hooks used to fire only before a compression; prompts started before replay that. */
-export const PRE_COMPRESS_EACH_CHECK_PATCH = 'pre-compress-each-check';
-
-/** The first check of a new conversation used to skip PreCompress (`auto`); prompts started before replay that. */
-export const PRE_COMPRESS_FIRST_CHECK_PATCH = 'pre-compress-first-check';
-
 /**
  * Gemini CLI's compression step before a request: when the last prompt used half the model's
  * window (or a person asked), the older 70% of the conversation becomes a state snapshot in a new
@@ -104,7 +99,7 @@ export async function maybeCompress(state: PromptState, acts: PromptActivities, 
  */
 function preCompressAtCheck(state: PromptState, cursor: Cursor): boolean {
   if (!hasHooks(state, 'PreCompress', 'auto')) return false;
-  return cursor.length > 0 ? patched(PRE_COMPRESS_EACH_CHECK_PATCH) : patched(PRE_COMPRESS_FIRST_CHECK_PATCH);
+  return cursor.length > 0 ? isPatched(PATCHES.preCompressEachCheck) : isPatched(PATCHES.preCompressFirstCheck);
 }
 
 /**

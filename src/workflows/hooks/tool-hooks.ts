@@ -10,7 +10,7 @@ import type { CallRecord } from '../api';
 type Refusal = { kind: ToolErrorKind; message: string };
 
 /**
- * BeforeTool, before the approval step (after it in prompts older than BEFORE_TOOL_FIRST_PATCH): a
+ * BeforeTool, before the approval step (after it in prompts older than the before-tool-before-approval patch): a
  * stop answers the call and stops the prompt at the next boundary, a block (or deny) answers it with
  * the reason, a rewrite merges `tool_input` into the arguments, which are parsed and put to the
  * policy again (`recheck`), so a hook cannot turn a call into one the policy denies. `ask` (when

@@ -1,4 +1,4 @@
-import { ContinueAsNew, isCancellation, patched, workflowInfo } from '@temporalio/workflow';
+import { ContinueAsNew, isCancellation, workflowInfo } from '@temporalio/workflow';
 import { effectiveReason, hookContextPart } from '../../core/hooks/context';
 import type { HookDecision } from '../../core/hooks/types';
 import type { ModelHookInput } from '../../activities/hooks/model-hooks';
@@ -8,6 +8,7 @@ import { emit, type PromptState } from '../state/prompt-state';
 import { firePromptHook, hasHooks } from '../hooks/runner';
 import type { Cursor, PromptResult } from '../api';
 import type { Ending } from './ending';
+import { isPatched, PATCHES } from '../patches';
 
 /**
  * The agent-level hook events of a prompt (as Gemini CLI fires them). Each returns quickly without
@@ -83,18 +84,12 @@ function fireAfterAgent(state: PromptState): Promise<HookDecision | undefined> {
 }
 
 /**
- * Before this patch AfterAgent fired only when the model had answered; since, it fires however the prompt ends. A
- * prompt without AfterAgent hooks never reaches it, so its history is unchanged.
- */
-export const AFTER_AGENT_ON_EVERY_ENDING = 'after-agent-on-every-ending';
-
-/**
  * AfterAgent at an ending other than the model's answer (a turn limit, an overflow, a loop or budget stop, a failure),
  * as Gemini CLI fires it whatever ended the turn. The prompt ends all the same: a limit must hold, so a hook asking to
  * go on or to stop is only reported. Not after a hook's own stop or block, nor on cancellation.
  */
 export async function afterAgentAtEnding(state: PromptState, ending: string): Promise<void> {
-  if (!state.hooks.began || !hasHooks(state, 'AfterAgent') || !patched(AFTER_AGENT_ON_EVERY_ENDING)) return;
+  if (!state.hooks.began || !hasHooks(state, 'AfterAgent') || !isPatched(PATCHES.afterAgentOnEveryEnding)) return;
   const decision = await fireAfterAgent(state);
   if (!decision?.stop && !decision?.blocked) return;
   const asked = decision.stop ? 'to stop' : 'to go on';

@@ -1,11 +1,8 @@
-import { patched } from '@temporalio/workflow';
 import { parseAtPaths } from '../../tools/at-paths';
 import type { Cursor } from '../api';
 import type { PromptActivities } from '../state/activity-options';
 import { emit, type PromptState } from '../state/prompt-state';
-
-/** Prompts recorded before `@path` expansion scheduled no activity before their first request. */
-export const AT_PATHS_PATCH = 'at-path-expansion';
+import { isPatched, PATCHES } from '../patches';
 
 /**
  * Gemini CLI's `@path` handling: the files a new prompt references are read by an activity and their
@@ -14,7 +11,7 @@ export const AT_PATHS_PATCH = 'at-path-expansion';
  */
 export async function addReferencedFiles(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<void> {
   const paths = parseAtPaths(state.input.prompt);
-  if (paths.length === 0 || !patched(AT_PATHS_PATCH)) return;
+  if (paths.length === 0 || !isPatched(PATCHES.atPaths)) return;
   const read = await acts.expandAtPaths({ workspace: state.input.workspace, paths });
   if (read.skipped.length > 0)
     emit(state, { type: 'warning', message: `Referenced files left out: ${read.skipped.join(', ')}.` });

@@ -2,7 +2,6 @@ import {
   ActivityFailure,
   ApplicationFailure,
   log,
-  patched,
   upsertSearchAttributes,
   type TemporalFailure,
 } from '@temporalio/workflow';
@@ -17,6 +16,7 @@ import { unavailableNow } from '../guards/model-choice';
 import type { Cursor, PromptResult } from '../api';
 import { afterAgentAtEnding, endPrompt, endPromptOnFailure, recordPending } from './agent-hooks';
 import type { Ending } from './ending';
+import { isPatched, PATCHES } from '../patches';
 
 export type { Ending } from './ending';
 
@@ -125,12 +125,9 @@ export function failPrompt(state: PromptState, err: unknown, reason: TerminateRe
   });
 }
 
-/** Prompts of histories recorded before it ended with the attribute still `running`. */
-export const STATUS_AT_END_PATCH = 'status-at-end';
-
 /** Sets the status search attribute to how the prompt ended, when the cluster has it. */
 export function publishEnding(state: PromptState, value: AgentEndingValue): void {
-  if (!state.input.searchAttributes || !patched(STATUS_AT_END_PATCH)) return;
+  if (!state.input.searchAttributes || !isPatched(PATCHES.statusAtEnd)) return;
   state.progress.publishedStatus = value;
   upsertSearchAttributes([{ key: STATUS_ATTRIBUTE, value }]);
 }

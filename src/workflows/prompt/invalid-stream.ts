@@ -1,18 +1,13 @@
-import { ActivityFailure, ApplicationFailure, patched } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
 import { FAILURES } from '../../core/failures';
 import type { PromptActivities } from '../state/activity-options';
 import { emit, type PromptState } from '../state/prompt-state';
 import type { Cursor } from '../api';
 import { endWithRecord, type Ending } from './endings';
+import { isPatched, PATCHES } from '../patches';
 
 /** The message Gemini CLI (`continueOnFailedApiCall`) sent once after a turn that stayed invalid. */
 export const INVALID_STREAM_CONTINUE_TEXT = 'System: Please continue.';
-
-/**
- * Before this patch an answer still invalid after the model activity's own attempts failed the prompt at once;
- * since, the prompt asks the model once more. A closed history that failed so replays the old way.
- */
-export const INVALID_STREAM_PATCH = 'invalid-stream-continue';
 
 /**
  * A model turn failed. When it failed as an invalid answer (`ModelCall.InvalidStream`), the prompt goes on once with
@@ -29,7 +24,7 @@ export async function continueAfterInvalidStream(
 ): Promise<Ending | undefined> {
   const cause = err instanceof ActivityFailure ? err.cause : undefined;
   if (!(cause instanceof ApplicationFailure) || cause.type !== FAILURES.modelInvalidStream.type) throw err;
-  if (!patched(INVALID_STREAM_PATCH)) throw err;
+  if (!isPatched(PATCHES.invalidStream)) throw err;
   if (carriesContinuation(cursor)) {
     const message = `${cause.message} It was still invalid after the prompt asked the model to continue.`;
     return endWithRecord(acts, cursor, 'error', FAILURES.modelInvalidStream.type, message);

@@ -1,9 +1,7 @@
-import { isCancellation, patched } from '@temporalio/workflow';
+import { isCancellation } from '@temporalio/workflow';
 import type { PromptActivities } from '../state/activity-options';
 import { emit, type PromptState } from '../state/prompt-state';
-
-/** Marks runs that read the project context at their start: older histories have no such activity. */
-export const PROJECT_MEMORY_PATCH = 'project-memory';
+import { isPatched, PATCHES } from '../patches';
 
 /**
  * Reads the project context (GEMINI.md files) and finds the Agent Skills once, at the start of a new
@@ -12,7 +10,7 @@ export const PROJECT_MEMORY_PATCH = 'project-memory';
  * continue-as-new in `context`.
  */
 export async function loadProjectMemory(state: PromptState, acts: PromptActivities): Promise<void> {
-  if (!patched(PROJECT_MEMORY_PATCH)) return;
+  if (!isPatched(PATCHES.projectMemory)) return;
   let loaded: Awaited<ReturnType<PromptActivities['loadMemory']>>;
   try {
     loaded = await acts.loadMemory({

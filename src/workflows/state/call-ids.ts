@@ -1,13 +1,6 @@
-import { patched } from '@temporalio/workflow';
 import type { FunctionCall } from '../../core/types';
 import type { PromptState } from './prompt-state';
-
-/**
- * A call whose id the model already used in this prompt (in an earlier turn or twice in one turn)
- * gets an id of its own, `<id>#<n>`, so that it has its own record, approval and journal entry and
- * never inherits an earlier call's decision or outcome. Behind a patch: old histories keep their ids.
- */
-export const FRESH_CALL_IDS_PATCH = 'fresh-call-ids';
+import { isPatched, PATCHES } from '../patches';
 
 /**
  * Gives the calls of a new model turn prompt-unique ids, in place, before anything is reported or
@@ -18,7 +11,7 @@ export function adoptCallIds(state: PromptState, calls: FunctionCall[]): void {
   const taken = new Set<string>();
   for (const call of calls) {
     if (state.book.calls.has(call.id) || taken.has(call.id)) {
-      if (!patched(FRESH_CALL_IDS_PATCH)) return;
+      if (!isPatched(PATCHES.freshCallIds)) return;
       const fresh = freshId(state, taken, call.id);
       call.modelId = call.id;
       call.id = fresh;

@@ -1,7 +1,8 @@
-import { isCancellation, log, patched, proxyLocalActivities } from '@temporalio/workflow';
+import { isCancellation, log, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import type { RunToolInput } from '../../activities/run-tool';
 import type { ToolOutcome } from '../../core/types';
+import { isPatched, PATCHES } from '../patches';
 
 /** Short, read-only tools that run as local activities (no side effects, so a rerun is harmless). */
 export const LOCAL_READ_TOOLS: ReadonlySet<string> = new Set(['read_file', 'list_directory', 'glob', 'grep_search']);
@@ -18,7 +19,7 @@ export function withLocalReads(
 ): (input: RunToolInput) => Promise<ToolOutcome> {
   const local = proxyLocalActivities<Activities>({ startToCloseTimeout: '5 seconds', retry: { maximumAttempts: 1 } });
   return async (input) => {
-    if (!LOCAL_READ_TOOLS.has(input.name) || !patched('local-read-tools')) return runTool(input);
+    if (!LOCAL_READ_TOOLS.has(input.name) || !isPatched(PATCHES.localReadTools)) return runTool(input);
     try {
       return await local.runTool(input);
     } catch (err) {

@@ -1,4 +1,4 @@
-import { executeChild, isCancellation, patched, workflowInfo } from '@temporalio/workflow';
+import { executeChild, isCancellation, workflowInfo } from '@temporalio/workflow';
 import { hasBlobMarkers, isBlobMarker } from '../../core/blob-marker';
 import { activitiesFor } from '../state/activity-options';
 import { oneLine } from '../state/summaries';
@@ -15,6 +15,7 @@ import { invokeAgentTool } from '../../tools/invoke-agent';
 import { toFunctionDeclaration, type FunctionDeclaration } from '../../tools';
 import type { PromptState } from '../state/prompt-state';
 import type { CallRecord, SubagentInput, SubagentResult } from '../api';
+import { isPatched, PATCHES } from '../patches';
 
 /** The child's signature, by its registered name: importing the workflow itself would tie the layers in a circle. */
 type SubagentWorkflow = (input: SubagentInput) => Promise<SubagentResult>;
@@ -28,12 +29,6 @@ export function invokeAgentDeclaration(state: PromptState): FunctionDeclaration 
 export function agentsOf(state: PromptState): readonly AgentDefinition[] {
   return state.settings.agents;
 }
-
-/**
- * A sub-agent's output with long strings (blob markers) is turned into the parent's function response
- * by the `agentResult` activity, which reads them back; before, the parent got their previews.
- */
-export const AGENT_RESULT_PATCH = 'subagent-result-resolved';
 
 /**
  * `invoke_agent`: runs the agent as a child workflow (durable, with its own limits and history) and
@@ -60,7 +55,7 @@ export async function invokeAgent(
       result.terminateReason === 'goal' &&
       result.output &&
       hasBlobMarkers(result.output) &&
-      patched(AGENT_RESULT_PATCH)
+      isPatched(PATCHES.agentResult)
     ) {
       const stored = await activitiesFor(state.settings).agentResult({
         agentName: name,

@@ -1,4 +1,4 @@
-import { isCancellation, log, patched, proxyLocalActivities } from '@temporalio/workflow';
+import { isCancellation, log, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import type { JudgeCallInput, JudgeCallResult } from '../../activities/judge-call';
 import { hasBlobMarkers, previewMarkers } from '../../core/blob-marker';
@@ -18,15 +18,9 @@ import { PLANS_DIR } from '../../tools/plan-mode';
 import type { ToolErrorKind } from '../../tools/types';
 import { setMode, type PromptState } from '../state/prompt-state';
 import type { CallRecord } from '../api';
+import { isPatched, PATCHES } from '../patches';
 
 export type Refusal = { kind: ToolErrorKind; message: string };
-
-/**
- * Calls whose arguments hold blob markers are judged on their full text by the `judgeCall` local
- * activity; before this patch they were judged on the markers' previews. Calls without markers
- * decide in the workflow as before, with no new command.
- */
-export const FULL_ARGS_PATCH = 'policy-full-args';
 
 /**
  * Schema, policy and (with `allowRuleFor`) the `proceed_always` rule for a call, as they apply to
@@ -46,7 +40,7 @@ export async function judge(
   ];
   const context = { mode: state.progress.mode, plansDir: PLANS_DIR, workspaceRoot: state.input.workspace };
   const narrowing = allowRuleFor ? shellNarrowing(record.name) : undefined;
-  if (hasBlobMarkers(record.args) && patched(FULL_ARGS_PATCH)) {
+  if (hasBlobMarkers(record.args) && isPatched(PATCHES.fullArgs)) {
     const outputSchema = outputSchemaFor(state, record);
     return judgeFullArgs({
       name: record.name,
@@ -63,14 +57,8 @@ export async function judge(
   return { verdict: evaluatePolicy({ rules }, call, context), allowRule };
 }
 
-/**
- * `read_tool_output` joined the read-only tools; a history recorded before asked a person for it (an
- * approval wait, its timer and signals), so it replays with the rules it was judged by.
- */
-export const READ_TOOL_OUTPUT_PATCH = 'read-tool-output-read-only';
-
 function defaultRules(toolName: string) {
-  if (toolName !== 'read_tool_output' || patched(READ_TOOL_OUTPUT_PATCH)) return defaultPolicy(PLANS_DIR);
+  if (toolName !== 'read_tool_output' || isPatched(PATCHES.readToolOutputReadOnly)) return defaultPolicy(PLANS_DIR);
   return defaultPolicy(
     PLANS_DIR,
     READ_ONLY_TOOLS.filter((name) => name !== 'read_tool_output'),
@@ -118,7 +106,7 @@ export async function recheckAfterApproval(state: PromptState, record: CallRecor
  * keeps the first argument too. Histories recorded before still replay with the old rule.
  */
 function shellNarrowing(name: string): ShellNarrowing {
-  return name !== SHELL_TOOL || patched('always-allows-subcommand') ? 'subcommand' : 'root';
+  return name !== SHELL_TOOL || isPatched(PATCHES.alwaysAllowsSubcommand) ? 'subcommand' : 'root';
 }
 
 function outputSchemaFor(state: PromptState, record: CallRecord) {

@@ -1,9 +1,10 @@
-import { isCancellation, log, patched } from '@temporalio/workflow';
+import { isCancellation, log } from '@temporalio/workflow';
 import type { CallRecord } from '../api';
 import type { ToolOutcome } from '../../core/types';
 import type { RunToolInput } from '../../activities/run-tool';
 import type { PromptActivities } from '../state/activity-options';
 import { emit, recordUtilityUsage, type PromptState } from '../state/prompt-state';
+import { isPatched, PATCHES } from '../patches';
 
 /** The activities a tool call may need: the tool (or an MCP server's), and the edit fixer after a failed `replace`. */
 export type ToolActs = Pick<PromptActivities, 'runTool' | 'fixEdit' | 'callMcpTool' | 'activateSkill'>;
@@ -36,7 +37,7 @@ export async function runActivityCall(state: PromptState, record: CallRecord, ac
     ...(state.input.web ? { web: state.input.web } : {}),
   };
   let outcome = await acts.runTool(input);
-  if (fixable(state, record, outcome) && patched('edit-fixer'))
+  if (fixable(state, record, outcome) && isPatched(PATCHES.editFixer))
     outcome = await fixFailedEdit(state, input, outcome, acts);
   remember(state, outcome);
   return outcome;

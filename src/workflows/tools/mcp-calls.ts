@@ -1,13 +1,10 @@
-import { patched } from '@temporalio/workflow';
 import type { McpServerConfig, McpToolInfo } from '../../core/mcp';
 import type { ToolOutcome } from '../../core/types';
 import type { CallRecord } from '../api';
 import type { PromptActivities } from '../state/activity-options';
 import { emit, type PromptState } from '../state/prompt-state';
 import type { ToolActs } from './edit-calls';
-
-/** Discovery is a new activity at the start of a run with MCP servers; runs recorded before it replay without. */
-export const MCP_DISCOVERY_PATCH = 'mcp-discovery';
+import { isPatched, PATCHES } from '../patches';
 
 /**
  * Gemini CLI's MCP discovery, once at the start of each run of a prompt: the tools' names stay in
@@ -16,7 +13,7 @@ export const MCP_DISCOVERY_PATCH = 'mcp-discovery';
  */
 export async function discoverMcp(state: PromptState, acts: Pick<PromptActivities, 'discoverMcpTools'>): Promise<void> {
   const servers = state.input.mcpServers;
-  if (!servers || Object.keys(servers).length === 0 || !patched(MCP_DISCOVERY_PATCH)) return;
+  if (!servers || Object.keys(servers).length === 0 || !isPatched(PATCHES.mcpDiscovery)) return;
   const found = await acts.discoverMcpTools({ servers, workspace: state.input.workspace });
   state.mcp = { tools: found.tools, declarationsRef: found.declarationsRef, resourceServers: found.resourceServers };
   for (const message of found.problems) emit(state, { type: 'warning', message });

@@ -1,25 +1,19 @@
-import { condition, getExternalWorkflowHandle, log, patched, workflowInfo } from '@temporalio/workflow';
+import { condition, getExternalWorkflowHandle, log, workflowInfo } from '@temporalio/workflow';
 import { childApprovalSignal, type CallRecord } from '../api';
 import { emit, publishStatus, type PromptState } from '../state/prompt-state';
 import { beforeTool, notifyApproval } from '../hooks/tool-hooks';
 import { hasHooks } from '../hooks/runner';
 import { judge, policyRefuses, recheckAfterApproval, refusalOf, type Refusal } from './call-policy';
+import { isPatched, PATCHES } from '../patches';
 
 /** The steps between a valid call and its run: the policy, BeforeTool hooks, and a person where asked. */
-
-/**
- * BeforeTool hooks are asked before the approval step, as in Gemini CLI, so that a hook's `ask`
- * makes a person decide even in yolo and auto_edit. Prompts started before this patch asked them
- * after the approval (their histories replay that order); without BeforeTool hooks nothing changes.
- */
-export const BEFORE_TOOL_FIRST_PATCH = 'before-tool-before-approval';
 
 /** Policy, BeforeTool hooks and, where either asks, a person: why the call must not run, if it must not. */
 export async function permit(state: PromptState, record: CallRecord): Promise<Refusal | undefined> {
   const judged = await judge(state, record);
   const denied = refusalOf(judged);
   if (denied) return denied;
-  if (!hasHooks(state, 'BeforeTool', record.name) || !patched(BEFORE_TOOL_FIRST_PATCH)) {
+  if (!hasHooks(state, 'BeforeTool', record.name) || !isPatched(PATCHES.beforeToolFirst)) {
     if (judged.verdict.decision === 'ask_user') {
       const refusal = (await awaitApproval(state, record)) ?? (await recheckAfterApproval(state, record));
       if (refusal) return refusal;

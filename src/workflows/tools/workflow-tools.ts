@@ -1,6 +1,4 @@
-import { patched } from '@temporalio/workflow';
 import { hasBlobMarkers, previewMarkers } from '../../core/blob-marker';
-import { FULL_ARGS_PATCH } from './call-policy';
 import type { ApprovalMode } from '../../core/types';
 import { checkCompleteTask, COMPLETE_TASK_ACCEPTED } from '../../core/agents/complete-task';
 import { PLANS_DIR } from '../../tools/plan-mode';
@@ -13,6 +11,7 @@ import { describeTodos, todosOf } from '../../tools/write-todos';
 import { updateTopics } from '../../tools/update-topic';
 import { activateSkill } from './skill-calls';
 import type { PromptActivities } from '../state/activity-options';
+import { isPatched, PATCHES } from '../patches';
 
 /**
  * Tools the workflow carries out itself because they change the prompt, not the world: plan mode,
@@ -99,7 +98,7 @@ function completeTask(state: PromptState, record: CallRecord): WorkflowToolResul
   const agent = state.agent;
   if (!agent) return { ok: false, text: 'complete_task is only for sub-agents.' };
   // With blob markers the schema was checked on the full output by `judge` (call-policy), not on previews.
-  const judged = hasBlobMarkers(record.args) && patched(FULL_ARGS_PATCH);
+  const judged = hasBlobMarkers(record.args) && isPatched(PATCHES.fullArgs);
   const check = judged ? undefined : checkCompleteTask(previewMarkers(record.args), agent.outputSchema);
   if (check && !check.ok) return { ok: false, text: check.message };
   state.completion = record.args;
