@@ -42,7 +42,8 @@ const quoted = (text: string) => [...text.matchAll(/['"]([^'"]+)['"]/g)].map((m)
 /**
  * String literals written where a tool name goes: rule and agent lists (`toolName: …`, `tools: […]`),
  * registry and prompt look-ups (`findTool('…')`, `offers(ctx, '…')`, `named([…])`), name constants
- * (`…_TOOL = '…'`), and comparisons of a name with a snake_case literal (`name === 'write_todos'`).
+ * and lists (`…_TOOL = '…'`, `…_TOOLS = […]`), and comparisons of a name with a snake_case
+ * literal (`name === 'write_todos'`).
  */
 export function namedTools(source: string): string[] {
   const lists = [...source.matchAll(/\btoolName\s*:\s*('[^']*'|\[[^\]]*\])|\btools\s*:\s*(\[[^\]]*\])/g)].flatMap((m) =>
@@ -50,14 +51,24 @@ export function namedTools(source: string): string[] {
   );
   const calls = [...source.matchAll(/\b(?:findTool|offers|named)\(([^)]*)\)/g)].flatMap((m) => quoted(m[1]));
   const constants = [...source.matchAll(/_TOOL\s*=\s*'([^']+)'/g)].map((m) => m[1]);
+  const sets = [...source.matchAll(/_(?:TOOLS|ONLY)\b[^=\n]*=\s*(?:new Set\()?(\[[^\]]*\])/g)].flatMap((m) =>
+    quoted(m[1]),
+  );
   const compared = [...source.matchAll(/\b[nN]ame\s*[!=]==\s*'([a-z]+(?:_[a-z]+)+)'/g)].map((m) => m[1]);
-  return [...lists, ...calls, ...constants, ...compared.filter((name) => name !== 'node_modules')];
+  return [...lists, ...calls, ...constants, ...sets, ...compared.filter((name) => name !== 'node_modules')];
 }
 
-/** `toolName` of the TOML policy examples in the README and docs. */
-function tomlToolNames(markdown: string): string[] {
+/**
+ * `toolName` of the TOML policy examples in the README and docs, and the hook matchers written as
+ * lowercase tool names (`"matcher": "write_file|replace"`; other matchers are event-specific).
+ */
+function docToolNames(markdown: string): string[] {
   const blocks = [...markdown.matchAll(/```toml\n([\s\S]*?)```/g)].map((m) => m[1]);
-  return blocks.flatMap((block) => [...block.matchAll(/^\s*toolName\s*=\s*(.+)$/gm)].flatMap((m) => quoted(m[1])));
+  const toml = blocks.flatMap((block) =>
+    [...block.matchAll(/^\s*toolName\s*=\s*(.+)$/gm)].flatMap((m) => quoted(m[1])),
+  );
+  const matchers = [...markdown.matchAll(/"matcher":\s*"([a-z_|]+)"/g)].flatMap((m) => m[1].split('|'));
+  return [...toml, ...matchers];
 }
 
 const exists = (name: string) =>
@@ -65,8 +76,10 @@ const exists = (name: string) =>
 
 describe('every place that names a tool', () => {
   it('finds names where they are written', () => {
-    const source = `rules: [{ toolName: ['glob', "read_many_files"] }]; if (call.name === 'write_todo') findTool('grep')`;
-    expect(namedTools(source)).toEqual(['glob', 'read_many_files', 'grep', 'write_todo']);
+    const source =
+      `rules: [{ toolName: ['glob', "read_many_files"] }]; if (call.name === 'write_todo') findTool('grep');` +
+      `const MAIN_ONLY = ['ask_users'];`;
+    expect(namedTools(source)).toEqual(['glob', 'read_many_files', 'grep', 'ask_users', 'write_todo']);
   });
 
   it('in the source names only tools that exist', () => {
@@ -78,11 +91,11 @@ describe('every place that names a tool', () => {
     expect(unknown).toEqual([]);
   });
 
-  it('in the policy examples of the docs names only tools that exist', () => {
+  it('in the policy and hook examples of the docs names only tools that exist', () => {
     const docs = fs.readdirSync(path.join(ROOT, 'docs')).filter((name) => name.endsWith('.md'));
     const files = ['README.md', ...docs.map((name) => path.join('docs', name))];
     const unknown = files.flatMap((file) =>
-      tomlToolNames(fs.readFileSync(path.join(ROOT, file), 'utf8'))
+      docToolNames(fs.readFileSync(path.join(ROOT, file), 'utf8'))
         .filter((name) => !exists(name))
         .map((name) => `${file}: ${name}`),
     );
