@@ -1,6 +1,6 @@
 import * as os from 'node:os';
 import type { NativeConnection, Worker } from '@temporalio/worker';
-import { hostOfIdentity } from './core/hosts';
+import { hostOfIdentity } from './core/host-routing';
 
 /**
  * Joins `hostWorker` (activities only, on this host's queue `<task queue>@<host>`, for the
@@ -33,7 +33,7 @@ const STORE_CHECK_MS = 30_000;
  * A worker keeping transcripts in files under its own home, on a queue that other hosts' workers
  * also serve, cannot work: a prompt's model calls and its tools land on different machines, and
  * each reads only its own files. It says so once, naming the setting that fixes it (issue 17).
- * Hosts are told apart by worker identities (`pid@host`, core/hosts.ts). Returns the stop function.
+ * Hosts are told apart by worker identities (`pid@host`, core/host-routing.ts). Returns the stop function.
  */
 export function watchForOtherHosts(
   options: { connection: NativeConnection; namespace: string; taskQueue: string; host: string },

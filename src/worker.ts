@@ -20,7 +20,7 @@ import type { TranscriptStore } from './store/types';
 import type { ToolJournal } from './store/journal';
 import type { LiveStream } from './store/live-stream';
 import { defaultHost, joinHostWorker, watchForOtherHosts } from './host-worker';
-import { hostTaskQueue, workerIdentity } from './core/hosts';
+import { hostTaskQueue, workerIdentity } from './core/host-routing';
 
 export interface AgentWorkerOptions {
   connection: NativeConnection;

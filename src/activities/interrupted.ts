@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { findTool } from '../tools/index';
 import type { KnownFile, ToolResult } from '../tools/types';
 import { isWriteTemp } from './safe-write';
 import { createWorkspace, fingerprint as contentFingerprint } from './tool-deps';
@@ -7,8 +8,6 @@ import { createWorkspace, fingerprint as contentFingerprint } from './tool-deps'
 const SHELL_UNKNOWN =
   'Outcome unknown: the previous attempt was interrupted (the worker stopped while the command ran). ' +
   'It was not run again. Check its effects before deciding whether to run it again.';
-
-const FILE_TOOLS = new Set(['write_file', 'replace']);
 
 /**
  * What a `write_file` or `replace` call's target looks like before it runs, journaled with its
@@ -20,7 +19,7 @@ export async function fingerprintTarget(
   args: Record<string, unknown>,
   workspaceRoot: string,
 ): Promise<string | undefined> {
-  if (!FILE_TOOLS.has(name) || typeof args.file_path !== 'string') return undefined;
+  if (!findTool(name)?.editsFiles || typeof args.file_path !== 'string') return undefined;
   return fingerprint(await currentText(workspaceRoot, args.file_path));
 }
 
@@ -37,8 +36,9 @@ export async function resumeInterrupted(
   workspaceRoot: string,
   before?: string,
 ): Promise<ToolResult | undefined> {
-  if (name === 'run_shell_command') return { ok: false, error: { kind: 'outcome_unknown', message: SHELL_UNKNOWN } };
-  if (!FILE_TOOLS.has(name)) return undefined;
+  if (findTool(name)?.kind === 'execute')
+    return { ok: false, error: { kind: 'outcome_unknown', message: SHELL_UNKNOWN } };
+  if (!findTool(name)?.editsFiles) return undefined;
   await removeWriteTemps(workspaceRoot, String(args.file_path ?? ''));
   const current = await currentText(workspaceRoot, String(args.file_path ?? ''));
   if (current === undefined || (before !== undefined && fingerprint(current) === before)) return undefined;

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { hostNameProblem } from '../core/hosts';
+import { hostNameProblem } from '../core/host-routing';
 import { splitAddress, isLocalHost } from './runtime';
 import { defaultHost } from './default-host';
 

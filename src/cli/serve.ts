@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Config } from '../config';
-import { hostTaskQueue } from '../core/hosts';
+import { hostTaskQueue } from '../core/host-routing';
 import { defaultHost } from './default-host';
 import { geminiApiKey } from '../model/api-key';
 import type { Logger } from '../logger';

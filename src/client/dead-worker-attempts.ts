@@ -1,7 +1,7 @@
 import * as os from 'node:os';
 import type { Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { parseIdentity } from '../core/hosts';
+import { parseIdentity } from '../core/host-routing';
 import { processAlive } from '../process-alive';
 
 /** temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED: an attempt is running. */

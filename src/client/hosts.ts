@@ -1,5 +1,5 @@
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
-import { hostTaskQueue } from '../core/hosts';
+import { hostTaskQueue } from '../core/host-routing';
 
 /** Activity state "scheduled": no worker has taken it yet (Temporal's PendingActivityState). */
 const SCHEDULED = 1;

@@ -14,6 +14,7 @@ export const activateSkillTool: WorkflowTool<typeof schema> = {
   name: 'activate_skill',
   description: 'Activates one of the available skills by name.',
   kind: 'other',
+  asks: true,
   runsIn: 'workflow',
   parameters: schema,
 };

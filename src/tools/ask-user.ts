@@ -11,7 +11,7 @@ export const askUserTool: WorkflowTool<typeof askUserParameters> = {
   description:
     'Ask the user one to four questions, to learn a preference, settle an ambiguity or choose between ' +
     'approaches. The prompt waits for the answer, for hours if need be, so ask only what you cannot find out.',
-  kind: 'other',
+  kind: 'communicate',
   runsIn: 'workflow',
   parameters: askUserParameters,
 };

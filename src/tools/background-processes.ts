@@ -35,6 +35,7 @@ const listSchema = z.object({});
 export const listBackgroundProcessesTool: ActivityTool<typeof listSchema> = {
   name: 'list_background_processes',
   kind: 'read',
+  reach: 'processes',
   description:
     'Lists the background shell commands started in this workspace (run_shell_command with is_background): ' +
     'PID, state and command. A process whose worker stopped is listed as lost; it is not restarted.',
@@ -55,6 +56,7 @@ const readSchema = z.object({
 export const readBackgroundOutputTool: ActivityTool<typeof readSchema> = {
   name: 'read_background_output',
   kind: 'read',
+  reach: 'processes',
   description: 'Shows the last lines of output of a background shell command, by PID, and whether it still runs.',
   parameters: readSchema,
   async execute(args, deps) {

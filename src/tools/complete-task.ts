@@ -13,6 +13,7 @@ export const completeTaskTool: WorkflowTool<typeof schema> = {
   name: COMPLETE_TASK,
   description: COMPLETE_TASK_DESCRIPTION,
   kind: 'other',
+  promptOnly: true,
   runsIn: 'workflow',
   parameters: schema,
 };

@@ -36,6 +36,7 @@ interface Match {
 export const globTool: ActivityTool<typeof schema> = {
   name: 'glob',
   kind: 'search',
+  reach: 'workspace',
   description:
     'Finds files whose paths match a glob pattern (`**`, `*`, `?`, `{a,b}`, `[a-z]`), e.g. ' +
     "'src/**/*.ts'. Returns paths relative to the workspace root, files changed in the last 24 hours " +

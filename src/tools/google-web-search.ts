@@ -18,6 +18,7 @@ const schema = z.object({
 export const googleWebSearchTool: ActivityTool<typeof schema> = {
   name: 'google_web_search',
   kind: 'search',
+  reach: 'network',
   description:
     'Searches the web with Google Search (through the Gemini API) and answers from the results, citing ' +
     'its sources. Use it for current information, documentation or facts not in the workspace.',

@@ -69,6 +69,7 @@ interface Search {
 export const grepSearchTool: ActivityTool<typeof schema> = {
   name: 'grep_search',
   kind: 'search',
+  reach: 'workspace',
   description:
     'Searches file contents for a regular expression (JavaScript syntax, case-insensitive unless ' +
     'case_sensitive is set) and returns matching lines grouped by file, as `L<line>: text`. ' +

@@ -50,6 +50,11 @@ export const TOOLS = [
 
 export const toolNames: readonly string[] = TOOLS.map((tool) => tool.name);
 
+/** The names of the registered tools whose facts pass `test`, in registry order. */
+export function toolsWhere(test: (tool: ToolDefinition) => boolean): string[] {
+  return TOOLS.filter((tool: ToolDefinition) => test(tool)).map((tool) => tool.name);
+}
+
 /** Names older Gemini CLI versions used, so recorded sessions still resolve. */
 const LEGACY_NAMES: Readonly<Record<string, string>> = { search_file_content: 'grep_search' };
 

@@ -20,7 +20,7 @@ const schema = z.object({
 export const invokeAgentTool: WorkflowTool<typeof schema> = {
   name: 'invoke_agent',
   description: INVOKE_AGENT_DESCRIPTION,
-  kind: 'other',
+  kind: 'agent',
   runsIn: 'workflow',
   parameters: schema,
 };

@@ -29,6 +29,7 @@ type Args = z.infer<typeof schema>;
 export const listDirectoryTool: ActivityTool<typeof schema> = {
   name: 'list_directory',
   kind: 'search',
+  reach: 'workspace',
   description:
     'Lists the files and subdirectories directly inside a directory (not recursive): directories ' +
     'first, marked [DIR], then files, each group sorted by name. Entries matching the ignore globs ' +

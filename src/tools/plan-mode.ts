@@ -14,7 +14,7 @@ export const enterPlanModeTool: WorkflowTool<typeof enterSchema> = {
   description:
     'Switch to plan mode before a large or risky change: only read-only tools run, and you may write a ' +
     `Markdown plan under ${PLANS_DIR}/. A person approves the switch.`,
-  kind: 'other',
+  kind: 'plan',
   runsIn: 'workflow',
   parameters: enterSchema,
 };
@@ -29,7 +29,7 @@ export const exitPlanModeTool: WorkflowTool<typeof exitSchema> = {
   description:
     `Present the finished plan (a Markdown file under ${PLANS_DIR}/) for approval and leave plan mode. ` +
     'If it is approved, carry the plan out; if not, revise it.',
-  kind: 'other',
+  kind: 'plan',
   runsIn: 'workflow',
   parameters: exitSchema,
 };

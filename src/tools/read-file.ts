@@ -42,6 +42,7 @@ interface LineRange {
 export const readFileTool: ActivityTool<typeof schema> = {
   name: 'read_file',
   kind: 'read',
+  reach: 'workspace',
   description:
     `Returns the text of one file. Read only the part you need with start_line and end_line ` +
     `(1-based, inclusive). At most ${MAX_LINES} lines are returned per call, lines longer than ` +

@@ -30,6 +30,7 @@ const schema = z.object({
 export const readToolOutputTool: ActivityTool<typeof schema> = {
   name: 'read_tool_output',
   kind: 'read',
+  reach: 'transcript',
   description:
     'Returns part of a tool output that was shortened or masked earlier in the conversation to save ' +
     `context. Pass the reference the shortened output names (sha256:...), and page through long outputs ` +

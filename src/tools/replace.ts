@@ -37,6 +37,8 @@ type Args = z.infer<typeof schema>;
 export const replaceTool: ActivityTool<typeof schema> = {
   name: 'replace',
   kind: 'edit',
+  editsFiles: true,
+  reach: 'workspace',
   description:
     'Replaces an exact, literal piece of text in a file with new text. By default old_string must ' +
     'occur exactly once; set allow_multiple to replace every occurrence. Matching is exact (no ' +

@@ -46,6 +46,7 @@ const schema = z.object({
 export const runShellCommandTool: ActivityTool<typeof schema> = {
   name: 'run_shell_command',
   kind: 'execute',
+  reach: 'processes',
   description:
     'Runs a command with `bash -c` in its own process group, in dir_path or the workspace root, and ' +
     'returns its combined stdout and stderr, then the exit code when it is not 0 and the signal if ' +

@@ -35,6 +35,7 @@ const schema = z.object({
 export const saveMemoryTool: ActivityTool<typeof schema> = {
   name: 'save_memory',
   kind: 'edit',
+  reach: 'user-memory',
   description:
     "Remembers a fact about the user or their preferences across sessions by adding it to the user's " +
     'GEMINI.md. Use it when the user asks you to remember something, or states a lasting preference. ' +

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ToolFacts, ToolReach } from './facts';
 import type { Grounding } from './web-text';
 
 /**
@@ -214,19 +215,23 @@ export type ToolResult =
   | { ok: true; output: string; display?: string; known?: KnownFile; media?: ToolMedia }
   | { ok: false; error: { kind: ToolErrorKind; message: string } };
 
-/** Read-only kinds may run in parallel within a turn; the others run one at a time, in order. */
-export type ToolKind = 'read' | 'search' | 'edit' | 'execute' | 'other';
+export { isReadOnly, type ToolKind } from './facts';
 
-interface ToolShape<S extends z.ZodType> {
+interface ToolShape<S extends z.ZodType> extends ToolFacts {
   name: string;
   description: string;
-  kind: ToolKind;
   parameters: S;
 }
 
 /** A tool the `runTool` activity executes: it acts on the world through `deps`. */
 export interface ActivityTool<S extends z.ZodType = z.ZodType> extends ToolShape<S> {
   runsIn?: 'activity';
+  /**
+   * What it acts on. Every activity tool runs on the queue of the prompt's host (the workspace, its
+   * processes, and the network and home directory of the machine the person works on); read-only
+   * tools that reach only the workspace may run as local activities there.
+   */
+  reach: ToolReach;
   execute(args: z.infer<S>, deps: ToolDeps): Promise<ToolResult>;
 }
 
@@ -240,11 +245,6 @@ export interface WorkflowTool<S extends z.ZodType = z.ZodType> extends ToolShape
 }
 
 export type ToolDefinition<S extends z.ZodType = z.ZodType> = ActivityTool<S> | WorkflowTool<S>;
-
-/** Gemini CLI's read-only kinds (read, search, fetch): safe to run in parallel and to retry. */
-export function isReadOnly(tool: Pick<ToolDefinition, 'kind'>): boolean {
-  return tool.kind === 'read' || tool.kind === 'search';
-}
 
 /** Gemini's `FunctionDeclaration`, with the parameters as plain JSON Schema. */
 export interface FunctionDeclaration {

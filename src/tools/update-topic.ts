@@ -36,7 +36,8 @@ export const updateTopicTool: WorkflowTool<typeof schema> = {
     'Say what you are working on, so the user can follow a long task as chapters. Give `strategic_intent` ' +
     '(one sentence on your next step) whenever your immediate aim changes; add `title` and `summary` only when ' +
     'the work moves into a new phase (for example from investigating to implementing, or to verifying).',
-  kind: 'other',
+  kind: 'think',
+  promptOnly: true,
   runsIn: 'workflow',
   parameters: schema,
 };

@@ -31,7 +31,8 @@ const schema = z.object({
  */
 export const webFetchTool: ActivityTool<typeof schema> = {
   name: 'web_fetch',
-  kind: 'read',
+  kind: 'fetch',
+  reach: 'network',
   description:
     'Fetches web pages named in the prompt (up to 20 http or https URLs) and processes their content as ' +
     'the prompt instructs: summarize, extract facts, compare. Local and private network addresses are refused.',

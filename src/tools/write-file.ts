@@ -14,6 +14,8 @@ const schema = z.object({
 export const writeFileTool: ActivityTool<typeof schema> = {
   name: 'write_file',
   kind: 'edit',
+  editsFiles: true,
+  reach: 'workspace',
   description:
     'Writes content to a file, replacing whatever it held before, and creates any missing parent ' +
     'directories. Suited to new or small files; for a targeted change to an existing file use replace.',

@@ -42,6 +42,7 @@ export const writeTodosTool: WorkflowTool<typeof schema> = {
     `list each time (it replaces the previous one). Statuses: ${TODO_STATUSES.join(', ')}; at most one task is ` +
     'in_progress: mark a task in_progress before you start it and completed as soon as it is done.',
   kind: 'other',
+  promptOnly: true,
   runsIn: 'workflow',
   parameters: schema,
 };

@@ -1,4 +1,4 @@
-import type { HostFields } from '../core/hosts';
+import type { HostFields } from '../core/host-routing';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AgentEvent } from '../core/events';
 import type { PolicyRule } from '../core/policy/types';

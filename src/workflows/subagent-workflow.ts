@@ -9,7 +9,7 @@ import {
   type RecoverableReason,
   type SubagentTerminateReason,
 } from '../core/agents/recovery';
-import { toolNames } from '../tools';
+import { findTool, toolNames } from '../tools';
 import { completeTaskDeclaration } from '../core/agents/complete-task';
 import { activitiesFor, type PromptActivities } from './state/activity-options';
 import { registerApprovalHandlers } from './tools/approvals';
@@ -39,9 +39,7 @@ export async function subagentWorkflow(input: SubagentInput): Promise<SubagentRe
   if (input.mcp) state.mcp = input.mcp;
   const tools = resolveAgentTools(agent, [...toolNames, ...mcpToolNames(state)]);
   // Plan mode belongs to the main prompt; a sub-agent runs in the mode it was started in.
-  state.agentTools = tools.ok
-    ? tools.tools.filter((name) => name !== 'enter_plan_mode' && name !== 'exit_plan_mode')
-    : [];
+  state.agentTools = tools.ok ? tools.tools.filter((name) => findTool(name)?.kind !== 'plan') : [];
   setHandler(statusQuery, () => statusOf(state));
   setHandler(eventsQuery, (cursor: number) => eventsPage(state, cursor));
   registerApprovalHandlers(state);

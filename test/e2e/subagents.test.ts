@@ -95,6 +95,17 @@ test(
   },
 );
 
+test('a sub-agent that inherits every tool is offered no plan-mode tool: plan mode belongs to the prompt', async () => {
+  await run([invoke('generalist'), complete({ result: 'done' }), textResponse('ok')]);
+  const declared = (i: number) =>
+    ((h.fake.requests[i].body as { tools?: { functionDeclarations?: { name: string }[] }[] }).tools ?? [])
+      .flatMap((tool) => tool.functionDeclarations ?? [])
+      .map((declaration) => declaration.name);
+  expect(declared(0)).toContain('enter_plan_mode');
+  expect(declared(1)).toEqual(expect.arrayContaining(['read_file', 'write_file', 'complete_task']));
+  expect(declared(1).filter((name) => name.endsWith('_plan_mode'))).toEqual([]);
+});
+
 test('an invalid complete_task is answered with what to fix, and a valid one then succeeds', async () => {
   const r = await run([invoke('generalist'), complete({}), complete({ result: 'fixed' }), textResponse('ok')]);
   expect(JSON.stringify(h.fake.requests[2].body)).toContain('not accepted');

@@ -1,6 +1,8 @@
 import * as path from 'node:path';
 import { unifiedDiff } from '../../core/diff';
 import { countOccurrences, toLf } from '../../tools/edit-text';
+import { confirmationOf } from '../../tools/facts';
+import { findTool } from '../../tools/index';
 import { decodeText, looksBinary } from '../../tools/tool-helpers';
 import { createWorkspace } from '../tool-deps';
 
@@ -30,11 +32,12 @@ export async function confirmationDetails(
       toolName: call.mcp.tool,
       toolDisplayName: call.mcp.tool,
     };
-  if (call.name === 'run_shell_command') {
+  const shows = confirmationOf(findTool(call.name) ?? { kind: 'other' });
+  if (shows === 'exec') {
     const command = text(args.command);
     return { type: 'exec', title: 'Confirm Shell Command', command, rootCommand: rootCommandOf(command) };
   }
-  if (call.name === 'write_file' || call.name === 'replace') return editDetails(workspace, call);
+  if (shows === 'edit') return editDetails(workspace, call);
   if (call.name === 'web_fetch') {
     const prompt = text(args.prompt);
     return { type: 'info', title: 'Confirm Web Fetch', prompt, urls: prompt.match(/https?:\/\/[^\s"'<>]+/g) ?? [] };

@@ -1,3 +1,5 @@
+import { toolsWhere } from '../../tools/index';
+import { allowedByDefault, asksByDefault, isReadOnly, MUTATOR_KINDS } from '../../tools/facts';
 import type { PolicyRule } from './types';
 
 /**
@@ -9,29 +11,28 @@ import type { PolicyRule } from './types';
  */
 
 /**
- * Tools that change nothing outside the conversation. `read_tool_output` only reads the transcript
- * store (the outputs that masking and truncation told the model to read back), so it runs in every
- * mode, plan mode included. `complete_task` only ends a sub-agent's run;
- * `write_todos` and `update_topic` only change the prompt's own todo list and chapters.
+ * The defaults' tool lists, derived from each tool's declared facts (tools/facts): a rule here names
+ * a tool only where it is that tool's own rule (plan mode, `ask_user`, `invoke_agent`).
+ * `read_tool_output` only reads the transcript store, so it runs in every mode, plan mode included.
  */
-export const READ_ONLY_TOOLS = [
-  'read_file',
-  'list_directory',
-  'glob',
-  'grep_search',
-  'google_web_search',
-  'read_tool_output',
-  'list_background_processes',
-  'read_background_output',
-  'complete_task',
-  'write_todos',
-  'update_topic',
-];
+export const READ_ONLY_TOOLS = toolsWhere((tool) => isReadOnly(tool) && allowedByDefault(tool));
+
+/** Tools that change only the prompt's own state (its todos, its chapters, a sub-agent's ending). */
+export const PROMPT_ONLY_TOOLS = toolsWhere((tool) => !isReadOnly(tool) && allowedByDefault(tool));
 
 /** Tools that write files; `proceed_always` narrows them to one `file_path`. */
-export const EDIT_TOOLS = ['write_file', 'replace'];
+export const EDIT_TOOLS = toolsWhere((tool) => tool.editsFiles === true);
 
-const PLAN_TOOLS = ['enter_plan_mode', 'exit_plan_mode'];
+/** Tools that ask a person in the default mode: mutators, fetches, and tools that bring outside content in. */
+const ASKING_TOOLS = toolsWhere(asksByDefault);
+
+/** Tools that ask without changing anything (`web_fetch`, `activate_skill`): they ask in plan mode too. */
+const ASKING_READERS = toolsWhere((tool) => asksByDefault(tool) && !MUTATOR_KINDS.includes(tool.kind));
+
+/** auto_edit runs the file edits and the fetches, as Gemini CLI's autoEdit does. */
+const AUTO_EDIT_TOOLS = toolsWhere((tool) => tool.editsFiles === true || tool.kind === 'fetch');
+
+const PLAN_TOOLS = toolsWhere((tool) => tool.kind === 'plan');
 
 type RuleFields = Omit<PolicyRule, 'tier' | 'source'>;
 
@@ -50,14 +51,11 @@ export function defaultPolicy(plansDir: string, readOnly: readonly string[] = RE
 function generalRules(readOnly: readonly string[]): Record<string, RuleFields> {
   return {
     'read-only tools': { toolName: [...readOnly], decision: 'allow', priority: 50 },
-    'mutating tools': {
-      toolName: [...EDIT_TOOLS, 'run_shell_command', 'web_fetch', 'save_memory', 'activate_skill'],
-      decision: 'ask_user',
-      priority: 10,
-    },
+    'prompt-only tools': { toolName: [...PROMPT_ONLY_TOOLS], decision: 'allow', priority: 50 },
+    'mutating tools': { toolName: [...ASKING_TOOLS], decision: 'ask_user', priority: 10 },
     // save_memory is left out: it writes the user-level GEMINI.md that every later prompt loads.
     auto_edit: {
-      toolName: [...EDIT_TOOLS, 'web_fetch'],
+      toolName: [...AUTO_EDIT_TOOLS],
       decision: 'allow',
       priority: 15,
       modes: ['auto_edit'],
@@ -111,8 +109,7 @@ function planModeRules(folder: string): Record<string, RuleFields> {
         'It is not available in plan mode: until the plan is approved, only read-only tools run ' +
         `and only Markdown plan files under ${folder}/ may be written.`,
     },
-    'plan mode web_fetch': { ...plan, toolName: 'web_fetch', decision: 'ask_user', priority: 50 },
-    'plan mode activate_skill': { ...plan, toolName: 'activate_skill', decision: 'ask_user', priority: 50 },
+    'plan mode readers that ask': { ...plan, toolName: [...ASKING_READERS], decision: 'ask_user', priority: 50 },
     'plan mode investigator': {
       ...plan,
       toolName: 'invoke_agent',

@@ -11,7 +11,7 @@ import {
 } from '../../core/hooks/types';
 import { emit, type PromptState } from '../state/prompt-state';
 import { onHost } from '../state/hosts';
-import type { HostFields } from '../../core/hosts';
+import type { HostFields } from '../../core/host-routing';
 
 /** What a hook event needs besides its plan: the event's fields and references. */
 export type HookRequest = Omit<RunHooksInput, 'event' | 'plan' | 'context'>;

@@ -1,5 +1,5 @@
 import { workflowInfo } from '@temporalio/workflow';
-import { hostTaskQueue, type HostFields } from '../../core/hosts';
+import { hostTaskQueue, type HostFields } from '../../core/host-routing';
 
 /**
  * Activity options for the activities that touch the workspace or the worker's processes: the queue

@@ -3,9 +3,16 @@ import type { Activities } from '../../activities';
 import type { RunToolInput } from '../../activities/run-tool';
 import type { ToolOutcome } from '../../core/types';
 import { isPatched, PATCHES } from '../patches';
+import { toolsWhere } from '../../tools/index';
+import { isReadOnly } from '../../tools/facts';
 
-/** Short, read-only tools that run as local activities (no side effects, so a rerun is harmless). */
-export const LOCAL_READ_TOOLS: ReadonlySet<string> = new Set(['read_file', 'list_directory', 'glob', 'grep_search']);
+/**
+ * Read-only tools that reach only the workspace run as local activities (no side effects, so a
+ * rerun is harmless); the ones that reach the network, the transcript store or processes do not.
+ */
+export const LOCAL_READ_TOOLS: ReadonlySet<string> = new Set(
+  toolsWhere((tool) => isReadOnly(tool) && tool.runsIn !== 'workflow' && tool.reach === 'workspace'),
+);
 
 /**
  * `runTool` with the read-only tools run as local activities: in the worker that holds the

@@ -1,6 +1,7 @@
 import { isCancellation, log } from '@temporalio/workflow';
 import type { CallRecord } from '../api';
 import type { ToolOutcome } from '../../core/types';
+import { findTool } from '../../tools/index';
 import type { RunToolInput } from '../../activities/run-tool';
 import type { PromptActivities } from '../state/activity-options';
 import { emit, recordUtilityUsage, type PromptState } from '../state/prompt-state';
@@ -11,7 +12,6 @@ export type ToolActs = Pick<PromptActivities, 'runTool' | 'fixEdit' | 'callMcpTo
 
 /** Files whose fingerprints a prompt keeps; the oldest seen is forgotten first (its edits go unchecked). */
 export const MAX_KNOWN_FILES = 100;
-const EDIT_TOOLS: ReadonlySet<string> = new Set(['replace', 'write_file']);
 /** Gemini CLI leaves these to the model: a fixer's guess in structured data does more harm than good. */
 const UNFIXED_EXTENSIONS = ['.json', '.ipynb', '.jsonc', '.json5'];
 const FIX_SUFFIX = '~fix';
@@ -50,7 +50,7 @@ export async function runActivityCall(state: PromptState, record: CallRecord, ac
 function knownFilesFor(state: PromptState, record: CallRecord): Record<string, string> | undefined {
   const known = state.context.knownFiles;
   const target = record.args.file_path;
-  if (!known || !EDIT_TOOLS.has(record.name) || typeof target !== 'string') return undefined;
+  if (!known || !findTool(record.name)?.editsFiles || typeof target !== 'string') return undefined;
   const name = baseName(target);
   const entries = Object.entries(known).filter(([path]) => baseName(path) === name);
   return entries.length > 0 ? Object.fromEntries(entries) : undefined;
