@@ -9,6 +9,7 @@ import { failDeadWorkersAttempts } from './client/dead-worker-attempts';
 import { McpPool } from './activities/mcp/pool';
 import { createProcessRunner, type ProcessRunner } from './activities/spawner/runner';
 import type { Config } from './config';
+import { otelEnv, type OtelEnv } from './config/env';
 import { installTemporalRuntime } from './logger';
 import { createGenAI } from './model/client';
 import { openStores } from './store/open';
@@ -51,6 +52,8 @@ export interface AgentWorkerOptions {
   host?: string;
   /** The workflow thread's heap limit in MiB (default DEFAULT_WORKFLOW_HEAP_MIB); the cache is sized from it. */
   workflowHeapMiB?: number;
+  /** The `OTEL_` variables that turn tracing on (default: this process's). */
+  otel?: OtelEnv;
 }
 
 /** Wires a worker: connection, activities from real dependencies, the workflow bundle, the task queue. */
@@ -72,7 +75,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
   });
   const shutdownGraceTime = options.shutdownGraceTime ?? '5 seconds';
   // OTEL_ variables turn on tracing; without them the worker has no interceptors and no sinks.
-  const tracing = await tracingFromEnv();
+  const tracing = await tracingFromEnv(options.otel ?? otelEnv());
   // Made beside the main worker, not after it: a restarted worker's first task is often a dead worker's
   // interrupted tool call, which waits for the host queue's poller. Awaited below, after the main worker.
   const hostWorker = createHostWorker(options, host, activities, shutdownGraceTime, tracing);
@@ -188,13 +191,10 @@ export async function startAgentWorker(
     store: stores.store,
     journal: stores.journal,
     live: stores.live,
-    stickyTimeout: config.stickyTimeoutMs,
-    grepTimeoutMs: config.grepTimeoutMs,
+    ...fromConfig(config),
     commandEnv: options.commandEnv,
     runner,
-    home: config.home,
     host: options.host,
-    workflowHeapMiB: config.workflowHeapMiB,
     ...(options.shutdownGraceMs === undefined ? {} : { shutdownGraceTime: options.shutdownGraceMs }),
   });
   runner.start();
@@ -210,6 +210,12 @@ export async function startAgentWorker(
     runner.close();
   };
   return { worker, stop };
+}
+
+/** The worker's settings that come from the environment. */
+function fromConfig(config: Config): Partial<AgentWorkerOptions> {
+  const { stickyTimeoutMs: stickyTimeout, grepTimeoutMs, home, workflowHeapMiB, otel } = config;
+  return { stickyTimeout, grepTimeoutMs, home, workflowHeapMiB, otel };
 }
 
 /** With the file store, the warning when other hosts serve the same queue (host-worker.ts). */
