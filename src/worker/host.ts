@@ -1,6 +1,6 @@
 import * as os from 'node:os';
 import type { NativeConnection, Worker } from '@temporalio/worker';
-import { hostOfIdentity } from './core/hosts';
+import { hostOfIdentity } from '../core/hosts';
 
 /**
  * Joins `hostWorker` (activities only, on this host's queue `<task queue>@<host>`, for the

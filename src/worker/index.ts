@@ -4,24 +4,24 @@ import * as path from 'node:path';
 import { Client } from '@temporalio/client';
 import type { Duration } from '@temporalio/common';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { createActivities } from './activities';
-import { failDeadWorkersAttempts } from './client/dead-worker-attempts';
-import { McpPool } from './activities/mcp/pool';
-import { createProcessRunner, type ProcessRunner } from './activities/spawner/runner';
-import type { Config } from './config';
-import { otelEnv, type OtelEnv } from './config/env';
-import { installTemporalRuntime } from './logger';
-import { createGenAI } from './model/client';
-import { openStores } from './store/open';
-import { withDeployment } from './worker/deployment';
-import { boundWorkflowHeap } from './worker/heap';
-import { TRACED_BUNDLE, tracingFromEnv, type WorkerTracing } from './worker/tracing';
-import type { ModelSeam } from './model/seam';
-import type { TranscriptStore } from './store/types';
-import type { ToolJournal } from './store/journal';
-import type { LiveStream } from './store/live-stream';
-import { defaultHost, joinHostWorker, watchForOtherHosts } from './host-worker';
-import { hostTaskQueue, workerIdentity } from './core/hosts';
+import { createActivities } from '../activities';
+import { failDeadWorkersAttempts } from '../client/dead-worker-attempts';
+import { McpPool } from '../activities/mcp/pool';
+import { createProcessRunner, type ProcessRunner } from '../activities/spawner/runner';
+import type { Config } from '../config';
+import { otelEnv, type OtelEnv } from '../config/env';
+import { installTemporalRuntime } from '../logger';
+import { createGenAI } from '../model/client';
+import { openStores } from '../store/open';
+import { withDeployment } from './deployment';
+import { boundWorkflowHeap } from './heap';
+import { TRACED_BUNDLE, tracingFromEnv, type WorkerTracing } from './tracing';
+import type { ModelSeam } from '../model/seam';
+import type { TranscriptStore } from '../store/types';
+import type { ToolJournal } from '../store/journal';
+import type { LiveStream } from '../store/live-stream';
+import { defaultHost, joinHostWorker, watchForOtherHosts } from './host';
+import { hostTaskQueue, workerIdentity } from '../core/hosts';
 
 export interface AgentWorkerOptions {
   connection: NativeConnection;
@@ -48,7 +48,7 @@ export interface AgentWorkerOptions {
   runner?: ProcessRunner;
   /** durable-agent's home: the user-level `GEMINI.md` that prompts load and `save_memory` writes. */
   home?: string;
-  /** The host it serves: the worker also polls `<taskQueue>@<host>` (host-worker.ts). Default: this machine's. */
+  /** The host it serves: the worker also polls `<taskQueue>@<host>` (worker/host.ts). Default: this machine's. */
   host?: string;
   /** The workflow thread's heap limit in MiB (default DEFAULT_WORKFLOW_HEAP_MIB); the cache is sized from it. */
   workflowHeapMiB?: number;
@@ -89,7 +89,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     activities,
     ...withDeployment(workflowSource(options.workflowBundlePath, tracing !== undefined)),
     // The bundles carry the same converter (scripts/bundle-workflows.js): an undecodable signal is a warning.
-    dataConverter: { payloadConverterPath: require.resolve('./payload-converter') },
+    dataConverter: { payloadConverterPath: require.resolve('../payload-converter') },
     ...(tracing && { interceptors: tracing.interceptors, sinks: tracing.sinks }),
     shutdownGraceTime,
     // A worker killed without saying goodbye leaves its cached prompts' next tasks on its sticky
@@ -106,7 +106,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
   return worker;
 }
 
-/** The activities-only worker on `<taskQueue>@<host>` (host-worker.ts joins it to the main one). */
+/** The activities-only worker on `<taskQueue>@<host>` (worker/host.ts joins it to the main one). */
 function createHostWorker(
   options: AgentWorkerOptions,
   host: string,
@@ -141,8 +141,8 @@ export function workflowSource(
   explicit?: string,
   traced = false,
 ): { workflowBundle: { code: string }; buildId: string } | { workflowsPath: string } {
-  const prebuilt = explicit ?? path.resolve(__dirname, '..', 'dist', traced ? TRACED_BUNDLE : 'workflow-bundle.js');
-  if (!fs.existsSync(prebuilt)) return { workflowsPath: require.resolve('./workflows') };
+  const prebuilt = explicit ?? path.resolve(__dirname, '..', '..', 'dist', traced ? TRACED_BUNDLE : 'workflow-bundle.js');
+  if (!fs.existsSync(prebuilt)) return { workflowsPath: require.resolve('../workflows') };
   const code = fs.readFileSync(prebuilt, 'utf8');
   return {
     workflowBundle: { code },
@@ -218,7 +218,7 @@ function fromConfig(config: Config): Partial<AgentWorkerOptions> {
   return { stickyTimeout, grepTimeoutMs, home, workflowHeapMiB, otel };
 }
 
-/** With the file store, the warning when other hosts serve the same queue (host-worker.ts). */
+/** With the file store, the warning when other hosts serve the same queue (worker/host.ts). */
 function fileStoreWatch(config: Config, connection: NativeConnection, options: { taskQueue: string; host?: string }) {
   if (config.storeUrl || !options.host) return () => undefined;
   const { taskQueue, host } = options;
