@@ -141,7 +141,8 @@ export function workflowSource(
   explicit?: string,
   traced = false,
 ): { workflowBundle: { code: string }; buildId: string } | { workflowsPath: string } {
-  const prebuilt = explicit ?? path.resolve(__dirname, '..', '..', 'dist', traced ? TRACED_BUNDLE : 'workflow-bundle.js');
+  const prebuilt =
+    explicit ?? path.resolve(__dirname, '..', '..', 'dist', traced ? TRACED_BUNDLE : 'workflow-bundle.js');
   if (!fs.existsSync(prebuilt)) return { workflowsPath: require.resolve('../workflows') };
   const code = fs.readFileSync(prebuilt, 'utf8');
   return {
