@@ -2,13 +2,7 @@ import { z } from 'zod';
 import { describeIssues } from '../core/confirmation';
 import { SHELL_TOOL, type PolicyRule } from '../core/policy/types';
 import type { ApprovalMode } from '../core/types';
-import {
-  inMergeOrder,
-  readSettingsFiles,
-  SettingsFileError,
-  type LoadedSettings,
-  type SettingsFiles,
-} from './settings';
+import { inMergeOrder, readingOnly, SettingsFileError, type LoadedSettings } from './settings';
 import { MODEL_CONFIGS_KEYS, modelConfigsSchema, modelSettings, type ModelSettings } from './model-settings';
 
 /**
@@ -86,7 +80,7 @@ export function geminiSettings(loaded: LoadedSettings): GeminiSettings {
   return out;
 }
 
-export const loadGeminiSettings = async (files: SettingsFiles) => geminiSettings(await readSettingsFiles(files));
+export const loadGeminiSettings = readingOnly(geminiSettings);
 
 type ToolLists = Partial<Record<'core' | 'exclude' | 'allowed' | 'confirmationRequired', string[]>>;
 

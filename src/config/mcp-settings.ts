@@ -1,12 +1,6 @@
 import { z } from 'zod';
 import type { McpServerConfig } from '../core/mcp';
-import {
-  inMergeOrder,
-  readSettingsFiles,
-  SettingsFileError,
-  type LoadedSettings,
-  type SettingsFiles,
-} from './settings';
+import { inMergeOrder, readingOnly, SettingsFileError, type LoadedSettings } from './settings';
 
 /**
  * `mcpServers` of Gemini CLI's settings format, from the user's `<home>/settings.json` and the
@@ -55,7 +49,7 @@ export function mcpServers(loaded: LoadedSettings): Record<string, McpServerConf
   return Object.keys(merged).length > 0 ? merged : undefined;
 }
 
-export const loadMcpServers = async (files: SettingsFiles) => mcpServers(await readSettingsFiles(files));
+export const loadMcpServers = readingOnly(mcpServers);
 
 /** Only the keys this agent uses travel in the prompt's input. */
 function pick(server: McpServerConfig): McpServerConfig {

@@ -142,9 +142,13 @@ export function contextFileNames(loaded: LoadedSettings): string[] | undefined {
   return undefined;
 }
 
-/** Each section from its own reading of the files, for a caller that needs only that one. */
-export const loadHookSettings = async (files: SettingsFiles) => hookSettings(await readSettingsFiles(files));
-export const loadContextFileNames = async (files: SettingsFiles) => contextFileNames(await readSettingsFiles(files));
+/** One section from its own reading of the files, for a caller that needs only that one. */
+export function readingOnly<T>(section: (loaded: LoadedSettings) => T): (files: SettingsFiles) => Promise<T> {
+  return async (files) => section(await readSettingsFiles(files));
+}
+
+export const loadHookSettings = readingOnly(hookSettings);
+export const loadContextFileNames = readingOnly(contextFileNames);
 export const loadEnvRedaction = async (userFile: string) => envRedaction(await readSettingsFiles({ userFile }));
 export const loadWebSettings = async (userFile: string) => webSettings(await readSettingsFiles({ userFile }));
 
