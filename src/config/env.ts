@@ -79,6 +79,16 @@ export const OTEL_VARIABLES = [
 /** The variables of OTEL_VARIABLES that are set; others are ignored. */
 export type OtelEnv = Readonly<Record<string, string | undefined>>;
 
+/** A whole number of `unit` from `min` up, named in its errors. */
+function wholeNumber(name: string, unit: string, min: number) {
+  const whole = { message: `${name} must be a whole number of ${unit}` };
+  return z.coerce
+    .number(whole)
+    .int(whole)
+    .min(min, { message: `${name} must be at least ${min}` })
+    .optional();
+}
+
 const envSchema = z.object({
   GEMINI_API_KEY: z.string().min(1).optional(),
   GOOGLE_GEMINI_BASE_URL: z
@@ -95,21 +105,9 @@ const envSchema = z.object({
     .string()
     .regex(/^(file|postgres(ql)?:\/\/.+)$/, { message: 'DURABLE_AGENT_STORE must be "file" or a postgres:// URL' })
     .optional(),
-  DURABLE_AGENT_GREP_TIMEOUT_MS: z.coerce
-    .number({ message: 'DURABLE_AGENT_GREP_TIMEOUT_MS must be a whole number of milliseconds' })
-    .int({ message: 'DURABLE_AGENT_GREP_TIMEOUT_MS must be a whole number of milliseconds' })
-    .min(100, { message: 'DURABLE_AGENT_GREP_TIMEOUT_MS must be at least 100' })
-    .optional(),
-  DURABLE_AGENT_STICKY_TIMEOUT_MS: z.coerce
-    .number({ message: 'DURABLE_AGENT_STICKY_TIMEOUT_MS must be a whole number of milliseconds' })
-    .int({ message: 'DURABLE_AGENT_STICKY_TIMEOUT_MS must be a whole number of milliseconds' })
-    .min(100, { message: 'DURABLE_AGENT_STICKY_TIMEOUT_MS must be at least 100' })
-    .optional(),
-  DURABLE_AGENT_WORKFLOW_HEAP_MB: z.coerce
-    .number({ message: 'DURABLE_AGENT_WORKFLOW_HEAP_MB must be a whole number of MiB' })
-    .int({ message: 'DURABLE_AGENT_WORKFLOW_HEAP_MB must be a whole number of MiB' })
-    .min(256, { message: 'DURABLE_AGENT_WORKFLOW_HEAP_MB must be at least 256' })
-    .optional(),
+  DURABLE_AGENT_GREP_TIMEOUT_MS: wholeNumber('DURABLE_AGENT_GREP_TIMEOUT_MS', 'milliseconds', 100),
+  DURABLE_AGENT_STICKY_TIMEOUT_MS: wholeNumber('DURABLE_AGENT_STICKY_TIMEOUT_MS', 'milliseconds', 100),
+  DURABLE_AGENT_WORKFLOW_HEAP_MB: wholeNumber('DURABLE_AGENT_WORKFLOW_HEAP_MB', 'MiB', 256),
   DURABLE_AGENT_TRUST_WORKSPACE: z
     .string()
     .regex(/^(1|0|true|false)$/i, { message: 'DURABLE_AGENT_TRUST_WORKSPACE must be 1, 0, true or false' })
