@@ -25,10 +25,10 @@ const SANDBOX_BANNED = [
   },
 ];
 
-/** src/worker.ts is the one place that builds a Worker: its wiring (bundle, build id, sticky timeout) is shared. */
+/** src/worker/index.ts alone builds a Worker: its wiring (bundle, build id, sticky timeout) is shared. */
 const WORKER_CREATE = {
   selector: "CallExpression[callee.object.name='Worker'][callee.property.name='create']",
-  message: 'Build workers in src/worker.ts.',
+  message: 'Build workers in src/worker/index.ts.',
 };
 
 /**
@@ -103,7 +103,7 @@ module.exports = tseslint.config(
   ...layerBlocks,
   {
     files: ['src/**/*.ts'],
-    ignores: ['src/**/*.test.ts', 'src/worker.ts'],
+    ignores: ['src/**/*.test.ts', 'src/worker/index.ts'],
     rules: { 'no-restricted-syntax': ['error', WORKER_CREATE] },
   },
   {

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { FakeGeminiServer, textResponse } from '../src/fake-gemini';
 import { findFreePort } from '../src/server/dev-server';
 import { spareEnabled, spareSocketPath } from '../src/cli/spare-owner';
+import { loadConfig } from '../src/config';
 import { recordOwnAddress } from '../src/cli/own-server';
 import { spawnBin, stopBin, type BinProcess } from './processes';
 import { makeWorkspace, type BenchEnv, type BenchServer } from './env';
@@ -164,7 +165,7 @@ function medianPhases(samples: Sample[]): Phases {
 }
 
 async function waitForSpare(home: string, worker: BinProcess): Promise<void> {
-  if (!spareEnabled(process.env, true)) return;
+  if (!spareEnabled(loadConfig(), true)) return;
   const socket = spareSocketPath(home);
   await waitFor(async () => (fs.existsSync(socket) ? true : undefined), 60_000, `a spare process (${worker.output()})`);
 }

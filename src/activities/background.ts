@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { BackgroundProcess, BackgroundShells } from '../tools/types';
-import { withoutSecrets } from './env-filter';
+import { commandEnvironment } from '../config/env';
 import { processAlive } from '../process-alive';
 import { createPrivateFile, ensurePrivateDir, readNoFollow } from '../private-files';
 import { defaultProcessRunner, type ProcessRunner } from './spawner/runner';
@@ -41,7 +41,7 @@ export function createBackgroundShells(options: BackgroundOptions): BackgroundSh
     dir,
     mine,
     runner: options.runner ?? defaultProcessRunner(),
-    env: options.env ?? withoutSecrets(process.env),
+    env: options.env ?? commandEnvironment(),
   };
   return {
     start: (command, cwd, workspace) => startProcess(launch, { command, cwd, workspace }),

@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import { compressionConfig, compressionModelFor } from '../core/models';
+import { compressionConfig, compressionModelFor, tokenLimit } from '../core/models';
 import type { Content, GenerateContentResponse } from '@google/genai';
 import {
   COMPRESSION_STATUS,
@@ -10,12 +10,7 @@ import {
   type CompressionStatus,
   type ContextFit,
 } from '../core/compression';
-import {
-  FUNCTION_RESPONSE_TOKEN_BUDGET,
-  estimateTokens,
-  tokenLimit,
-  truncateToolOutputThreshold,
-} from '../core/tokens';
+import { FUNCTION_RESPONSE_TOKEN_BUDGET, estimateTokens, truncateToolOutputThreshold } from '../core/tokens';
 import type { NewPart } from '../core/types';
 import type { TranscriptStore } from '../store/types';
 import { toParts } from './user-parts';

@@ -1,6 +1,6 @@
 import { headTailSizes, joinTruncated } from '../tools/truncate';
 import type { ExecOptions, ExecResult, ToolDeps } from '../tools/types';
-import { withoutSecrets } from './env-filter';
+import { commandEnvironment } from '../config/env';
 import { defaultProcessRunner, type ProcessRunner } from './spawner/runner';
 
 /** After SIGTERM, the process group gets this long before SIGKILL. */
@@ -14,7 +14,7 @@ const PIPE_DRAIN_MS = 250;
  * environment, already without secrets.
  */
 export function createExec(
-  env: NodeJS.ProcessEnv = withoutSecrets(process.env),
+  env: NodeJS.ProcessEnv = commandEnvironment(),
   runner: ProcessRunner = defaultProcessRunner(),
 ): ToolDeps['exec'] {
   return (options) => runCommand(options, env, runner);

@@ -21,7 +21,7 @@ import { runHooks, type RunHooksInput } from './hooks/run-hooks';
 import { expandAtPaths, type ExpandAtPathsInput } from './at-paths';
 import { loadPromptMemory, type LoadMemoryInput } from './load-memory';
 import { activateSkill, type ActivateSkillInput } from './skills/activate';
-import { withoutSecrets } from './env-filter';
+import { commandEnvironment } from '../config/env';
 import { createExec } from './exec';
 import { heartbeatIntervalFor, withHeartbeat } from './heartbeat';
 import { defaultProcessRunner, type ProcessRunner } from './spawner/runner';
@@ -100,7 +100,7 @@ function modelActivities(deps: ActivityDeps) {
 
 /** The activities that run tools and hooks, judge calls and write the transcript without a model. */
 function transcriptAndToolActivities(deps: ActivityDeps) {
-  const commandEnv = deps.commandEnv ?? withoutSecrets(process.env);
+  const commandEnv = deps.commandEnv ?? commandEnvironment();
   const runner = deps.runner ?? defaultProcessRunner();
   const exec = createExec(commandEnv, runner);
   const background = workerBackgroundShells(deps.home, { runner, env: commandEnv });

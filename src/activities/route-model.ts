@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import { familyOf, sideCallConfig } from '../core/models';
+import { routesByComplexityScore, sideCallConfig } from '../core/models';
 import type { Content } from '@google/genai';
 import { z } from 'zod';
 import { classifierHistory } from '../core/routing';
@@ -79,7 +79,7 @@ Answer only with JSON of the form {"reasoning": "...", "model_choice": "flash" |
 export async function routeModel(deps: RouteModelDeps, input: RouteModelInput): Promise<RouteModelResult> {
   try {
     const history = await deps.store.readMessages(input.transcriptId, input.length);
-    const scored = familyOf(input.strongModel) === 'gemini-3';
+    const scored = routesByComplexityScore(input.strongModel);
     const context = scored ? scoreHistory(history) : classifierHistory(history);
     const contents: Content[] = [...context, { role: 'user', parts: [{ text: input.request }] }];
     const json = await generateJsonAnswer(

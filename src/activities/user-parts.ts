@@ -1,5 +1,6 @@
 import type { Content, Part } from '@google/genai';
-import { MEDIA_KEY, mediaOf, nestsMediaInResponse, storedData, travelsAlone } from '../core/media';
+import { MEDIA_KEY, mediaOf, storedData, travelsAlone } from '../core/media';
+import { nestsMediaInResponse } from '../core/models';
 import type { NewPart } from '../core/types';
 import type { TranscriptStore } from '../store/types';
 import { MEDIA_FOLLOWS } from './media-parts';

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Config } from '../config';
+import { inheritedEnvironment } from '../config/env';
 import type { Logger } from '../logger';
 import { isServerReachable } from '../server/dev-server';
 import { awaitLeftServer } from './left-server';
@@ -38,7 +39,11 @@ export async function startBackgroundServer(
   const out = fs.openSync(logFile, 'a', 0o600);
   const args = [path.resolve(__dirname, '..', '..', 'bin', 'durable-agent.js'), 'server'];
   if (fake) args.push(fake.strict ? '--fake-responses' : '--fake-responses-non-strict', fake.path);
-  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', out, out], env: process.env });
+  const child = spawn(process.execPath, args, {
+    detached: true,
+    stdio: ['ignore', out, out],
+    env: inheritedEnvironment(),
+  });
   child.unref();
   fs.closeSync(out);
   logger.info({ pid: child.pid, logFile }, 'started a background server');

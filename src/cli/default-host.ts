@@ -1,2 +1,2 @@
-// The host a worker serves and a prompt runs on when none is named (src/host-worker.ts).
-export { defaultHost } from '../host-worker';
+// The host a worker serves and a prompt runs on when none is named (src/worker/host.ts).
+export { defaultHost } from '../worker/host';

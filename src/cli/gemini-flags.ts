@@ -2,8 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Option, type Command } from 'commander';
 import { describeExecution, latestSession, WorkflowNotFoundError, type Client } from '../client';
-import type { Config } from '../config';
-import { loadSettingsDefaults } from '../config/workspace';
+import { settingsDefaults, type CommandSettings } from '../config/workspace';
 import type { ApprovalMode } from '../core/types';
 import type { Logger } from '../logger';
 import type { PromptInput } from '../workflows/api';
@@ -132,14 +131,14 @@ export async function pipedInput(stream: NodeJS.ReadStream = process.stdin, firs
  * choose (`explicit`); each Gemini CLI key they hold and we ignore is logged as a warning too.
  */
 export async function withSettingsDefaults(
-  config: Config,
+  settings: CommandSettings,
   options: RunOptions,
   input: PromptInput,
   logger: Logger,
 ): Promise<RunOptions> {
   // Only `run` says what its command line set; `demo` and others keep the options they chose.
   if (!options.explicit) return options;
-  const found = await loadSettingsDefaults(config, input.workspace, options.trustWorkspace);
+  const found = settingsDefaults(settings);
   for (const warning of found.warnings) logger.warn({ settings: warning }, 'Gemini CLI settings key ignored');
   const model = options.explicit.model ? options.model : (found.model ?? options.model);
   const approvalMode: ApprovalMode = options.explicit.approvalMode

@@ -16,6 +16,7 @@ import { externalizeLargeStrings } from '../store/blobs';
 import type { TranscriptStore } from '../store/types';
 import { approvalHint } from './approval-hint';
 import { expandMarkers, previewCall } from './approval-preview';
+import { liveEnv } from '../config/env';
 
 export interface ApprovalPromptOptions {
   workflowId: string;
@@ -175,7 +176,7 @@ async function editInEditor(text: string, editor: string): Promise<string> {
 }
 
 function defaultEditor(): string {
-  return process.env.VISUAL || process.env.EDITOR || 'vi';
+  return liveEnv.editor();
 }
 
 export interface ApprovalHandler {

@@ -166,8 +166,8 @@ function addServers(program: Command): void {
       .option('--no-spare', 'keep no spare process for `run` (or DURABLE_AGENT_SPARE=0)')
       .action(async (o) => {
         const { config, logger } = setup('warn');
-        serveMetricsAt(o.metrics);
-        useDeployment(o);
+        serveMetricsAt(o.metrics, config.metricsAddress);
+        useDeployment(o, config.deployment);
         const workerHost = { host: o.host as string | undefined, shutdownGraceMs: o.shutdownGrace as number };
         process.exitCode = await serveCommand(config, kind, fakeOption(o), io, logger, workerHost, o.spare as boolean);
       });

@@ -13,7 +13,7 @@ import type { Config } from '../config';
 import type { AgentEvent } from '../core/events';
 import type { TranscriptStore } from '../store/types';
 import { geminiApiKey } from '../model/api-key';
-import { loadWorkspaceConfig } from '../config/workspace';
+import { loadSettings, loadWorkspaceConfig } from '../config/workspace';
 import type { Logger } from '../logger';
 import { exitCodeFor, EXIT, InputError } from './exit-codes';
 import { followPrompt } from './follow';
@@ -36,13 +36,15 @@ import { noticeUnservedHost } from './host-notice';
 export async function runCommand(config: Config, given: RunOptions, io: Io, logger: Logger): Promise<number> {
   const input = promptInput(given);
   input.hostIsLocal = hostIsLocal(input.host!, config.temporalAddress);
-  const options = await withSettingsDefaults(config, given, input, logger);
+  // The settings files are read once here; the defaults and the prompt's configuration both come from them.
+  const settings = await loadSettings(config, input.workspace, given.trustWorkspace);
+  const options = await withSettingsDefaults(settings, given, input, logger);
   Object.assign(
     input,
     await loadWorkspaceConfig(
       config,
       input.workspace,
-      { policyFiles: options.policyFiles, trustFlag: options.trustWorkspace },
+      { policyFiles: options.policyFiles, trustFlag: options.trustWorkspace, settings },
       io,
     ),
   );

@@ -5,7 +5,7 @@ import { FakeGeminiServer } from '../fake-gemini';
 import type { Logger } from '../logger';
 import { isServerReachable, startDevServer, type DevServer } from '../server/dev-server';
 import { ensureTemporalCli, projectRoot } from '../server/temporal-cli';
-import { withoutSecrets } from '../activities/env-filter';
+import { commandEnvironment, inheritedEnvironment } from '../config/env';
 import { loadWorkerEnvRedaction } from '../config/workspace';
 import { defaultHost } from './default-host';
 import { cannotReachMessage, isOwnAddress, recordOwnAddress } from './own-server';
@@ -113,7 +113,7 @@ async function ensureServer(config: Config, options: RuntimeOptions): Promise<De
     projectRoot: projectRoot(),
     explicitPath: config.temporalCliPath,
     searchPath: config.searchPath,
-    env: process.env,
+    env: inheritedEnvironment(),
     log,
     // Said on stderr whatever the log level: the first run would otherwise sit silent for a minute.
     progress: (msg) => process.stderr.write(`durable-agent: ${msg}\n`),
@@ -150,7 +150,7 @@ async function startWorker(
   where: RuntimeOptions['workerHost'] = {},
 ): Promise<{ stop(): Promise<void> }> {
   // Commands and hooks get the environment without secrets; the spawner that starts them holds none.
-  const commandEnv = withoutSecrets(process.env, await loadWorkerEnvRedaction(config));
+  const commandEnv = commandEnvironment(await loadWorkerEnvRedaction(config));
   const { startAgentWorker } = await import('../worker');
   const host = where.host ?? defaultHost();
   return startAgentWorker(config, { taskQueue, commandEnv, fakeUrl, host, shutdownGraceMs: where.shutdownGraceMs });

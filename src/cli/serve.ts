@@ -44,7 +44,7 @@ export async function serveCommand(
   const pidFile = path.join(config.home, `${kind}.pid`);
   fs.mkdirSync(config.home, { recursive: true, mode: 0o700 });
   fs.writeFileSync(pidFile, `${process.pid}\n`);
-  const stopSpare = spareEnabled(process.env, spare) ? keepSpare(config.home, logger) : () => undefined;
+  const stopSpare = spareEnabled(config, spare) ? keepSpare(config.home, logger) : () => undefined;
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Logger } from '../logger';
 import { processAlive } from '../process-alive';
+import { inheritedEnvironment, type Config } from '../config/env';
 
 /** Spares in a row that end without serving a command before the owner stops making them. */
 const MAX_FAILURES = 3;
@@ -19,8 +20,8 @@ export function spareSocketPath(home: string): string {
 }
 
 /** DURABLE_AGENT_SPARE=0 turns the spare off, for the owner and for the client alike. */
-export function spareEnabled(env: NodeJS.ProcessEnv, flag: boolean): boolean {
-  return flag && env.DURABLE_AGENT_SPARE !== '0';
+export function spareEnabled(config: Pick<Config, 'spareAllowed'>, flag: boolean): boolean {
+  return flag && config.spareAllowed;
 }
 
 /**
@@ -42,7 +43,7 @@ export function keepSpare(home: string, logger: Logger): () => void {
     const child = spawn(process.execPath, [path.join(__dirname, 'spare.js')], {
       detached: true, // not in the terminal's process group: Ctrl-C to the owner is not the command's
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-      env: process.env,
+      env: inheritedEnvironment(),
     });
     idle = child;
     let served = false;

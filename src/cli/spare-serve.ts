@@ -2,6 +2,7 @@ import type * as net from 'node:net';
 import { Readable } from 'node:stream';
 import { setLogDestination } from '../logger';
 import { EXIT } from './exit-codes';
+import { adoptEnvironment } from '../config/env';
 
 /** What bin/spare-client.js sends first: the command and the process it would have run in. */
 interface CommandRequest {
@@ -90,8 +91,7 @@ function refuse(socket: net.Socket, send: (f: Frame) => void, problem: string): 
 /** This process takes the client's place: cwd, environment, argv, TTY flags, streams and exit. */
 function become(request: CommandRequest, socket: net.Socket, send: (f: Frame) => void, stdin: ForwardedStdin): void {
   process.chdir(request.cwd);
-  for (const key of Object.keys(process.env)) delete process.env[key];
-  Object.assign(process.env, request.env);
+  adoptEnvironment(request.env);
   process.argv = request.argv;
   stdin.isTTY = request.tty.stdin;
   Object.defineProperty(process, 'stdin', { value: stdin, configurable: true, writable: true });

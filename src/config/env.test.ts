@@ -138,6 +138,22 @@ describe('loadConfig', () => {
     expect(load({ DURABLE_AGENT_STORE: 'postgres://u:p@db:5432/agent' }).storeUrl).toBe('postgres://u:p@db:5432/agent');
     expect(() => load({ DURABLE_AGENT_STORE: 'mysql://db' })).toThrow(/DURABLE_AGENT_STORE/);
   });
+
+  it("carries the worker's variables, which their flags override where they are used", () => {
+    const config = load({
+      DURABLE_AGENT_METRICS: '127.0.0.1:9464',
+      DURABLE_AGENT_DEPLOYMENT: 'agents',
+      DURABLE_AGENT_BUILD_ID: 'v1',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318',
+      OTEL_SERVICE_NAME: 'not ours',
+    });
+    expect(config.metricsAddress).toBe('127.0.0.1:9464');
+    expect(config.deployment).toEqual({ deployment: 'agents', buildId: 'v1' });
+    expect(config.otel).toEqual({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' });
+    expect(load().spareAllowed).toBe(true);
+    expect(load({ DURABLE_AGENT_SPARE: '0' }).spareAllowed).toBe(false);
+    expect(configError({ DURABLE_AGENT_SPARE: 'no' }).message).toMatch(/DURABLE_AGENT_SPARE must be 0/);
+  });
 });
 
 describe('GEMINI_SYSTEM_MD and GEMINI_WRITE_SYSTEM_MD, read as Gemini CLI reads them', () => {

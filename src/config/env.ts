@@ -2,13 +2,20 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { z } from 'zod';
+import { withoutSecrets, type EnvRedaction } from '../activities/env-filter';
 import { DEFAULT_TASK_QUEUE } from '../workflows/api';
 import { ConfigError } from './errors';
 import type { SystemMdPaths } from '../core/prompt/shape';
+import { definedPaths, systemMdPath } from './system-md';
+
+export { systemMdPath } from './system-md';
 
 /**
- * Everything the process takes from its environment, read once here (invariant 9) and passed down.
- * The API key stays in this object and the SDK client: it never enters workflow inputs or logs.
+ * Everything the process takes from its environment, read once here and passed down: this is the
+ * only module that touches `process.env` (test/env-only-in-config.test.ts holds it so). Every
+ * variable is in `envSchema` below with its check; a bad value stops the command with a
+ * `ConfigError` naming it. The API key stays in this object and the SDK client: it never enters
+ * workflow inputs or logs.
  */
 export interface Config {
   geminiApiKey?: string;
@@ -47,6 +54,39 @@ export interface Config {
   trustWorkspace: boolean;
   /** `GEMINI_SYSTEM_MD` / `GEMINI_WRITE_SYSTEM_MD` as absolute paths (see systemMdPath); unset: off. */
   systemMd: SystemMdPaths;
+  /** The `OTEL_` variables that turn tracing on (worker/tracing.ts reads them, warning on what it cannot use). */
+  otel: OtelEnv;
+  /** `DURABLE_AGENT_METRICS`: HOST:PORT for Prometheus; checked with `--metrics`, which wins (worker/metrics.ts). */
+  metricsAddress?: string;
+  /** `DURABLE_AGENT_DEPLOYMENT` / `DURABLE_AGENT_BUILD_ID`, checked with their flags (worker/deployment.ts). */
+  deployment: { deployment?: string; buildId?: string };
+  /** `DURABLE_AGENT_SPARE=0` keeps `worker`/`server` from holding a spare process (cli/spare-owner.ts). */
+  spareAllowed: boolean;
+}
+
+/**
+ * Tracing's standard variables. Not refused here: a tracing setting we cannot honour is a warning and
+ * tracing stays off, prompts run either way.
+ */
+export const OTEL_VARIABLES = [
+  'OTEL_SDK_DISABLED',
+  'OTEL_TRACES_EXPORTER',
+  'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL',
+  'OTEL_EXPORTER_OTLP_PROTOCOL',
+] as const;
+/** The variables of OTEL_VARIABLES that are set; others are ignored. */
+export type OtelEnv = Readonly<Record<string, string | undefined>>;
+
+/** A whole number of `unit` from `min` up, named in its errors. */
+function wholeNumber(name: string, unit: string, min: number) {
+  const whole = { message: `${name} must be a whole number of ${unit}` };
+  return z.coerce
+    .number(whole)
+    .int(whole)
+    .min(min, { message: `${name} must be at least ${min}` })
+    .optional();
 }
 
 const envSchema = z.object({
@@ -65,21 +105,9 @@ const envSchema = z.object({
     .string()
     .regex(/^(file|postgres(ql)?:\/\/.+)$/, { message: 'DURABLE_AGENT_STORE must be "file" or a postgres:// URL' })
     .optional(),
-  DURABLE_AGENT_GREP_TIMEOUT_MS: z.coerce
-    .number({ message: 'DURABLE_AGENT_GREP_TIMEOUT_MS must be a whole number of milliseconds' })
-    .int({ message: 'DURABLE_AGENT_GREP_TIMEOUT_MS must be a whole number of milliseconds' })
-    .min(100, { message: 'DURABLE_AGENT_GREP_TIMEOUT_MS must be at least 100' })
-    .optional(),
-  DURABLE_AGENT_STICKY_TIMEOUT_MS: z.coerce
-    .number({ message: 'DURABLE_AGENT_STICKY_TIMEOUT_MS must be a whole number of milliseconds' })
-    .int({ message: 'DURABLE_AGENT_STICKY_TIMEOUT_MS must be a whole number of milliseconds' })
-    .min(100, { message: 'DURABLE_AGENT_STICKY_TIMEOUT_MS must be at least 100' })
-    .optional(),
-  DURABLE_AGENT_WORKFLOW_HEAP_MB: z.coerce
-    .number({ message: 'DURABLE_AGENT_WORKFLOW_HEAP_MB must be a whole number of MiB' })
-    .int({ message: 'DURABLE_AGENT_WORKFLOW_HEAP_MB must be a whole number of MiB' })
-    .min(256, { message: 'DURABLE_AGENT_WORKFLOW_HEAP_MB must be at least 256' })
-    .optional(),
+  DURABLE_AGENT_GREP_TIMEOUT_MS: wholeNumber('DURABLE_AGENT_GREP_TIMEOUT_MS', 'milliseconds', 100),
+  DURABLE_AGENT_STICKY_TIMEOUT_MS: wholeNumber('DURABLE_AGENT_STICKY_TIMEOUT_MS', 'milliseconds', 100),
+  DURABLE_AGENT_WORKFLOW_HEAP_MB: wholeNumber('DURABLE_AGENT_WORKFLOW_HEAP_MB', 'MiB', 256),
   DURABLE_AGENT_TRUST_WORKSPACE: z
     .string()
     .regex(/^(1|0|true|false)$/i, { message: 'DURABLE_AGENT_TRUST_WORKSPACE must be 1, 0, true or false' })
@@ -89,9 +117,15 @@ const envSchema = z.object({
     .string()
     .regex(/^[01]$/, { message: 'DURABLE_AGENT_SPARE must be 0 (no spare process) or 1' })
     .optional(),
+  // HOST:PORT, DURABLE_AGENT_DEPLOYMENT and DURABLE_AGENT_BUILD_ID are checked together with the
+  // `worker`/`server` flags that override them (a bad variable under a good flag is not an error).
+  DURABLE_AGENT_METRICS: z.string().optional(),
+  DURABLE_AGENT_DEPLOYMENT: z.string().optional(),
+  DURABLE_AGENT_BUILD_ID: z.string().optional(),
   PATH: z.string().optional(),
   GEMINI_SYSTEM_MD: z.string().optional(),
   GEMINI_WRITE_SYSTEM_MD: z.string().optional(),
+  ...Object.fromEntries(OTEL_VARIABLES.map((name) => [name, z.string().optional()])),
 });
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
@@ -126,26 +160,52 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       replace: systemMdPath(e.GEMINI_SYSTEM_MD, cwd),
       write: systemMdPath(e.GEMINI_WRITE_SYSTEM_MD, cwd),
     }),
+    otel: otelEnv(blankToUndefined),
+    metricsAddress: e.DURABLE_AGENT_METRICS,
+    deployment: { deployment: e.DURABLE_AGENT_DEPLOYMENT, buildId: e.DURABLE_AGENT_BUILD_ID },
+    spareAllowed: e.DURABLE_AGENT_SPARE !== '0',
   };
 }
 
-function definedOnly(env: Record<string, string | undefined>): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+/** The `OTEL_` variables of `env`, for a worker built without a `Config` (tests, benchmarks). */
+export function otelEnv(env: NodeJS.ProcessEnv = process.env): OtelEnv {
+  return Object.fromEntries(OTEL_VARIABLES.flatMap((name) => (env[name] ? [[name, env[name]]] : [])));
 }
 
 /**
- * Gemini CLI's reading of `GEMINI_SYSTEM_MD` and `GEMINI_WRITE_SYSTEM_MD`: unset, blank, `0` or `false` is
- * off; `1` or `true` is `.gemini/system.md` under the current directory; anything else is a path (`~`
- * is the home directory), resolved against the current directory.
+ * The environment is also handed on whole, never read for settings: to the processes this one
+ * starts as itself (the background server, the spare process). Read when called: a spare process
+ * takes its client's environment after it has started (`adoptEnvironment`).
  */
-export function systemMdPath(value: string | undefined, cwd: string): string | undefined {
-  const given = value?.trim();
-  if (!given || ['0', 'false'].includes(given.toLowerCase())) return undefined;
-  if (['1', 'true'].includes(given.toLowerCase())) return path.resolve(cwd, '.gemini', 'system.md');
-  const home = given === '~' || given.startsWith('~/') ? path.join(os.homedir(), given.slice(1)) : given;
-  return path.resolve(cwd, home);
+export function inheritedEnvironment(): NodeJS.ProcessEnv {
+  return process.env;
 }
 
-function definedPaths(paths: SystemMdPaths): SystemMdPaths {
-  return Object.fromEntries(Object.entries(paths).filter(([, v]) => v !== undefined));
+/**
+ * What shell commands, hooks and MCP servers see: the environment without secrets and without what
+ * the user's `security.environmentVariableRedaction` withholds (activities/env-filter.ts).
+ */
+export function commandEnvironment(redaction: EnvRedaction = {}): NodeJS.ProcessEnv {
+  return withoutSecrets(process.env, redaction);
+}
+
+/** A spare process becoming its client's command: the client's environment replaces this one's. */
+export function adoptEnvironment(env: Record<string, string>): void {
+  for (const key of Object.keys(process.env)) delete process.env[key];
+  Object.assign(process.env, env);
+}
+
+/**
+ * Variables read when they are used rather than at start, because what reads them has no `Config`
+ * at hand (hints printed from anywhere in the CLI) and a spare process changes its environment
+ * after start: PATH (where a printed command is looked for) and the approval editor.
+ */
+export const liveEnv = {
+  searchPath: (): string => process.env.PATH ?? '',
+  /** `$VISUAL`, else `$EDITOR`, else `vi`, as git and most editors' callers choose. */
+  editor: (): string => process.env.VISUAL || process.env.EDITOR || 'vi',
+};
+
+function definedOnly(env: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { describeIssues } from '../core/confirmation';
 import { SHELL_TOOL, type PolicyRule } from '../core/policy/types';
 import type { ApprovalMode } from '../core/types';
-import { readSettings, SettingsFileError, type SettingsFiles } from './settings';
+import { inMergeOrder, readingOnly, SettingsFileError, type LoadedSettings } from './settings';
 import { MODEL_CONFIGS_KEYS, modelConfigsSchema, modelSettings, type ModelSettings } from './model-settings';
 
 /**
@@ -60,12 +60,10 @@ export interface GeminiSettings {
   models: ModelSettings;
 }
 
-export async function loadGeminiSettings(files: SettingsFiles): Promise<GeminiSettings> {
+export function geminiSettings(loaded: LoadedSettings): GeminiSettings {
   const out: GeminiSettings = { rules: [], warnings: [], models: {} };
   const modelConfigs: z.infer<typeof modelConfigsSchema>[] = [];
-  for (const file of [files.userFile, files.workspaceFile]) {
-    const raw = file === undefined ? undefined : await readSettings(file);
-    if (raw === undefined) continue;
+  for (const { file, settings: raw } of inMergeOrder(loaded)) {
     const parsed = geminiKeys.safeParse(raw);
     if (!parsed.success) throw new SettingsFileError(`${file}: ${describeIssues(parsed.error)}`);
     const { model, general, tools } = parsed.data;
@@ -73,7 +71,7 @@ export async function loadGeminiSettings(files: SettingsFiles): Promise<GeminiSe
     // The workspace's file comes second and wins, as in Gemini CLI.
     out.model = model?.name ?? out.model;
     out.approvalMode = general?.defaultApprovalMode ?? out.approvalMode;
-    out.rules.push(...toolRules(file!, tools ?? {}));
+    out.rules.push(...toolRules(file, tools ?? {}));
     const ignored = leafKeys(raw).filter((key) => !USED.has(key));
     if (ignored.length > 0)
       out.warnings.push(`${file}: ${ignored.join(', ')}: not used by durable-agent (Gemini CLI settings it ignores)`);
@@ -81,6 +79,8 @@ export async function loadGeminiSettings(files: SettingsFiles): Promise<GeminiSe
   out.models = modelSettings(modelConfigs);
   return out;
 }
+
+export const loadGeminiSettings = readingOnly(geminiSettings);
 
 type ToolLists = Partial<Record<'core' | 'exclude' | 'allowed' | 'confirmationRequired', string[]>>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { McpServerConfig } from '../core/mcp';
-import { readSettings, SettingsFileError, type SettingsFiles } from './settings';
+import { inMergeOrder, readingOnly, SettingsFileError, type LoadedSettings } from './settings';
 
 /**
  * `mcpServers` of Gemini CLI's settings format, from the user's `<home>/settings.json` and the
@@ -33,11 +33,10 @@ const serversSchema = z.record(z.string().regex(/^[A-Za-z0-9_.-]+$/), serverSche
 const KNOWN = Object.keys(serverSchema.shape) as (keyof McpServerConfig)[];
 
 /** The configured servers, user first then workspace; undefined when there are none. */
-export async function loadMcpServers(files: SettingsFiles): Promise<Record<string, McpServerConfig> | undefined> {
+export function mcpServers(loaded: LoadedSettings): Record<string, McpServerConfig> | undefined {
   const merged: Record<string, McpServerConfig> = {};
-  for (const file of [files.userFile, files.workspaceFile]) {
-    if (file === undefined) continue;
-    const raw = (await readSettings(file))?.mcpServers;
+  for (const { file, settings } of inMergeOrder(loaded)) {
+    const raw = settings.mcpServers;
     if (raw === undefined) continue;
     const parsed = serversSchema.safeParse(raw);
     if (!parsed.success) {
@@ -49,6 +48,8 @@ export async function loadMcpServers(files: SettingsFiles): Promise<Record<strin
   }
   return Object.keys(merged).length > 0 ? merged : undefined;
 }
+
+export const loadMcpServers = readingOnly(mcpServers);
 
 /** Only the keys this agent uses travel in the prompt's input. */
 function pick(server: McpServerConfig): McpServerConfig {

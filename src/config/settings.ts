@@ -7,11 +7,11 @@ import { ConfigFileError } from './errors';
 import type { WebSettings } from '../core/web';
 
 /**
- * Reads the `hooks` of Gemini CLI's `settings.json` format at the process edge (invariant 9): the
- * workspace's `.durable-agent/settings.json` (only given for a trusted workspace), then the user's
- * `<home>/settings.json`. Other keys
- * of a settings file are left alone. A file that is not JSON, or whose `hooks` or `hooksConfig`
- * do not validate, stops the CLI (exit 52) with a message naming the file and the problem.
+ * Gemini CLI's `settings.json` format, read at the process edge: the user's `<home>/settings.json`
+ * and the workspace's `.durable-agent/settings.json` (only given for a trusted workspace), each read
+ * once per command (`readSettingsFiles`); every section is then taken from that one reading. A file
+ * that is not JSON, or whose sections do not validate, stops the CLI (exit 52) with a message naming
+ * the file and the problem.
  */
 
 export class SettingsFileError extends ConfigFileError {
@@ -62,10 +62,39 @@ export interface SettingsFiles {
   userFile: string;
 }
 
+/** One settings file as read: where it is and what it says. */
+export interface SettingsFile {
+  file: string;
+  settings: Settings;
+}
+
+/** A command's settings files, each read once; a file that does not exist is absent. */
+export interface LoadedSettings {
+  user?: SettingsFile;
+  workspace?: SettingsFile;
+}
+
+/** Reads the user's file, then the workspace's: the one reading every section is taken from. */
+export async function readSettingsFiles(files: SettingsFiles): Promise<LoadedSettings> {
+  const read = async (file: string | undefined): Promise<SettingsFile | undefined> => {
+    const settings = file === undefined ? undefined : await readSettings(file);
+    return settings === undefined ? undefined : { file: file!, settings };
+  };
+  const user = await read(files.userFile);
+  const workspace = await read(files.workspaceFile);
+  return { ...(user && { user }), ...(workspace && { workspace }) };
+}
+
+/** The files in the order Gemini CLI merges them: the user's, then the workspace's (which wins). */
+export function inMergeOrder(loaded: LoadedSettings): SettingsFile[] {
+  return [loaded.user, loaded.workspace].filter((f): f is SettingsFile => f !== undefined);
+}
+
 /** The hooks of both files, workspace first; undefined when none is configured (or all are off). */
-export async function loadHookSettings(files: SettingsFiles): Promise<HooksConfig | undefined> {
-  const workspace = files.workspaceFile === undefined ? undefined : await readSettings(files.workspaceFile);
-  const all = [workspace, await readSettings(files.userFile)].filter((s): s is Settings => s !== undefined);
+export function hookSettings(loaded: LoadedSettings): HooksConfig | undefined {
+  const all = inMergeOrder(loaded)
+    .reverse()
+    .map((f) => f.settings);
   if (all.some((s) => s.hooksConfig?.enabled === false)) return undefined;
   const disabled = new Set(all.flatMap((s) => s.hooksConfig?.disabled ?? []));
   const merged: HooksConfig = {};
@@ -83,8 +112,8 @@ export async function loadHookSettings(files: SettingsFiles): Promise<HooksConfi
  * `security.environmentVariableRedaction` of the user's settings file. Only the user's: a
  * workspace must not widen what its own commands can read of the worker's environment.
  */
-export async function loadEnvRedaction(userFile: string): Promise<EnvRedaction> {
-  const redaction = (await readSettings(userFile))?.security?.environmentVariableRedaction;
+export function envRedaction(loaded: LoadedSettings): EnvRedaction {
+  const redaction = loaded.user?.settings.security?.environmentVariableRedaction;
   return { allowed: redaction?.allowed ?? [], blocked: redaction?.blocked ?? [] };
 }
 
@@ -92,8 +121,8 @@ export async function loadEnvRedaction(userFile: string): Promise<EnvRedaction> 
  * `webFetch` of the user's settings file. Only the user's: a workspace must not open the user's
  * private network to a model reading untrusted pages.
  */
-export async function loadWebSettings(userFile: string): Promise<WebSettings | undefined> {
-  const allow = (await readSettings(userFile))?.webFetch?.allowPrivateAddresses;
+export function webSettings(loaded: LoadedSettings): WebSettings | undefined {
+  const allow = loaded.user?.settings.webFetch?.allowPrivateAddresses;
   return allow ? { allowPrivateAddresses: true } : undefined;
 }
 
@@ -101,9 +130,9 @@ export async function loadWebSettings(userFile: string): Promise<WebSettings | u
  * `context.fileName` of the settings, the workspace's over the user's (Gemini CLI merges them so);
  * undefined when neither sets it (the default, `GEMINI.md`). A name must be a plain file name.
  */
-export async function loadContextFileNames(files: SettingsFiles): Promise<string[] | undefined> {
-  for (const file of [files.workspaceFile, files.userFile]) {
-    const value = file === undefined ? undefined : (await readSettings(file))?.context?.fileName;
+export function contextFileNames(loaded: LoadedSettings): string[] | undefined {
+  for (const { file, settings } of inMergeOrder(loaded).reverse()) {
+    const value = settings.context?.fileName;
     if (value === undefined) continue;
     const names = typeof value === 'string' ? [value] : value;
     const bad = names.find((name) => name.includes('/') || name.includes('\\') || name === '.' || name === '..');
@@ -113,7 +142,17 @@ export async function loadContextFileNames(files: SettingsFiles): Promise<string
   return undefined;
 }
 
-export async function readSettings(file: string): Promise<Settings | undefined> {
+/** One section from its own reading of the files, for a caller that needs only that one. */
+export function readingOnly<T>(section: (loaded: LoadedSettings) => T): (files: SettingsFiles) => Promise<T> {
+  return async (files) => section(await readSettingsFiles(files));
+}
+
+export const loadHookSettings = readingOnly(hookSettings);
+export const loadContextFileNames = readingOnly(contextFileNames);
+export const loadEnvRedaction = async (userFile: string) => envRedaction(await readSettingsFiles({ userFile }));
+export const loadWebSettings = async (userFile: string) => webSettings(await readSettingsFiles({ userFile }));
+
+async function readSettings(file: string): Promise<Settings | undefined> {
   let text: string;
   try {
     text = await fs.readFile(file, 'utf8');

@@ -7,10 +7,10 @@ import { loadAgentFiles, type AgentDirs } from './agents';
 import type { Config } from './env';
 import { atConfigEdge, ConfigError } from './errors';
 import { loadPolicyFiles, type PolicyDirs } from './policies';
-import { loadContextFileNames, loadEnvRedaction, loadHookSettings, loadWebSettings } from './settings';
-import type { SettingsFiles } from './settings';
-import { loadMcpServers } from './mcp-settings';
-import { loadGeminiSettings } from './gemini-settings';
+import { contextFileNames, hookSettings, loadEnvRedaction, readSettingsFiles, webSettings } from './settings';
+import type { LoadedSettings, SettingsFiles } from './settings';
+import { mcpServers } from './mcp-settings';
+import { geminiSettings, type GeminiSettings } from './gemini-settings';
 import type { ModelSettings } from './model-settings';
 import { readTrustedFolders, trustingFolder } from './trusted-folders';
 
@@ -62,34 +62,65 @@ export type WorkspaceConfig = Required<Pick<PromptInput, 'policyRules' | 'agents
   ModelSettings;
 
 /**
+ * A command's settings, read once: whether the workspace is trusted, both settings files as read and
+ * Gemini CLI's keys validated. Every section a prompt gets (hooks, MCP servers, context file names,
+ * tool rules, models, defaults) is taken from this one object; nothing reads the files again.
+ */
+export interface CommandSettings {
+  trusted: boolean;
+  files: LoadedSettings;
+  gemini: GeminiSettings;
+}
+
+/** `workspace` is a real path; `trustFlag` is `--trust-workspace`. */
+export async function loadSettings(config: Config, workspace: string, trustFlag?: boolean): Promise<CommandSettings> {
+  return settingsOf(config, workspace, await isWorkspaceTrusted(config, workspace, trustFlag));
+}
+
+async function settingsOf(config: Config, workspace: string, trusted: boolean): Promise<CommandSettings> {
+  const files = await atConfigEdge(() => readSettingsFiles(configSources(config, workspace, trusted).settings));
+  return { trusted, files, gemini: await atConfigEdge(async () => geminiSettings(files)) };
+}
+
+/**
  * Policies of every tier, the agents `invoke_agent` may start (the built-ins first) and the hooks.
- * `workspace` is a real path; `trustFlag` is `--trust-workspace`.
+ * `workspace` is a real path; `trustFlag` is `--trust-workspace`; `settings`, when the command has
+ * already read them, are used rather than read again.
  */
 export async function loadWorkspaceConfig(
   config: Config,
   workspace: string,
-  options: { policyFiles?: string[]; trustFlag?: boolean },
+  options: { policyFiles?: string[]; trustFlag?: boolean; settings?: CommandSettings },
   io: Warnings,
 ): Promise<WorkspaceConfig> {
-  const trusted = await isWorkspaceTrusted(config, workspace, options.trustFlag);
+  const trusted = options.settings?.trusted ?? (await isWorkspaceTrusted(config, workspace, options.trustFlag));
   if (!trusted) await warnIgnored(workspace, io);
   const sources = configSources(config, workspace, trusted, options.policyFiles);
   const policies = await atConfigEdge(() => loadPolicyFiles(sources.policies));
   for (const warning of policies.warnings) io.stderr.write(`[WARNING] policy: ${warning}\n`);
   const agents = await atConfigEdge(() => loadAgentFiles(sources.agents));
   for (const warning of agents.warnings) io.stderr.write(`[WARNING] agents: ${warning}\n`);
-  const gemini = await atConfigEdge(() => loadGeminiSettings(sources.settings));
+  const { files, gemini } = options.settings ?? (await settingsOf(config, workspace, trusted));
   for (const warning of gemini.warnings) io.stderr.write(`[WARNING] settings: ${warning}\n`);
   return {
     policyRules: [...policies.rules, ...gemini.rules],
     agents: [...BUILTIN_AGENTS, ...agents.agents],
-    hooks: await atConfigEdge(() => loadHookSettings(sources.settings)),
-    contextFileNames: await atConfigEdge(() => loadContextFileNames(sources.settings)),
-    ...definedMcp(await atConfigEdge(() => loadMcpServers(sources.settings))),
-    ...definedWeb(await atConfigEdge(() => loadWebSettings(sources.settings.userFile))),
+    ...(await atConfigEdge(async () => fromSettings(files))),
     workspaceTrusted: trusted,
     ...gemini.models,
     ...(await systemMdInput(config)),
+  };
+}
+
+/** The prompt input's sections that come from the settings files. */
+function fromSettings(
+  files: LoadedSettings,
+): Pick<WorkspaceConfig, 'hooks' | 'contextFileNames' | 'mcpServers' | 'web'> {
+  return {
+    hooks: hookSettings(files),
+    contextFileNames: contextFileNames(files),
+    ...definedMcp(mcpServers(files)),
+    ...definedWeb(webSettings(files)),
   };
 }
 
@@ -111,11 +142,8 @@ async function systemMdInput(config: Config): Promise<Pick<PromptInput, 'systemM
  * Gemini CLI's `model.name` and `general.defaultApprovalMode` from the settings files, which a run
  * uses when its command line does not say (flags > settings > defaults, as in Gemini CLI).
  */
-export async function loadSettingsDefaults(config: Config, workspace: string, trustFlag: boolean | undefined) {
-  const trusted = await isWorkspaceTrusted(config, workspace, trustFlag);
-  const { model, approvalMode, warnings } = await atConfigEdge(() =>
-    loadGeminiSettings(configSources(config, workspace, trusted).settings),
-  );
+export function settingsDefaults(settings: CommandSettings) {
+  const { model, approvalMode, warnings } = settings.gemini;
   return { model, approvalMode, warnings };
 }
 

@@ -6,8 +6,8 @@ import {
   TRUNCATE_TOOL_OUTPUT_CHARS,
   estimateTextTokens,
   functionResponseText,
-  tokenLimit,
 } from './tokens';
+import { tokenLimit } from './models';
 
 /**
  * The decisions of chat compression, free of I/O: when to compress, where to split the history,

@@ -1,4 +1,5 @@
-import { mediaOf, mediaTypeOf, nestsMediaInResponse, storedData, storedRefOf, travelsAlone } from './media';
+import { mediaOf, mediaTypeOf, storedData, storedRefOf, travelsAlone } from './media';
+import { nestsMediaInResponse } from './models';
 
 describe('media detection', () => {
   it.each([

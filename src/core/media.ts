@@ -1,5 +1,3 @@
-import { familyOf } from './models';
-
 /**
  * Files `read_file` sends to the model as inline data rather than text: images, PDFs, audio and
  * video, recognised by extension as Gemini CLI 0.61.0 recognises them. The bytes never cross the
@@ -76,14 +74,6 @@ export function mediaTypeOf(path: string): MediaType | 'unsupported_audio' | und
 /** Audio and video cannot travel inside a function response: they follow it in a user message of their own. */
 export function travelsAlone(mimeType: string): boolean {
   return mimeType.startsWith('audio/') || mimeType.startsWith('video/');
-}
-
-/**
- * Gemini 3 models take images and PDFs nested in the function response (`functionResponse.parts`);
- * older ones, and Gemma, get them as parts beside it.
- */
-export function nestsMediaInResponse(model: string): boolean {
-  return familyOf(model) === 'gemini-3' && !/^(models\/)?gemma/.test(model);
 }
 
 /**

@@ -1,15 +1,11 @@
 import type { Content, Part } from '@google/genai';
+import { needsThoughtSignatures } from './models';
 
 /**
  * The signature the Gemini API documents for a function call that has none (one a hook made up, or
  * one from another model): with it, Gemini 3 accepts the call instead of answering 400.
  */
 export const SKIP_THOUGHT_SIGNATURE = 'skip_thought_signature_validator';
-
-/** Gemini 2 and later check thought signatures in the active loop; 1.x models had none. */
-export function needsThoughtSignatures(model: string): boolean {
-  return !/^(models\/)?gemini-1\./.test(model);
-}
 
 /**
  * The request's contents with the placeholder signature on the first function call of each model turn

@@ -4,9 +4,9 @@ import {
   estimateTextTokens,
   estimateTokens,
   functionResponseText,
-  tokenLimit,
   truncateToolOutputThreshold,
 } from './tokens';
+import { tokenLimit } from './models';
 
 describe('estimateTextTokens', () => {
   it('counts an ASCII character as 0.25 tokens and any other as 1.5', () => {

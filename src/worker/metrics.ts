@@ -18,10 +18,9 @@ export function parseMetricsAddress(value: string, source: string): string {
 }
 
 /** Serve metrics at `address` from the next runtime install on (the flag wins over the environment). */
-export function serveMetricsAt(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): void {
+export function serveMetricsAt(flag: string | undefined, fromEnv: string | undefined): void {
   if (flag !== undefined) bindAddress = parseMetricsAddress(flag, '--metrics');
-  else if (env.DURABLE_AGENT_METRICS)
-    bindAddress = parseMetricsAddress(env.DURABLE_AGENT_METRICS, 'DURABLE_AGENT_METRICS');
+  else if (fromEnv) bindAddress = parseMetricsAddress(fromEnv, 'DURABLE_AGENT_METRICS');
 }
 
 /** The runtime's metrics exporter, when one was asked for. */

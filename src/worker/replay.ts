@@ -1,7 +1,7 @@
 import type { HistoryAndWorkflowId } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import { installTemporalRuntime } from '../logger';
-import { workflowSource } from '../worker';
+import { workflowSource } from './index';
 import { REPLAY_SINKS } from './tracing';
 
 /** One history that the workflow code could not replay, and why. */

@@ -1,4 +1,5 @@
 import type { WorkerOptions } from '@temporalio/worker';
+import type { OtelEnv } from '../config/env';
 
 /**
  * OpenTelemetry tracing of workflows and activities, off unless the standard `OTEL_` variables ask for it:
@@ -19,7 +20,7 @@ export const TRACED_BUNDLE = 'workflow-bundle-otel.js';
 /** The SDK's module of workflow interceptors (inbound, outbound, internals) that traced workflows load. */
 export const WORKFLOW_TRACING_MODULE = '@temporalio/interceptors-opentelemetry/lib/workflow-interceptors';
 
-export function tracingSetting(env: NodeJS.ProcessEnv = process.env): TracingSetting {
+export function tracingSetting(env: OtelEnv): TracingSetting {
   const warnings: string[] = [];
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return { warnings };
   const exporters = (env.OTEL_TRACES_EXPORTER ?? '')
@@ -110,8 +111,8 @@ export async function createWorkerTracing(endpoint: string): Promise<WorkerTraci
   };
 }
 
-/** The worker's tracing as the environment sets it, each warning logged once; undefined when off. */
-export async function tracingFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<WorkerTracing | undefined> {
+/** The worker's tracing as the `OTEL_` variables set it, each warning logged once; undefined when off. */
+export async function tracingFromEnv(env: OtelEnv): Promise<WorkerTracing | undefined> {
   const setting = tracingSetting(env);
   if (setting.warnings.length > 0 || setting.endpoint) {
     const { Runtime } = await import('@temporalio/worker');

@@ -59,7 +59,7 @@ export interface PromptInput extends HostFields {
   classifierModel?: string;
   /**
    * Settings' `modelConfigs.modelIdResolutions`: a requested model name → the one to send, over the catalogue's
-   * retired-name table (core/models.ts).
+   * retired-name table (core/models/).
    */
   modelResolutions?: Record<string, string>;
   /** Token budget of the prompt (input + output); reaching it pauses for a top-up. */

@@ -5,6 +5,7 @@ import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerConfig } from '../../core/mcp';
+import { commandEnvironment } from '../../config/env';
 import { withoutSecrets } from '../env-filter';
 import { defaultProcessRunner, type ProcessRunner } from '../spawner/runner';
 import { SpawnedStdioTransport } from './spawned-stdio';
@@ -68,7 +69,7 @@ export class McpPool {
       if (this.entries.get(key) === existing) this.entries.delete(key);
       return this.client(target);
     }
-    const { env = withoutSecrets(process.env), runner = defaultProcessRunner() } = this.options;
+    const { env = commandEnvironment(), runner = defaultProcessRunner() } = this.options;
     const client = connect(target, env, runner);
     this.entries.set(key, { client, lastUsed: Date.now() });
     client.catch(() => this.entries.delete(key));

@@ -5,6 +5,7 @@ import { oneLine } from '../state/summaries';
 import type { AgentDefinition } from '../../core/agents/definition';
 import { addUsage, EMPTY_USAGE } from '../../core/types';
 import { completeTaskOutputText } from '../../core/agents/complete-task';
+import { subAgentModel } from '../../core/models';
 import {
   findAgent,
   invokeAgentDescription,
@@ -87,7 +88,7 @@ function childInput(state: PromptState, agent: AgentDefinition, record: CallReco
     parent: { workflowId: workflowInfo().workflowId, callId: record.callId },
     workspace: input.workspace,
     ...(input.host ? { host: input.host, hostIsLocal: input.hostIsLocal } : {}),
-    model: agent.model ?? state.progress.model,
+    model: subAgentModel(agent.model, state.progress.model),
     approvalMode: state.progress.mode,
     policyRules: input.policyRules,
     sessionRules: state.progress.sessionRules,

@@ -1,8 +1,6 @@
-import type { GenerateContentConfig, ThinkingLevel } from '@google/genai';
-
 /**
- * The model catalogue: every model name this agent sends, and the generation config that goes with
- * it. The facts are Gemini CLI 0.61.0's as it runs with an API key (its "3.1 launched", "latest
+ * The model catalogue: every model name this agent sends, the model of each role, context windows and
+ * what each family needs. The facts are Gemini CLI 0.61.0's as it runs with an API key (its "3.1 launched", "latest
  * flash" and "latest flash-lite" switches all on). Settings can replace the default, the side-call
  * models and the retired-name table (see docs/models.md), so a retirement is a settings change.
  */
@@ -120,39 +118,46 @@ export function familyOf(model: string): ModelFamily {
   return 'other';
 }
 
-/** Gemini 2.5's thinking budget in a chat request (Gemini CLI's default thinking mode). */
-export const GEMINI_2_5_THINKING_BUDGET = 8192;
-
-/** Sampling of a conversation turn, the same for every family. */
-const CHAT_SAMPLING = { temperature: 1, topP: 0.95, topK: 64 };
-
-/**
- * The generation config of a conversation request to `model`: Gemini CLI's chat config, with thought
- * summaries asked for (without `includeThoughts` the API never returns them); 3.x thinks at level
- * HIGH, 2.5 within a budget.
- */
-export function chatConfig(model: string): GenerateContentConfig {
-  const family = familyOf(model);
-  if (family === 'gemini-3') {
-    return { ...CHAT_SAMPLING, thinkingConfig: { includeThoughts: true, thinkingLevel: 'HIGH' as ThinkingLevel } };
-  }
-  if (family === 'gemini-2.5') {
-    return { ...CHAT_SAMPLING, thinkingConfig: { includeThoughts: true, thinkingBudget: GEMINI_2_5_THINKING_BUDGET } };
-  }
-  return { ...CHAT_SAMPLING, thinkingConfig: { includeThoughts: true } };
+/** Whether `model` is a Gemma model (served by the Gemini API, with a smaller window and no nested media). */
+function isGemma(model: string): boolean {
+  return /^(models\/)?gemma/.test(model);
 }
 
-/** Deterministic judging calls (loop check, edit fixer, next speaker, web tools): Gemini CLI's base config. */
-export const UTILITY_CONFIG: Readonly<GenerateContentConfig> = { temperature: 0, topP: 1 };
+/** Context window of every Gemini model (`tokenLimit`). */
+export const DEFAULT_TOKEN_LIMIT = 1_048_576;
+/** Context window of Gemma 4 models. */
+export const GEMMA_4_TOKEN_LIMIT = 256_000;
+
+/** The model's context window in tokens: 256,000 for Gemma 4, 1,048,576 for everything else. */
+export function tokenLimit(model: string): number {
+  return /^(models\/)?gemma-4/i.test(model) ? GEMMA_4_TOKEN_LIMIT : DEFAULT_TOKEN_LIMIT;
+}
+
+/** Gemini 2 and later check thought signatures in the active loop; 1.x models had none. */
+export function needsThoughtSignatures(model: string): boolean {
+  return !/^(models\/)?gemini-1\./.test(model);
+}
 
 /**
- * The config of a side call to `model`. Gemini CLI sends the calls it pins to its utility flash model with
- * the base config; a call whose model it resolved from an alias (the classifier's flash-lite, the loop
- * check's confirming pro) goes out with that model's chat config. Ours do the same, to send the same requests.
+ * Gemini 3 models take images and PDFs nested in the function response (`functionResponse.parts`);
+ * older ones, and Gemma, get them as parts beside it.
  */
-export function sideCallConfig(model: string): GenerateContentConfig {
-  return model === GEMINI_3.utility ? { ...UTILITY_CONFIG } : chatConfig(model);
+export function nestsMediaInResponse(model: string): boolean {
+  return familyOf(model) === 'gemini-3' && !isGemma(model);
 }
+
+/** `auto` between Gemini 3 models asks the classifier for a complexity score; older pairs for flash or pro. */
+export function routesByComplexityScore(strongModel: string): boolean {
+  return familyOf(strongModel) === 'gemini-3';
+}
+
+/** A sub-agent runs on the model its definition names; without one (or `inherit`), on the prompt's. */
+export function subAgentModel(defined: string | undefined, promptModel: string): string {
+  return defined ?? promptModel;
+}
+
+// Prices per model (input, cached input, output, thinking per million tokens, long-prompt tiers) go
+// here, beside the names they price, so that a model's facts stay in one table.
 
 /**
  * The model that writes a compression summary for a conversation held with `model` (Gemini CLI's
@@ -164,11 +169,6 @@ export function compressionModelFor(model: string): string {
   if (familyOf(model) !== 'gemini-3' || model.startsWith('gemma')) return model;
   if (model.includes('flash-lite')) return 'gemini-3.1-flash-lite';
   return model.includes('flash') ? GEMINI_3.utility : model;
-}
-
-/** A compression request's config: none, as Gemini CLI's summary aliases carry none; pro gets its chat config. */
-export function compressionConfig(model: string): GenerateContentConfig {
-  return model === GEMINI_3.strong ? chatConfig(model) : {};
 }
 
 /** The catalogue's model for the role `model` played (pro, flash, flash-lite), for a model that answered 404. */

@@ -6,11 +6,15 @@ import {
   DEFAULT_MODEL,
   fallbackModelFor,
   familyOf,
+  GEMINI_2_5,
+  GEMINI_3,
+  routesByComplexityScore,
+  subAgentModel,
   replacementOf,
   resolveModel,
   sideCallConfig,
   SIDE_CALL_MODELS,
-} from './models';
+} from '.';
 
 describe('the default and the auto aliases', () => {
   it('defaults to auto, routing between Gemini 3.8 Flash and 3.1 Pro', () => {
@@ -98,5 +102,17 @@ describe('compressionModelFor', () => {
     expect(compressionModelFor('gemini-3.5-flash-lite')).toBe('gemini-3.1-flash-lite');
     expect(compressionModelFor('gemini-2.5-pro')).toBe('gemini-2.5-pro');
     expect(compressionModelFor('my-model')).toBe('my-model');
+  });
+});
+
+describe('the roles the catalogue answers for', () => {
+  it('runs a sub-agent on its own model, else on the prompt’s', () => {
+    expect(subAgentModel('gemini-2.5-pro', 'auto')).toBe('gemini-2.5-pro');
+    expect(subAgentModel(undefined, 'gemini-3.8-flash')).toBe('gemini-3.8-flash');
+  });
+
+  it('routes a Gemini 3 pair by complexity score, a 2.5 pair by flash-or-pro', () => {
+    expect(routesByComplexityScore(GEMINI_3.strong)).toBe(true);
+    expect(routesByComplexityScore(GEMINI_2_5.strong)).toBe(false);
   });
 });

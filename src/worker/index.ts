@@ -4,23 +4,24 @@ import * as path from 'node:path';
 import { Client } from '@temporalio/client';
 import type { Duration } from '@temporalio/common';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { createActivities } from './activities';
-import { failDeadWorkersAttempts } from './client/dead-worker-attempts';
-import { McpPool } from './activities/mcp/pool';
-import { createProcessRunner, type ProcessRunner } from './activities/spawner/runner';
-import type { Config } from './config';
-import { installTemporalRuntime } from './logger';
-import { createGenAI } from './model/client';
-import { openStores } from './store/open';
-import { withDeployment } from './worker/deployment';
-import { boundWorkflowHeap } from './worker/heap';
-import { TRACED_BUNDLE, tracingFromEnv, type WorkerTracing } from './worker/tracing';
-import type { ModelSeam } from './model/seam';
-import type { TranscriptStore } from './store/types';
-import type { ToolJournal } from './store/journal';
-import type { LiveStream } from './store/live-stream';
-import { defaultHost, joinHostWorker, watchForOtherHosts } from './host-worker';
-import { hostTaskQueue, workerIdentity } from './core/host-routing';
+import { createActivities } from '../activities';
+import { failDeadWorkersAttempts } from '../client/dead-worker-attempts';
+import { McpPool } from '../activities/mcp/pool';
+import { createProcessRunner, type ProcessRunner } from '../activities/spawner/runner';
+import type { Config } from '../config';
+import { otelEnv, type OtelEnv } from '../config/env';
+import { installTemporalRuntime } from '../logger';
+import { createGenAI } from '../model/client';
+import { openStores } from '../store/open';
+import { withDeployment } from './deployment';
+import { boundWorkflowHeap } from './heap';
+import { TRACED_BUNDLE, tracingFromEnv, type WorkerTracing } from './tracing';
+import type { ModelSeam } from '../model/seam';
+import type { TranscriptStore } from '../store/types';
+import type { ToolJournal } from '../store/journal';
+import type { LiveStream } from '../store/live-stream';
+import { defaultHost, joinHostWorker, watchForOtherHosts } from './host';
+import { hostTaskQueue, workerIdentity } from '../core/host-routing';
 
 export interface AgentWorkerOptions {
   connection: NativeConnection;
@@ -47,10 +48,12 @@ export interface AgentWorkerOptions {
   runner?: ProcessRunner;
   /** durable-agent's home: the user-level `GEMINI.md` that prompts load and `save_memory` writes. */
   home?: string;
-  /** The host it serves: the worker also polls `<taskQueue>@<host>` (host-worker.ts). Default: this machine's. */
+  /** The host it serves: the worker also polls `<taskQueue>@<host>` (worker/host.ts). Default: this machine's. */
   host?: string;
   /** The workflow thread's heap limit in MiB (default DEFAULT_WORKFLOW_HEAP_MIB); the cache is sized from it. */
   workflowHeapMiB?: number;
+  /** The `OTEL_` variables that turn tracing on (default: this process's). */
+  otel?: OtelEnv;
 }
 
 /** Wires a worker: connection, activities from real dependencies, the workflow bundle, the task queue. */
@@ -72,7 +75,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
   });
   const shutdownGraceTime = options.shutdownGraceTime ?? '5 seconds';
   // OTEL_ variables turn on tracing; without them the worker has no interceptors and no sinks.
-  const tracing = await tracingFromEnv();
+  const tracing = await tracingFromEnv(options.otel ?? otelEnv());
   // Made beside the main worker, not after it: a restarted worker's first task is often a dead worker's
   // interrupted tool call, which waits for the host queue's poller. Awaited below, after the main worker.
   const hostWorker = createHostWorker(options, host, activities, shutdownGraceTime, tracing);
@@ -86,7 +89,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     activities,
     ...withDeployment(workflowSource(options.workflowBundlePath, tracing !== undefined)),
     // The bundles carry the same converter (scripts/bundle-workflows.js): an undecodable signal is a warning.
-    dataConverter: { payloadConverterPath: require.resolve('./payload-converter') },
+    dataConverter: { payloadConverterPath: require.resolve('../payload-converter') },
     ...(tracing && { interceptors: tracing.interceptors, sinks: tracing.sinks }),
     shutdownGraceTime,
     // A worker killed without saying goodbye leaves its cached prompts' next tasks on its sticky
@@ -103,7 +106,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
   return worker;
 }
 
-/** The activities-only worker on `<taskQueue>@<host>` (host-worker.ts joins it to the main one). */
+/** The activities-only worker on `<taskQueue>@<host>` (worker/host.ts joins it to the main one). */
 function createHostWorker(
   options: AgentWorkerOptions,
   host: string,
@@ -138,8 +141,9 @@ export function workflowSource(
   explicit?: string,
   traced = false,
 ): { workflowBundle: { code: string }; buildId: string } | { workflowsPath: string } {
-  const prebuilt = explicit ?? path.resolve(__dirname, '..', 'dist', traced ? TRACED_BUNDLE : 'workflow-bundle.js');
-  if (!fs.existsSync(prebuilt)) return { workflowsPath: require.resolve('./workflows') };
+  const prebuilt =
+    explicit ?? path.resolve(__dirname, '..', '..', 'dist', traced ? TRACED_BUNDLE : 'workflow-bundle.js');
+  if (!fs.existsSync(prebuilt)) return { workflowsPath: require.resolve('../workflows') };
   const code = fs.readFileSync(prebuilt, 'utf8');
   return {
     workflowBundle: { code },
@@ -188,13 +192,10 @@ export async function startAgentWorker(
     store: stores.store,
     journal: stores.journal,
     live: stores.live,
-    stickyTimeout: config.stickyTimeoutMs,
-    grepTimeoutMs: config.grepTimeoutMs,
+    ...fromConfig(config),
     commandEnv: options.commandEnv,
     runner,
-    home: config.home,
     host: options.host,
-    workflowHeapMiB: config.workflowHeapMiB,
     ...(options.shutdownGraceMs === undefined ? {} : { shutdownGraceTime: options.shutdownGraceMs }),
   });
   runner.start();
@@ -212,7 +213,13 @@ export async function startAgentWorker(
   return { worker, stop };
 }
 
-/** With the file store, the warning when other hosts serve the same queue (host-worker.ts). */
+/** The worker's settings that come from the environment. */
+function fromConfig(config: Config): Partial<AgentWorkerOptions> {
+  const { stickyTimeoutMs: stickyTimeout, grepTimeoutMs, home, workflowHeapMiB, otel } = config;
+  return { stickyTimeout, grepTimeoutMs, home, workflowHeapMiB, otel };
+}
+
+/** With the file store, the warning when other hosts serve the same queue (worker/host.ts). */
 function fileStoreWatch(config: Config, connection: NativeConnection, options: { taskQueue: string; host?: string }) {
   if (config.storeUrl || !options.host) return () => undefined;
   const { taskQueue, host } = options;

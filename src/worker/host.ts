@@ -1,6 +1,6 @@
 import * as os from 'node:os';
 import type { NativeConnection, Worker } from '@temporalio/worker';
-import { hostOfIdentity } from './core/host-routing';
+import { hostOfIdentity } from '../core/host-routing';
 
 /**
  * Joins `hostWorker` (activities only, on this host's queue `<task queue>@<host>`, for the
