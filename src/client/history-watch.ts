@@ -78,17 +78,26 @@ export class HistoryWatch {
     return events.some((e) => Number(e.eventType) === WORKFLOW_TASK_COMPLETED) ? 'grew' : 'unchanged';
   }
 
-  private call() {
-    const { client } = this;
-    const request = () =>
-      client.workflowService.getWorkflowExecutionHistory({
-        namespace: client.options.namespace,
-        execution: { workflowId: this.workflowId, runId: this.runId },
-        waitNewEvent: true,
-        maximumPageSize: PAGE_SIZE,
-        nextPageToken: this.token,
-      });
-    return this.signal ? client.connection.withAbortSignal(this.signal, request) : request();
+  /** One parked call; its own abort signal, since the SDK leaves a listener on the signal it is given. */
+  private async call() {
+    const { client, signal } = this;
+    const own = new AbortController();
+    const onAbort = () => own.abort();
+    if (signal?.aborted) own.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await client.connection.withAbortSignal(own.signal, () =>
+        client.workflowService.getWorkflowExecutionHistory({
+          namespace: client.options.namespace,
+          execution: { workflowId: this.workflowId, runId: this.runId },
+          waitNewEvent: true,
+          maximumPageSize: PAGE_SIZE,
+          nextPageToken: this.token,
+        }),
+      );
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
   }
 
   private unreachable(err: unknown): unknown {
