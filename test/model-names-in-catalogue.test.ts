@@ -12,7 +12,6 @@ const CATALOGUE = path.join('core', 'models') + path.sep;
 
 /** Allowed anyway, with the reason. */
 const EXCEPTIONS: Record<string, string> = {
-  'cli/prompt-input.ts': "an example of a well-formed name in -m's error message",
   'fake-gemini': 'the fake server answers whatever model it is asked for; its examples are test data',
 };
 

@@ -3,7 +3,7 @@ import { selfCommand, temporalCommand } from './self-command';
 
 /**
  * What to type, from any shell, to answer a call that awaits approval. The arguments are shown
- * whole (as `followPrompt` hands them on, markers read from the store): what is approved is what runs.
+ * whole (as `printFollowed` hands them on, markers read from the store): what is approved is what runs.
  */
 export function approvalHint(workflowId: string, callId: string, name: string, args: unknown): string {
   const how = approvalCommands(workflowId, callId);

@@ -4,7 +4,7 @@ import { colorizeDiff, unifiedDiff } from '../core/diff';
 import type { BlobMarker } from '../core/types';
 import type { TranscriptStore } from '../store/types';
 import { decodeText, looksBinary } from '../tools/tool-helpers';
-import { unreadableNote } from './full-args';
+import { unreadableNote } from '../client/full-args';
 
 /** Files larger than this are described, not diffed: a preview must come up at once. */
 const MAX_DIFF_BYTES = 1024 * 1024;

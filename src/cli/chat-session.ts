@@ -15,7 +15,7 @@ import { approvalHint } from './approval-hint';
 import { questionHint } from './answer';
 import { InputError } from './exit-codes';
 import { createApprovalHandler } from './interactive-approval';
-import { followPrompt } from './follow';
+import { printFollowed } from './follow';
 import { createPrinter, type Io } from './output';
 import type { SessionInput } from '../workflows/api';
 import { compressionMessage } from '../core/compression-message';
@@ -144,7 +144,7 @@ export async function followChatPrompt(
     if (event.type === 'tool_call_response' && waiting.delete(event.callId) && waiting.size === 0) input.resume();
   };
   try {
-    await followPrompt(s.config, s.client, promptId, printer, onEvent, signal);
+    await printFollowed(s.config, s.client, promptId, printer, onEvent, signal);
     await approvals?.close();
     if (signal.aborted) return;
     const report = await promptStatus(s.client, promptId);

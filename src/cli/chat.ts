@@ -1,11 +1,9 @@
 import type { Command } from 'commander';
-import { hostIsLocal } from './hosts';
-import { hasAgentSearchAttributes, type Client } from '../client';
+import { newSessionDefaults, openArgsStore, sessionSettings, type Client } from '../client';
 import type { Config } from '../config';
 import type { ApprovalMode } from '../core/types';
 import { geminiApiKey, MissingApiKeyError } from '../model/api-key';
 import type { Logger } from '../logger';
-import { openArgsStore } from './full-args';
 import { positiveInt } from './arguments';
 import { addPromptOptions } from './prompt-options';
 import { ChatRepl } from './chat-repl';
@@ -13,10 +11,8 @@ import { checkSessionId, existingSession, type ChatSession } from './chat-sessio
 import { printRecap, scriptNeeded } from './chat-recap';
 import { EXIT } from './exit-codes';
 import type { Io } from './output';
-import { promptSettings } from './prompt-input';
 import { scriptedSessionQueue } from './resume';
 import { openRuntime, type AgentRuntime, type FakeResponses } from './runtime';
-import { loadWorkspaceConfig } from '../config/workspace';
 
 export interface ChatOptions {
   workspace: string;
@@ -75,8 +71,7 @@ export async function chatCommand(
   logger: Logger,
 ): Promise<number> {
   checkSessionId(id);
-  const settings = promptSettings({ ...options, detach: false, nextSpeakerCheck: false });
-  settings.hostIsLocal = hostIsLocal(settings.host!, config.temporalAddress);
+  const settings = sessionSettings(config, options);
   // Without a key only a scripted session's recap can be shown, which needs no worker.
   const keyless = !options.fakeResponses && !hasApiKey(config);
   const runtime = await openChatRuntime(config, id, options.fakeResponses, keyless, logger);
@@ -107,23 +102,6 @@ export async function chatCommand(
     await argsStore.close();
     await runtime.stop();
   }
-}
-
-/** What a new session starts with: this chat's settings and the workspace's trusted configuration. */
-async function newSessionDefaults(
-  config: Config,
-  client: AgentRuntime['client'],
-  settings: ReturnType<typeof promptSettings>,
-  options: ChatOptions,
-  io: Io,
-): Promise<NonNullable<ChatSession['defaults']>> {
-  const loaded = await loadWorkspaceConfig(
-    config,
-    settings.workspace,
-    { policyFiles: options.policyFiles, trustFlag: options.trustWorkspace },
-    io,
-  );
-  return { ...settings, ...loaded, searchAttributes: await hasAgentSearchAttributes(client) };
 }
 
 function hasApiKey(config: Config): boolean {

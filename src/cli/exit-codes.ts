@@ -5,9 +5,7 @@ import { EXIT_CODES, failureKind } from '../core/failures';
 export const EXIT = EXIT_CODES;
 
 /** Thrown for bad command-line input: exit 42 with the message, nothing started. */
-export class InputError extends Error {
-  override name = 'InputError';
-}
+export { InputError } from '../client';
 
 export function exitCodeFor(report: Pick<StatusReport, 'status' | 'error'>): number {
   switch (report.status) {

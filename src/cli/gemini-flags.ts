@@ -1,13 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Option, type Command } from 'commander';
-import { describeExecution, latestSession, WorkflowNotFoundError, type Client } from '../client';
-import { settingsDefaults, type CommandSettings } from '../config/workspace';
-import type { ApprovalMode } from '../core/types';
-import type { Logger } from '../logger';
-import type { PromptInput } from '../workflows/api';
 import { InputError } from './exit-codes';
-import type { RunOptions } from './prompt-input';
 
 /**
  * Gemini CLI's headless flags, accepted beside ours so that a script written for `gemini` runs with
@@ -85,27 +79,6 @@ function checkIncluded(dirs: string[], workspace: string): void {
   }
 }
 
-/** The session `--resume` names: `latest` is this workspace's newest running session. */
-export async function resumedSession(client: Client, resume: string, workspace: string): Promise<string> {
-  if (resume === 'latest') {
-    const id = await latestSession(client, workspace);
-    if (!id) throw new InputError(`No previous sessions found for this project (${workspace}).`);
-    return id;
-  }
-  const found = await describeExecution(client, resume).catch((err) => {
-    if (err instanceof WorkflowNotFoundError) throw new InputError(`--resume: no session ${resume}`);
-    throw err;
-  });
-  // `-o json` prints a session's prompt id as `session_id`: resuming it resumes its session.
-  if (found.type === 'agentPromptWorkflow' && found.parentId) return resumedSession(client, found.parentId, workspace);
-  if (found.type !== 'agentSessionWorkflow')
-    throw new InputError(
-      `--resume: ${resume} is a single prompt, not a session; runs started with --session ID (or chat) can be resumed`,
-    );
-  if (found.status !== 'RUNNING') throw new InputError(`--resume: session ${resume} is closed`);
-  return resume;
-}
-
 /** Standard input when it is piped and says something within half a second (Gemini CLI waits as long). */
 export async function pipedInput(stream: NodeJS.ReadStream = process.stdin, firstDataMs = 500): Promise<string> {
   if (stream.isTTY) return '';
@@ -124,26 +97,4 @@ export async function pipedInput(stream: NodeJS.ReadStream = process.stdin, firs
     stream.once('end', done);
     stream.once('error', done);
   });
-}
-
-/**
- * The settings files' `model.name` and `general.defaultApprovalMode` where the command line did not
- * choose (`explicit`); each Gemini CLI key they hold and we ignore is logged as a warning too.
- */
-export async function withSettingsDefaults(
-  settings: CommandSettings,
-  options: RunOptions,
-  input: PromptInput,
-  logger: Logger,
-): Promise<RunOptions> {
-  // Only `run` says what its command line set; `demo` and others keep the options they chose.
-  if (!options.explicit) return options;
-  const found = settingsDefaults(settings);
-  for (const warning of found.warnings) logger.warn({ settings: warning }, 'Gemini CLI settings key ignored');
-  const model = options.explicit.model ? options.model : (found.model ?? options.model);
-  const approvalMode: ApprovalMode = options.explicit.approvalMode
-    ? options.approvalMode
-    : (found.approvalMode ?? options.approvalMode);
-  Object.assign(input, { model, approvalMode });
-  return { ...options, model, approvalMode };
 }

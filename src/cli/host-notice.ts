@@ -1,4 +1,4 @@
-import { hostHasWorker } from '../client/hosts';
+import { hostHasWorker } from '../client/host-pollers';
 import type { Client } from '../client';
 import type { Config } from '../config';
 import { defaultHost } from './default-host';

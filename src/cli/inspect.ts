@@ -10,9 +10,9 @@ import {
 import { exitCodeFor, InputError } from './exit-codes';
 import { noAnswerError } from './no-answer';
 import type { Config } from '../config';
-import { followPrompt } from './follow';
+import { printFollowed } from './follow';
 import { createPrinter, type Io, type OutputFormat, type Printer } from './output';
-import { openArgsStore, withFullPendingArgs } from './full-args';
+import { openArgsStore, withFullPendingArgs } from '../client/full-args';
 import type { LoopDecision } from '../workflows/api';
 import { questionHint } from './answer';
 import { formatStatus } from './status-text';
@@ -49,7 +49,7 @@ export async function watchCommand(
   io: Io,
 ): Promise<number> {
   const printer = withHints(createPrinter(format, io, workflowId), format, workflowId, io);
-  await followPrompt(config, client, workflowId, printer);
+  await printFollowed(config, client, workflowId, printer);
   const report = await promptStatus(client, workflowId);
   printer.finish(report);
   return exitCodeFor(report);

@@ -1,5 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
-import { DEFAULT_SHUTDOWN_GRACE_MS, graceOption, hostOption } from './hosts';
+import { DEFAULT_SHUTDOWN_GRACE_MS, graceOption, hostOption } from './host-options';
 import { failureText, PayloadTooLargeError, WorkflowNotFoundError, WorkflowUpdateFailedError } from '../client';
 import { ConfigError, loadConfig, type Config } from '../config';
 import { APPROVAL_MODES, type ApprovalMode } from '../core/types';

@@ -3,7 +3,7 @@ import { DEFAULT_MAX_TURNS } from '../client';
 import { APPROVAL_MODES } from '../core/types';
 import { positiveInt, positiveNumber } from './arguments';
 import { DEFAULT_MODEL } from '../core/models';
-import { hostOption } from './hosts';
+import { hostOption } from './host-options';
 
 /**
  * The options every command that starts prompts takes (`run`, `chat`), written once so their names,

@@ -1,16 +1,5 @@
 import { describeExecution, WorkflowNotFoundError, type Client } from '../client';
 import type { Config } from '../config';
-import { resumedSession } from './gemini-flags';
-import type { RunOptions } from './prompt-input';
-
-/** The session a run joins (`--session`, or `--resume` looked up once), given a client. */
-export function sessionOf(options: RunOptions, workspace: string): (client: Client) => Promise<string | undefined> {
-  let found: Promise<string | undefined> | undefined;
-  return (client) => {
-    found ??= options.resume ? resumedSession(client, options.resume, workspace) : Promise.resolve(options.session);
-    return found;
-  };
-}
 
 /**
  * A running session started by an earlier scripted run lives on that run's private task queue

@@ -7,7 +7,7 @@ import { positiveInt } from './arguments';
 import { demoCommand } from './demo';
 import type { Io, OutputFormat } from './output';
 import { addPromptOptions } from './prompt-options';
-import { runCommand } from './run';
+import { runCommand, type RunOptions } from './run';
 import type { FakeResponses } from './runtime';
 
 type Setup = () => { config: Config; logger: Logger };
@@ -67,7 +67,7 @@ interface RunFlags extends GeminiFlags {
 
 type Folded = RunFlags & ReturnType<typeof foldGeminiFlags>;
 
-function runOptions(prompt: string, o: Folded, fakeResponses: FakeResponses | undefined) {
+function runOptions(prompt: string, o: Folded, fakeResponses: FakeResponses | undefined): RunOptions {
   return {
     prompt,
     workspace: o.workspace,

@@ -1,55 +1,42 @@
-import { randomBytes } from 'node:crypto';
 import {
+  buildPromptInput,
   cancelPrompt,
-  hasAgentSearchAttributes,
+  launchPrompt,
+  newPromptId,
+  openArgsStore,
   promptStatus,
-  sendToSession,
-  startPrompt,
-  WorkflowExecutionAlreadyStartedError,
-  type Client,
+  sessionOf,
   type PromptInput,
+  type PromptRequest,
 } from '../client';
 import type { Config } from '../config';
 import type { AgentEvent } from '../core/events';
 import type { TranscriptStore } from '../store/types';
-import { geminiApiKey } from '../model/api-key';
-import { loadSettings, loadWorkspaceConfig } from '../config/workspace';
 import type { Logger } from '../logger';
-import { exitCodeFor, EXIT, InputError } from './exit-codes';
-import { followPrompt } from './follow';
-import { detachedNextSpeakerNote, promptInput, type RunOptions } from './prompt-input';
-import { hostIsLocal } from './hosts';
-import { createPrinter, type Io } from './output';
+import { exitCodeFor, EXIT } from './exit-codes';
+import { printFollowed } from './follow';
+import { createPrinter, type Io, type OutputFormat } from './output';
 import { openRuntime, type AgentRuntime } from './runtime';
 import { reportLeftRunning, SIGNAL_EXIT, watchStopSignals, type StopWatch } from './run-signals';
 import { startBackgroundServer } from './background';
 import { approvalHint } from './approval-hint';
 import { questionHint } from './answer';
 import { createQuestionHandler } from './interactive-question';
-import { openArgsStore } from './full-args';
 import { createApprovalHandler } from './interactive-approval';
-import { scriptedSessionQueue, sessionOf } from './resume';
-import { withSettingsDefaults } from './gemini-flags';
+import { scriptedSessionQueue } from './resume';
 import { noticeUnservedHost } from './host-notice';
+
+/** `run`'s request: the prompt's, and how its output is printed. */
+export interface RunOptions extends PromptRequest {
+  output: OutputFormat;
+}
 
 /** `durable-agent run`: starts a prompt workflow and follows it to its end (or detaches). */
 export async function runCommand(config: Config, given: RunOptions, io: Io, logger: Logger): Promise<number> {
-  const input = promptInput(given);
-  input.hostIsLocal = hostIsLocal(input.host!, config.temporalAddress);
-  // The settings files are read once here; the defaults and the prompt's configuration both come from them.
-  const settings = await loadSettings(config, input.workspace, given.trustWorkspace);
-  const options = await withSettingsDefaults(settings, given, input, logger);
-  Object.assign(
-    input,
-    await loadWorkspaceConfig(
-      config,
-      input.workspace,
-      { policyFiles: options.policyFiles, trustFlag: options.trustWorkspace, settings },
-      io,
-    ),
-  );
-  if (!options.fakeResponses) geminiApiKey(config);
-  if (options.detach || !atTerminal(options)) input.unattended = true;
+  const unattended = given.detach || !atTerminal(given);
+  const built = await buildPromptInput(config, { ...given, unattended }, io, logger);
+  const { input } = built;
+  const options: RunOptions = { ...given, ...built.request };
   const workflowId = newPromptId();
   if (options.detach) return runDetached(config, options, input, workflowId, io, logger);
   const stops = watchStopSignals();
@@ -88,7 +75,7 @@ async function runAttached(
 ): Promise<number> {
   const { runtime, stops, io } = ctx;
   const where = { taskQueue: runtime.taskQueue, workflowId: id };
-  const workflowId = await launch(runtime.client, input, options.session, where);
+  const workflowId = await launchPrompt(runtime.client, input, options.session, where);
   stops.onInterrupt(() => void cancelPrompt(runtime.client, workflowId).catch(() => undefined));
   if (options.output === 'text')
     io.stderr.write(`prompt ${workflowId} started\n${webUiLine(config, runtime, workflowId)}`);
@@ -98,7 +85,7 @@ async function runAttached(
   const hostWatch = { client: runtime.client, taskQueue: runtime.taskQueue, workflowId, host: input.host! };
   const stopHostNotice = noticeUnservedHost(config, hostWatch, io);
   try {
-    await followPrompt(config, runtime.client, workflowId, printer, onEvent, stops.detach);
+    await printFollowed(config, runtime.client, workflowId, printer, onEvent, stops.detach);
     stopHostNotice();
     await approvals?.close();
     const signal = stops.received();
@@ -168,35 +155,13 @@ async function runDetached(
   const runtime = await openRuntime(config, { worker: 'never', embed: false, logger });
   try {
     const session = await sessionOf(options, input.workspace)(runtime.client);
-    io.stdout.write(`${await launch(runtime.client, input, session, { taskQueue: config.taskQueue, workflowId })}\n`);
+    io.stdout.write(
+      `${await launchPrompt(runtime.client, input, session, { taskQueue: config.taskQueue, workflowId })}\n`,
+    );
     io.stderr.write(detachedNextSpeakerNote(options));
     return EXIT.ok;
   } finally {
     await runtime.stop();
-  }
-}
-
-/**
- * Starts the prompt, or adds it to a session (which runs it as a child prompt when its turn comes);
- * returns the prompt's workflow id.
- */
-async function launch(
-  client: Client,
-  input: PromptInput,
-  session: string | undefined,
-  options: { taskQueue: string; workflowId: string },
-): Promise<string> {
-  if (!session) return (await startPrompt(client, input, options)).workflowId;
-  const { prompt, ...defaults } = input;
-  try {
-    return await sendToSession(client, session, prompt, {
-      taskQueue: options.taskQueue,
-      defaults: { ...defaults, searchAttributes: await hasAgentSearchAttributes(client) },
-    });
-  } catch (err) {
-    if (err instanceof WorkflowExecutionAlreadyStartedError)
-      throw new InputError(`session ${session} is closed: its conversation is over, start another with a new id`);
-    throw err;
   }
 }
 
@@ -207,8 +172,15 @@ function webUiLine(config: Config, runtime: AgentRuntime, workflowId: string): s
   return `Web UI: ${runtime.uiUrl}/namespaces/${namespace}/workflows/${encodeURIComponent(workflowId)}\n`;
 }
 
-/** Sortable by start time and unique without coordination. */
-export function newPromptId(): string {
-  const stamp = new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14);
-  return `prompt-${stamp}-${randomBytes(3).toString('hex')}`;
+/**
+ * A detached prompt checks, after an answer without tool calls, whether the model meant to go on
+ * (nobody is there to say "go on"). Said on stderr when the user did not choose, since each check
+ * is a model call that a `--fake-responses` script must answer too.
+ */
+export function detachedNextSpeakerNote(o: { nextSpeakerCheck?: boolean }): string {
+  if (o.nextSpeakerCheck !== undefined) return '';
+  return (
+    'durable-agent: detached, so the next-speaker check is on: after an answer without tool calls a fast model ' +
+    'is asked whether the agent meant to go on (--no-next-speaker-check turns it off)\n'
+  );
 }

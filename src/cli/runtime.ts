@@ -10,14 +10,15 @@ import { loadWorkerEnvRedaction } from '../config/workspace';
 import { defaultHost } from './default-host';
 import { cannotReachMessage, isOwnAddress, recordOwnAddress } from './own-server';
 import { awaitLeftServer, recordLeftServer } from './left-server';
+import { isLocalHost, splitAddress } from '../client/address';
+import type { FakeResponses } from '../client/prompt-input';
+
+export { isLocalHost, splitAddress };
 
 /** The private queue `run`/`chat` serve a script on: `<task queue>-fake-<pid>-<time>`. */
 const SCRIPTED_QUEUE = /-fake-\d+-\d+$/;
 
-export interface FakeResponses {
-  path: string;
-  strict: boolean;
-}
+export type { FakeResponses } from '../client/prompt-input';
 
 /** A connected client, plus whatever this process had to start to serve it. */
 export interface AgentRuntime {
@@ -154,16 +155,6 @@ async function startWorker(
   const { startAgentWorker } = await import('../worker');
   const host = where.host ?? defaultHost();
   return startAgentWorker(config, { taskQueue, commandEnv, fakeUrl, host, shutdownGraceMs: where.shutdownGraceMs });
-}
-
-export function splitAddress(address: string): { host: string; port: number } {
-  const match = /^(.*):(\d+)$/.exec(address);
-  if (!match) return { host: address, port: 7233 };
-  return { host: match[1].replace(/^\[|\]$/g, ''), port: Number(match[2]) };
-}
-
-export function isLocalHost(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host.startsWith('127.');
 }
 
 export class TemporalUnreachableError extends Error {

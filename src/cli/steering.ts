@@ -2,9 +2,15 @@ import { Argument, type Command } from 'commander';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { withClient } from './connect';
-import { checkPayloadSize, requestCompression, topUpBudget, type BudgetAnswer, type Client } from '../client';
+import {
+  checkPayloadSize,
+  LARGE_TEXT_HINT,
+  requestCompression,
+  topUpBudget,
+  type BudgetAnswer,
+  type Client,
+} from '../client';
 import { InputError } from './exit-codes';
-import { LARGE_TEXT_HINT } from './prompt-input';
 import { loopDecisionCommand } from './inspect';
 import { positiveInt } from './arguments';
 import type { Io } from './output';

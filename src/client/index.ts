@@ -20,8 +20,23 @@ export {
   topUpBudget,
   type BudgetAnswer,
 } from './agent-client';
-export { followEvents, type FollowOptions } from './follow';
+export { followEvents, followPrompt, type FollowItem, type FollowOptions } from './follow';
+export { followShown, type StoreConfig } from './follow-shown';
+export { openArgsStore, showFullArgs, withFullArgs, withFullPendingArgs, type ArgsStore } from './full-args';
 export { latestSession } from './sessions';
+export { resumedSession, sessionOf } from './resumed-session';
+export {
+  LARGE_TEXT_HINT,
+  modelName,
+  promptInput,
+  promptSettings,
+  type FakeResponses,
+  type PromptRequest,
+  type PromptSettings,
+} from './prompt-input';
+export { buildPromptInput, launchPrompt, newSessionDefaults, sessionSettings } from './prompt-request';
+export { InputError } from './input-error';
+export { hostIsLocal, isLocalHost, splitAddress } from './address';
 export { LIST_STATUSES, listPrompts, type ListedPrompt, type ListStatus } from './listing';
 export {
   describeExecution,

@@ -17,7 +17,7 @@ import {
 import { queryWithin } from './connection';
 import type { Todo } from '../tools/write-todos';
 import type { Topic } from '../tools/update-topic';
-import { waitsForHost } from './hosts';
+import { waitsForHost } from './host-pollers';
 import { terminationOf, wedgedReason } from './troubles';
 import { runningToolsOf, type RunningTool } from './running-tools';
 
@@ -54,7 +54,7 @@ export interface StatusReport {
   topics?: Topic[];
   /** The host whose workers run the prompt's tools (issue 17); shown while it runs. */
   host?: string;
-  /** Set while an activity of the prompt waits because no worker of its host is up (client/hosts.ts). */
+  /** Set while an activity of the prompt waits because no worker of its host is up (client/host-pollers.ts). */
   waitingForHost?: string;
   /** Tool calls executing now; present only while there are some. */
   runningTools?: RunningTool[];

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { hasGlobMagic } from '../tools/glob-match';
 import { parseAtPaths } from '../tools/at-paths';
-import { InputError } from './exit-codes';
+import { InputError } from './input-error';
 
 /**
  * Checks a prompt's `@path` references before anything starts (exit 42): a plain path must not lead

@@ -1,25 +1,11 @@
 import { InvalidArgumentError } from 'commander';
 import { hostNameProblem } from '../core/host-routing';
-import { splitAddress, isLocalHost } from './runtime';
-import { defaultHost } from './default-host';
-
-export { defaultHost };
 
 /** Commander parser of `--host`: a bad name is a usage error that says what a host name may hold. */
 export function hostOption(value: string): string {
   const problem = hostNameProblem(value);
   if (problem) throw new InvalidArgumentError(problem);
   return value;
-}
-
-/**
- * Whether every worker is provably on `host`'s machine: the host is this machine and Temporal
- * listens on loopback here, so only this machine's workers can reach it. Then read-only tools may
- * stay local activities on the workflow's worker (workflows/state/hosts.ts); otherwise they go to
- * the host's queue like every other tool.
- */
-export function hostIsLocal(host: string, temporalAddress: string): boolean {
-  return host === defaultHost() && isLocalHost(splitAddress(temporalAddress).host);
 }
 
 /**

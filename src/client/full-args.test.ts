@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { AgentEvent } from '../core/events';
 import { externalizeLargeStrings } from '../store/blobs';
 import { FileTranscriptStore } from '../store/file-store';
-import { approvalHint } from './approval-hint';
+import { approvalHint } from '../cli/approval-hint';
 import { showFullArgs, withFullArgs } from './full-args';
 
 let dir: string;

@@ -1,15 +1,24 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { PromptInput } from '../workflows/api';
-import { InputError } from './exit-codes';
+import { InputError } from './input-error';
 import { checkAtPaths } from './at-paths';
-import { checkPayloadSize } from '../client';
+import { checkPayloadSize } from './payload-limit';
 import type { ApprovalMode } from '../core/types';
-import type { OutputFormat } from './output';
-import type { FakeResponses } from './runtime';
-import { defaultHost } from './default-host';
+import { GEMINI_3 } from '../core/models';
+import { defaultHost } from '../worker/host';
 
-export interface RunOptions {
+/** A model script that answers the prompt's model calls instead of Gemini (`--fake-responses`). */
+export interface FakeResponses {
+  path: string;
+  strict: boolean;
+}
+
+/**
+ * What a front end asks for when it starts a prompt, before settings, memory and the workspace's
+ * configuration are read: the CLI's `run` flags, or an editor's `session/prompt`.
+ */
+export interface PromptRequest {
   prompt: string;
   workspace: string;
   approvalMode: ApprovalMode;
@@ -17,8 +26,10 @@ export interface RunOptions {
   maxTurns: number;
   /** Gemini CLI's maxSessionTurns; unset: no limit. A session keeps the one it was started with. */
   maxSessionTurns?: number;
+  /** Nobody follows the prompt from here: it is started and left (the CLI's `--detach`). */
   detach: boolean;
-  output: OutputFormat;
+  /** Nobody can answer the prompt's questions as it runs (detached, or no terminal). */
+  unattended?: boolean;
   fakeResponses?: FakeResponses;
   shellTimeoutSeconds?: number;
   approvalTimeoutSeconds?: number;
@@ -33,18 +44,18 @@ export interface RunOptions {
   session?: string;
   /** Gemini CLI's `--resume`: a session id, or `latest` (this workspace's newest running session). */
   resume?: string;
-  /** Which of these the command line set; the others may come from the settings files. */
+  /** Which of these the front end set; the others may come from the settings files. */
   explicit?: { model: boolean; approvalMode: boolean };
-  /** `--trust-workspace`: read the workspace's own configuration without a trusted-folders entry. */
+  /** Read the workspace's own configuration without a trusted-folders entry (`--trust-workspace`). */
   trustWorkspace?: boolean;
-  /** `--host`: the host whose workers run the tools (default: this machine's; cli/hosts.ts). */
+  /** The host whose workers run the tools (default: this machine's; see host-worker). */
   host?: string;
 }
 
 /** The settings a prompt runs with, checked: shared by `run` and by a `chat`'s session defaults. */
 export type PromptSettings = Omit<PromptInput, 'prompt'>;
 
-export function promptInput(options: RunOptions): PromptInput {
+export function promptInput(options: PromptRequest): PromptInput {
   if (!options.prompt.trim()) throw new InputError('the prompt is empty: pass it as an argument or on standard input');
   checkPayloadSize('the prompt', options.prompt, LARGE_TEXT_HINT);
   const settings = promptSettings(options);
@@ -55,7 +66,7 @@ export function promptInput(options: RunOptions): PromptInput {
 /** What to do with text too large for a workflow message: the agent reads files of any size. */
 export const LARGE_TEXT_HINT = '; put the long text in a file in the workspace and ask the agent to read it';
 
-export function promptSettings(options: Omit<RunOptions, 'prompt' | 'output'>): PromptSettings {
+export function promptSettings(options: Omit<PromptRequest, 'prompt'>): PromptSettings {
   const workspace = path.resolve(options.workspace);
   if (!fs.existsSync(workspace) || !fs.statSync(workspace).isDirectory())
     throw new InputError(`workspace ${workspace} is not a directory`);
@@ -97,19 +108,6 @@ export function modelName(model: string): string {
   const shown =
     model.trim() === '' ? 'an empty name' : JSON.stringify(model.length > 60 ? `${model.slice(0, 60)}…` : model);
   throw new InputError(
-    `-m/--model: ${shown} is not a model name (letters, digits, '.', '-', '_', ':', '/'; e.g. gemini-3.1-pro-preview)`,
-  );
-}
-
-/**
- * A detached prompt checks, after an answer without tool calls, whether the model meant to go on
- * (nobody is there to say "go on"). Said on stderr when the user did not choose, since each check
- * is a model call that a `--fake-responses` script must answer too.
- */
-export function detachedNextSpeakerNote(o: { nextSpeakerCheck?: boolean }): string {
-  if (o.nextSpeakerCheck !== undefined) return '';
-  return (
-    'durable-agent: detached, so the next-speaker check is on: after an answer without tool calls a fast model ' +
-    'is asked whether the agent meant to go on (--no-next-speaker-check turns it off)\n'
+    `-m/--model: ${shown} is not a model name (letters, digits, '.', '-', '_', ':', '/'; e.g. ${GEMINI_3.strong})`,
   );
 }

@@ -1,0 +1,133 @@
+/**
+ * The agent's client: what every front end (the CLI, an editor over the Agent Client Protocol, a
+ * program that installs the package) uses to drive prompts and sessions, with no Temporal call of
+ * its own. `AgentClient` holds one connection and the settings a front end runs with; the
+ * functions it is built from (./client/) are exported too, for programs written against them.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Client } from '@temporalio/client';
+import type { Config } from './config';
+import type { Warnings } from './config/workspace';
+import type { QuestionAnswerPayload } from './core/questions';
+import type { Logger } from './logger';
+import type { SessionInput, ToolConfirmation } from './workflows/api';
+import {
+  answerQuestion,
+  cancelPrompt,
+  closeSession,
+  confirmToolCall,
+  promptsAwaitingApproval,
+  sendToSession,
+  terminatePrompt,
+} from './client/agent-client';
+import { followShown } from './client/follow-shown';
+import type { FollowItem } from './client/follow';
+import { listPrompts, type ListStatus } from './client/listing';
+import type { PromptRequest } from './client/prompt-input';
+import { buildPromptInput, launchPrompt } from './client/prompt-request';
+import { sessionOf } from './client/resumed-session';
+import { latestSession } from './client/sessions';
+import { promptStatus } from './client/status';
+
+export * from './client/index';
+
+/** What an `AgentClient` runs with: the configuration, the task queue its prompts start on, where warnings go. */
+export interface AgentClientOptions {
+  config: Config;
+  taskQueue: string;
+  logger: Logger;
+  /** Warnings about the workspace's configuration (ignored untrusted files, bad policy lines). */
+  warnings: Warnings;
+}
+
+/** One connection's worth of the agent: start, follow, answer and end prompts and sessions. */
+export class AgentClient {
+  constructor(
+    readonly temporal: Client,
+    private readonly options: AgentClientOptions,
+  ) {}
+
+  /**
+   * Builds the prompt's input from `request` as the CLI always has (settings, memory, policies,
+   * trust; see buildPromptInput) and starts it, or adds it to the request's session. Resolves to
+   * the prompt's id, which `follow` and the answers take, and the request as resolved.
+   */
+  async start(request: PromptRequest, workflowId = newPromptId()) {
+    const { config, logger, warnings, taskQueue } = this.options;
+    const built = await buildPromptInput(config, request, warnings, logger);
+    const session = await sessionOf(built.request, built.input.workspace)(this.temporal);
+    const promptId = await launchPrompt(this.temporal, built.input, session, { taskQueue, workflowId });
+    return { promptId, session, ...built };
+  }
+
+  /**
+   * The prompt's events from `cursor`, and its model output as it streams, until it ends or
+   * `signal` aborts: `for await (const item of client.follow(id))`. A follower costs the server a
+   * parked long-poll while nothing happens (see HistoryWatch).
+   */
+  follow(promptId: string, options: { cursor?: number; signal?: AbortSignal } = {}): AsyncGenerator<FollowItem> {
+    return followShown(this.options.config, this.temporal, promptId, options);
+  }
+
+  /** Approves a call awaiting approval; refused at once for an unknown or already decided call. */
+  approve(promptId: string, callId: string, outcome: ToolConfirmation['outcome'] = 'proceed_once') {
+    return confirmToolCall(this.temporal, promptId, { callId, outcome });
+  }
+
+  /** Denies a call awaiting approval; `reason` goes to the model with the refusal. */
+  deny(promptId: string, callId: string, reason?: string) {
+    return confirmToolCall(this.temporal, promptId, { callId, outcome: 'cancel', ...(reason && { reason }) });
+  }
+
+  /** Answers an `ask_user` call. */
+  answer(promptId: string, answer: QuestionAnswerPayload) {
+    return answerQuestion(this.temporal, promptId, answer);
+  }
+
+  /** Cancels the prompt: every open call still gets its cancelled response. */
+  cancel(promptId: string) {
+    return cancelPrompt(this.temporal, promptId);
+  }
+
+  /** Ends the prompt at once, with no worker needed (open calls get no response). */
+  terminate(promptId: string) {
+    return terminatePrompt(this.temporal, promptId);
+  }
+
+  status(promptId: string) {
+    return promptStatus(this.temporal, promptId);
+  }
+
+  /** Ids of running prompts with a call awaiting approval or an answer. */
+  pending(limit?: number) {
+    return promptsAwaitingApproval(this.temporal, limit);
+  }
+
+  list(options: { limit?: number; status?: ListStatus } = {}) {
+    return listPrompts(this.temporal, options);
+  }
+
+  /**
+   * Adds a message to a session and resolves to the id of the prompt that runs it; with `defaults`
+   * (see newSessionDefaults) the session is started by this message when it does not exist yet.
+   */
+  send(sessionId: string, text: string, defaults?: SessionInput['defaults']) {
+    return sendToSession(this.temporal, sessionId, text, { taskQueue: this.options.taskQueue, defaults });
+  }
+
+  /** Lets the session's queued messages run, then ends it. */
+  closeSession(sessionId: string) {
+    return closeSession(this.temporal, sessionId);
+  }
+
+  /** This workspace's newest running session (Gemini CLI's `--resume latest`). */
+  latestSession(workspace: string) {
+    return latestSession(this.temporal, workspace);
+  }
+}
+
+/** Sortable by start time and unique without coordination. */
+export function newPromptId(): string {
+  const stamp = new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14);
+  return `prompt-${stamp}-${randomBytes(3).toString('hex')}`;
+}

@@ -1,0 +1,57 @@
+/**
+ * The CLI is one front end among others: it parses arguments, prints, and calls the client
+ * (src/client.ts). Building a prompt's input and following a prompt's events live in the client, so
+ * an editor front end gets them the same. A line in src/cli that does either itself fails here.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const CLI = path.resolve(__dirname, '..', 'src', 'cli');
+
+/** What only the client may do, and how each shows in source. */
+const CLIENT_ONLY: { what: string; pattern: RegExp }[] = [
+  {
+    what: 'a value import of @temporalio/client (workflow handles, a connection)',
+    pattern: /^import (?!type )[^;]*'@temporalio\/client'/m,
+  },
+  { what: 'a workflow handle', pattern: /\bgetHandle\(/ },
+  {
+    what: 'a query of the workflow (events, status)',
+    pattern: /\b(eventsQuery|statusQuery|sessionStatusQuery)\b|\.query\(/,
+  },
+  { what: 'a read of workflow history', pattern: /\b(getWorkflowExecutionHistory|fetchHistory)\b/ },
+  { what: 'the callback follower (the CLI prints what followShown yields)', pattern: /\bfollowEvents\b/ },
+  { what: 'a value import of the workflow messages', pattern: /^import (?!type )[^;]*'\.\.\/workflows\/api'/m },
+  {
+    what: "building a prompt's input (the client's buildPromptInput and sessionSettings do it)",
+    pattern: /\b(promptInput|promptSettings|loadWorkspaceConfig|loadSettingsDefaults|hostIsLocal)\(/,
+  },
+  { what: 'a PromptInput written by hand', pattern: /:\s*PromptInput\s*=|as PromptInput\b/ },
+];
+
+function sources(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? sources(path.join(dir, e.name)) : [path.join(dir, e.name)]))
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+}
+
+test.each(CLIENT_ONLY)('no file in src/cli has $what', ({ pattern }) => {
+  const offending = sources(CLI).filter((file) => pattern.test(fs.readFileSync(file, 'utf8')));
+  expect(offending.map((f) => path.relative(CLI, f))).toEqual([]);
+});
+
+test('the rules see what they forbid', () => {
+  const samples = [
+    "import { Client } from '@temporalio/client';",
+    'client.workflow.getHandle(id)',
+    'await handle.query(eventsQuery, 0)',
+    'await client.workflowService.getWorkflowExecutionHistory({})',
+    'await followEvents(client, id, print)',
+    "import { statusQuery } from '../workflows/api';",
+    'const input = promptInput(options);',
+    "const input: PromptInput = { prompt: 'x' };",
+  ];
+  for (const [i, rule] of CLIENT_ONLY.entries()) expect(rule.pattern.test(samples[i])).toBe(true);
+  expect(CLIENT_ONLY[0].pattern.test("import type { Client } from '@temporalio/client';")).toBe(false);
+});
