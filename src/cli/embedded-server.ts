@@ -5,7 +5,7 @@ import { isServerReachable, startDevServer, type DevServer } from '../server/dev
 import { ensureTemporalCli, projectRoot } from '../server/temporal-cli';
 import { geminiStyle } from './bare-command';
 import { cannotReachMessage, isOwnAddress, recordOwnAddress } from './own-server';
-import { awaitLeftServer } from './left-server';
+import { awaitLeftServer, leftServerRunning } from './left-server';
 
 export interface EmbedOptions {
   /** Start the dev server when none answers at this home's own address (the default). */
@@ -76,9 +76,11 @@ let early: (EarlyStart & { address: string; logs: string[] }) | undefined;
  * the plain attached `run` starts early, with the options it would have used; anything the early
  * start cannot settle (an unreachable address not ours, no CLI yet, a bad configuration) is left
  * for the ordinary start, which says it. A server started early but never taken (the command
- * failed on its input) goes with this process, as any server this process starts.
+ * failed on its input) goes with this process, as any server this process starts. Resolves once
+ * the server process is started (or the early start declined): the caller loads the CLI's modules
+ * only then, since their loading holds the event loop that the checks before the start need.
  */
-export function startEarly(argv: string[]): void {
+export async function startEarly(argv: string[]): Promise<void> {
   const args = geminiStyle(argv).slice(2);
   if (args[0] !== 'run' || args.some((a) => ['--detach', '-h', '--help'].includes(a))) return;
   let config: Config;
@@ -88,8 +90,9 @@ export function startEarly(argv: string[]): void {
     return;
   }
   // Never a home's first server: one that goes with a command refused for its input must not be the
-  // one creating the database.
-  if (!fs.existsSync(databaseOf(config.home))) return;
+  // one creating the database. A previous run's server still shutting down is waited out by the
+  // ordinary start, while the modules load.
+  if (!fs.existsSync(databaseOf(config.home)) || leftServerRunning(config.home)) return;
   const logs: string[] = [];
   let starting = false;
   let said: (started: boolean) => void = () => undefined;
@@ -109,6 +112,7 @@ export function startEarly(argv: string[]): void {
     () => said(false),
   ); // a rejection here is the taker's (or goes with a command that failed first)
   early = { address: config.temporalAddress, started, server, logs };
+  await started;
 }
 
 /** The start `startEarly` began at `address`, once; its log lines go to `log` when it settles. */
