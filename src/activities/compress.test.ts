@@ -211,6 +211,15 @@ describe('compressTranscript', () => {
     expect(fake.requests).toHaveLength(0);
   });
 
+  it('a forced compression of a short chat does nothing, without a model call: too little to summarise', async () => {
+    const chat = [user('hi'), model('Hello.'), user('thanks'), model('You are welcome.')];
+    await tmp.writeTranscript(chat);
+    const fake = fakeModel([]);
+    const result = await run(fake.models, input({ length: chat.length, force: true, lastPromptTokens: 40 }));
+    expect(result).toMatchObject({ status: COMPRESSION_STATUS.noop, transcriptId: 'tx', newLength: chat.length });
+    expect(fake.requests).toHaveLength(0);
+  });
+
   it(
     'after a failed attempt only shortens old tool outputs, with no model call, keeping their full text ' + 'readable',
     async () => {

@@ -7,6 +7,7 @@ import {
   findCompressSplitPoint,
   shouldCompress,
   truncateOldFunctionResponses,
+  worthSummarising,
   type CompressionStatus,
   type ContextFit,
 } from '../core/compression';
@@ -128,8 +129,8 @@ export async function compressTranscript(
   }
 
   const split = findCompressSplitPoint(truncated);
-  if (split === 0) return results.unchanged(COMPRESSION_STATUS.noop);
   const older = history.slice(0, split);
+  if (!worthSummarising(older)) return results.unchanged(COMPRESSION_STATUS.noop);
   const forSummary = estimateTokens(older) < tokenLimit(input.model) ? older : truncated.slice(0, split);
   // Files read as media are shown to the summariser too; the kept part keeps their references.
   const snapshot = await summarise(deps, input.model, await expandStoredMedia(forSummary, deps.store));

@@ -16,6 +16,16 @@ export function recordLeftServer(home: string, pid: number): void {
   fs.writeFileSync(leftServerFile(home), `${pid}\n`, { mode: 0o600 });
 }
 
+/** Whether a server a previous command left is still running (its shutdown not finished). */
+export function leftServerRunning(home: string): boolean {
+  try {
+    const pid = Number(fs.readFileSync(leftServerFile(home), 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 && processAlive(pid);
+  } catch {
+    return false;
+  }
+}
+
 /** Resolves once the server a previous command left is gone (or after `timeoutMs`, a reused pid). */
 export async function awaitLeftServer(home: string, timeoutMs = 20_000): Promise<void> {
   let pid: number;

@@ -1,24 +1,22 @@
-import * as path from 'node:path';
 import { closeClient, connectClient, hasAgentSearchAttributes, hasPollers, type Client } from '../client';
 import type { Config } from '../config';
 import { FakeGeminiServer } from '../fake-gemini';
 import type { Logger } from '../logger';
-import { isServerReachable, startDevServer, type DevServer } from '../server/dev-server';
-import { ensureTemporalCli, projectRoot } from '../server/temporal-cli';
-import { commandEnvironment, inheritedEnvironment } from '../config/env';
+import type { DevServer } from '../server/dev-server';
+import { commandEnvironment } from '../config/env';
 import { loadWorkerEnvRedaction } from '../config/workspace';
 import { defaultHost } from './default-host';
-import { cannotReachMessage, isOwnAddress, recordOwnAddress } from './own-server';
-import { awaitLeftServer, recordLeftServer } from './left-server';
-import { isLocalHost, splitAddress } from '../client/address';
-import type { FakeResponses } from '../client/prompt-input';
+import { recordLeftServer } from './left-server';
+import { ensureServer, takeEarlyServer } from './embedded-server';
 
-export { isLocalHost, splitAddress };
+export { TemporalUnreachableError } from './embedded-server';
+export { isLocalHost, splitAddress } from '../client/address';
 
 /** The private queue `run`/`chat` serve a script on: `<task queue>-fake-<pid>-<time>`. */
 const SCRIPTED_QUEUE = /-fake-\d+-\d+$/;
 
-export type { FakeResponses } from '../client/prompt-input';
+import type { FakeResponses } from '../client/prompt-input';
+export type { FakeResponses };
 
 /** A connected client, plus whatever this process had to start to serve it. */
 export interface AgentRuntime {
@@ -62,7 +60,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
       await fn().catch((err) => options.logger.warn({ err: String(err) }, 'shutdown step failed'));
   };
   try {
-    const server = await ensureServer(config, options);
+    const server = await ensureRuntimeServer(config, options);
     if (server) stops.push(() => (options.leaveServer ? leave(server, config.home) : server.stop()));
     const client = await connectClient(config.temporalAddress, config.temporalNamespace, config.temporalConnection);
     stops.push(() => closeClient(client));
@@ -101,43 +99,15 @@ async function leave(server: DevServer, home: string): Promise<void> {
   if (pid !== undefined) recordLeftServer(home, pid);
 }
 
-async function ensureServer(config: Config, options: RuntimeOptions): Promise<DevServer | undefined> {
-  await awaitLeftServer(config.home);
-  if (await isServerReachable(config.temporalAddress, 1000)) return undefined;
-  const { host, port } = splitAddress(config.temporalAddress);
-  const local = isLocalHost(host);
-  if (options.embed === false || !local || (!options.claimAddress && !isOwnAddress(config))) {
-    throw new TemporalUnreachableError(cannotReachMessage(config.temporalAddress, local));
-  }
+/** The server `run` started before its modules loaded (embedded-server), else the ordinary start. */
+async function ensureRuntimeServer(config: Config, options: RuntimeOptions): Promise<DevServer | undefined> {
   const log = (msg: string) => options.logger.info(msg);
-  const cliPath = await ensureTemporalCli({
-    projectRoot: projectRoot(),
-    explicitPath: config.temporalCliPath,
-    searchPath: config.searchPath,
-    env: inheritedEnvironment(),
-    log,
-    // Said on stderr whatever the log level: the first run would otherwise sit silent for a minute.
-    progress: (msg) => process.stderr.write(`durable-agent: ${msg}\n`),
-    showInstaller: !!process.stderr.isTTY,
-  });
-  const dbFile = path.join(config.home, 'temporal', 'dev.db');
-  // Said every time: a prompt on this server is seen by no one else's Temporal.
-  process.stderr.write(`durable-agent: starting the embedded Temporal dev server at ${config.temporalAddress}\n`);
   // A runtime that starts the server runs a worker on it: the worker's modules (about a second) load
   // while the server starts up in its own process, not after it.
-  if (options.worker !== 'never') void import('../worker');
-  const server = await startDevServer({
-    cliPath,
-    dbFile,
-    ip: '127.0.0.1',
-    port,
-    headless: options.uiEnabled === false,
-    uiPort: options.uiEnabled === false ? undefined : port + 1000,
-    outputFile: path.join(config.home, 'temporal', 'server-output.log'),
-    log,
-  });
-  recordOwnAddress(config.home, config.temporalAddress);
-  return server;
+  const loadWorker = () => void (options.worker !== 'never' && import('../worker'));
+  const early = options.claimAddress ? undefined : takeEarlyServer(config.temporalAddress, log);
+  if (early && (await early.started)) loadWorker();
+  return (await early?.server) ?? ensureServer(config, { ...options, log, onStarting: loadWorker });
 }
 
 /**
@@ -155,8 +125,4 @@ async function startWorker(
   const { startAgentWorker } = await import('../worker');
   const host = where.host ?? defaultHost();
   return startAgentWorker(config, { taskQueue, commandEnv, fakeUrl, host, shutdownGraceMs: where.shutdownGraceMs });
-}
-
-export class TemporalUnreachableError extends Error {
-  override name = 'TemporalUnreachableError';
 }

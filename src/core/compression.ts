@@ -5,6 +5,7 @@ import {
   FUNCTION_RESPONSE_TOKEN_BUDGET,
   TRUNCATE_TOOL_OUTPUT_CHARS,
   estimateTextTokens,
+  estimateTokens,
   functionResponseText,
 } from './tokens';
 import { tokenLimit } from './models';
@@ -23,7 +24,7 @@ export const COMPRESSION_STATUS = {
   inflated: 'compression_failed_inflated_token_count',
   /** The model returned no summary; nothing changed. */
   emptySummary: 'compression_failed_empty_summary',
-  /** Below the threshold, empty history, or nothing before the split point (`NOOP`). */
+  /** Below the threshold, empty history, or too little before the split point to summarise (`NOOP`). */
   noop: 'noop',
   /** After an earlier failure: only old tool outputs were shortened, without a model call. */
   contentTruncated: 'content_truncated',
@@ -89,6 +90,18 @@ export function findCompressSplitPoint(
   const last = contents[contents.length - 1];
   if (last?.role === 'model' && !(last.parts ?? []).some((part) => part.functionCall)) return contents.length;
   return lastValid;
+}
+
+/**
+ * Estimated tokens below which the part before the split point is not worth a summary: a state
+ * snapshot in our form plus its acknowledgement rarely comes out smaller, so Gemini CLI 0.61.0's
+ * model call there ends as "not beneficial". Such a part is left as it is, without a model call.
+ */
+export const MIN_TOKENS_TO_SUMMARISE = 500;
+
+/** Whether `older` (the part before the split point) holds enough to summarise. */
+export function worthSummarising(older: readonly Content[]): boolean {
+  return older.length > 0 && estimateTokens(older) >= MIN_TOKENS_TO_SUMMARISE;
 }
 
 function isPlainUserMessage(content: Content): boolean {

@@ -7,7 +7,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { Connection } from '@temporalio/client';
 import { leashToThisProcess } from './server-leash';
 import { captureTail, fileTail } from './server-output';
 
@@ -147,7 +146,8 @@ async function waitUntilServing(address: string, namespace: string, exited: Prom
       if (!(await isRunning(exited))) throw err;
       lastError = (err as Error).message;
     }
-    await Promise.race([new Promise((r) => setTimeout(r, 200)), exit]);
+    // Often: a cold `run` waits here for its server, and a closed port is refused at once.
+    await Promise.race([new Promise((r) => setTimeout(r, 50)), exit]);
   }
   throw new Error(
     `Temporal dev server did not serve ${address} within ${timeoutMs / 1000} s (last error: ${lastError})`,
@@ -157,6 +157,8 @@ async function waitUntilServing(address: string, namespace: string, exited: Prom
 /** A gRPC connection to a closed port waits out its whole timeout, so TCP is checked first. */
 async function probe(address: string, namespace: string): Promise<boolean> {
   if (!(await isServerReachable(address, 1000))) return false;
+  // Loaded here, not with this module: a cold `run` starts the server before loading the client SDK.
+  const { Connection } = await import('@temporalio/client');
   const connection = await Connection.connect({ address, connectTimeout: 2000 });
   try {
     await connection.withDeadline(Date.now() + 2000, () => connection.workflowService.describeNamespace({ namespace }));

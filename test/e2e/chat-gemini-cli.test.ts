@@ -111,11 +111,12 @@ test('run --session shows the SessionStart systemMessage', async () => {
 });
 
 test('chat: a /compress whose summary is larger than the history says so in Gemini CLI 0.61.0’s words', async () => {
-  const bloated = `<state_snapshot>\n<overall_goal>${'keep every detail '.repeat(400)}</overall_goal>\n</state_snapshot>`;
+  const bloated = `<state_snapshot>\n<overall_goal>${'keep every detail '.repeat(1000)}</overall_goal>\n</state_snapshot>`;
   h.fake.load([textResponse('One.'), json(bloated), json(bloated)]);
   const id = `chat-gemini-inflated-${Date.now()}`;
   const child = chatChild(id);
-  child.stdin!.end(`first ${'Some earlier discussion. '.repeat(20)}\n/compress\n`);
+  // Enough history to be worth a summary (a shorter one has "Nothing to compress." and no model call).
+  child.stdin!.end(`first ${'Some earlier discussion. '.repeat(100)}\n/compress\n`);
   const result = await new CliProcess(child, 90_000).done;
   expect(result.code).toBe(0);
   expect(result.stderr).toContain('Compression was not beneficial for this history size.\n');

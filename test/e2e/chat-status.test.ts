@@ -73,7 +73,7 @@ test('chat /compress that the model fails names the model’s error in one line,
   const refused = errorLine(400, 'INVALID_ARGUMENT', 'the summary request was refused', 'generateContent');
   h.fake.load([textResponse('One.'), refused, textResponse('Two.')]);
   const c = chat(`chat-compress-error-${Date.now()}`);
-  c.child.stdin!.end(`first ${'Some earlier discussion. '.repeat(20)}\n/compress\nsecond\n`);
+  c.child.stdin!.end(`first ${'Some earlier discussion. '.repeat(100)}\n/compress\nsecond\n`);
   const result = await c.done;
   expect(result.code).toBe(0);
   expect(result.stdout).toBe('One.\nTwo.\n');
@@ -93,4 +93,15 @@ test('chat /compress of a conversation with no place to split (three messages, n
   expect(result.code).toBe(0);
   expect(result.stderr).toContain('Nothing to compress.\n');
   expect(h.fake.requests).toHaveLength(1);
+});
+
+test('chat /compress of a short chat (two short exchanges) says "Nothing to compress." and calls no model', async () => {
+  h.fake.load([textResponse('Hello.'), textResponse('You are welcome.')]);
+  const c = chat(`chat-compress-short-${Date.now()}`);
+  c.child.stdin!.end('hi\nthanks\n/compress\n');
+  const result = await c.done;
+  expect(result.code).toBe(0);
+  expect(result.stdout).toBe('Hello.\nYou are welcome.\n');
+  expect(result.stderr).toContain('Nothing to compress.\n');
+  expect(h.fake.requests).toHaveLength(2);
 });

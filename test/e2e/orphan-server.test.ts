@@ -61,4 +61,19 @@ describe('the embedded server of a run', () => {
     await eventually(() => processesOf(box.home).length === 0, 30_000, 'no process of the home left after the runs');
     expect(await portIsFree(port)).toBe(true);
   });
+
+  test('a run refused for its input at a silent own address leaves no server behind', async () => {
+    const port = await freePortWithUi();
+    const box = sandbox('refused', `127.0.0.1:${port}`);
+    expectExit(
+      await box.run(['run', 'hi', '--fake-responses', box.script([textResponse('hi')]), '-w', box.workspace]),
+      0,
+    );
+    await eventually(() => processesOf(box.home).length === 0, 30_000, 'the first run to leave no process');
+    // With the home's database there, a cold `run` starts its server before its input is checked.
+    const run = await box.run(['run', 'hello', '-m', ' ', '--fake-responses', box.script([]), '-w', box.workspace]);
+    expectExit(run, 42);
+    await eventually(() => processesOf(box.home).length === 0, 30_000, 'no process of the home left after the run');
+    expect(await portIsFree(port)).toBe(true);
+  });
 });
