@@ -11,15 +11,16 @@ import {
 } from '../core/agents/recovery';
 import { toolNames } from '../tools';
 import { completeTaskDeclaration } from '../core/agents/complete-task';
-import { activitiesFor, type PromptActivities } from './state/activity-options';
+import { activitiesFor } from './state/activity-options';
+import { PromptRun } from './run/prompt-run';
 import { registerApprovalHandlers } from './tools/approvals';
 import { failPrompt, recordCancellation } from './prompt/endings';
-import { eventsQuery, statusQuery, type SubagentResult, type SubagentInput, type Cursor } from './api';
+import { eventsQuery, statusQuery, type SubagentResult, type SubagentInput } from './api';
 import { SUBAGENT_FAILURE_PREFIX } from '../core/failures';
 import { createPromptState, emit, eventsPage, statusOf, type PromptState } from './state/prompt-state';
 import { runToolCalls, settleCalls } from './tools/run-calls';
 import { mcpToolNames } from './tools/mcp-calls';
-import { runTurn, takeTurn, type OpenCalls, type TakenTurn, type TurnFrame, type TurnSpec } from './prompt/turn';
+import { runTurn, takeTurn, type TakenTurn, type TurnFrame, type TurnSpec } from './prompt/turn';
 import { compressionDue, maybeCompress } from './guards/context';
 import { callWithFallback, chooseModel } from './guards/model-choice';
 import { autoRoutingModels } from '../core/models';
@@ -44,13 +45,11 @@ export async function subagentWorkflow(input: SubagentInput): Promise<SubagentRe
   setHandler(statusQuery, () => statusOf(state));
   setHandler(eventsQuery, (cursor: number) => eventsPage(state, cursor));
   registerApprovalHandlers(state);
-  const acts = activitiesFor(state.settings);
-  const cursor: Cursor = {
+  const run = new PromptRun(state, activitiesFor(state.settings), {
     transcriptId: workflowInfo().workflowId,
     length: 0,
     append: [{ kind: 'text', text: input.prompt, ...(input.promptRef ? { textRef: input.promptRef } : {}) }],
-  };
-  const open: OpenCalls = { calls: [] };
+  });
   let timedOut = false;
   // The run's time limit is a workflow timer; a cancelled run cancels it, which is not an error.
   void sleep(agent.maxMinutes * 60_000).then(
@@ -61,18 +60,17 @@ export async function subagentWorkflow(input: SubagentInput): Promise<SubagentRe
   try {
     if (!tools.ok) return finish(state, { reason: 'error', detail: tools.message });
     // An `auto` model is routed once per run, as the prompt does (a parent's own choice arrives concrete).
-    if (autoRoutingModels(input.model) && patched(SUBAGENT_LOOP_PATCH))
-      await chooseModel(state, acts, cursor.transcriptId, 0);
+    if (autoRoutingModels(input.model) && patched(SUBAGENT_LOOP_PATCH)) await chooseModel(run);
     let stop: Stop | undefined;
-    while (!stop) stop = await agentStep(state, acts, cursor, open, () => timedOut);
-    if (isRecoverable(stop.reason)) stop = { reason: await recoveryTurn(state, acts, cursor, stop.reason) };
+    while (!stop) stop = await agentStep(run, () => timedOut);
+    if (isRecoverable(stop.reason)) stop = { reason: await recoveryTurn(run, stop.reason) };
     return finish(state, stop);
   } catch (err) {
     if (isCancellation(err)) {
-      await CancellationScope.nonCancellable(() => recordCancellation(state, acts, cursor, open.calls));
+      await CancellationScope.nonCancellable(() => recordCancellation(run));
       throw err;
     }
-    throw failPrompt(state, err);
+    throw failPrompt(run, err);
   }
 }
 
@@ -82,17 +80,12 @@ interface Stop {
   detail?: string;
 }
 
-async function agentStep(
-  state: PromptState,
-  acts: PromptActivities,
-  cursor: Cursor,
-  open: OpenCalls,
-  timedOut: () => boolean,
-): Promise<Stop | undefined> {
+export async function agentStep(run: PromptRun, timedOut: () => boolean): Promise<Stop | undefined> {
+  const state = run.state;
   if (timedOut()) return { reason: 'timeout' };
   if (state.progress.turns >= state.input.maxTurns) return { reason: 'max_turns' };
-  if (compressionDue(state) && patched(SUBAGENT_LOOP_PATCH)) await maybeCompress(state, acts, cursor);
-  const outcome = await runTurn(state, acts, cursor, open, agentSpec(state));
+  if (compressionDue(state) && patched(SUBAGENT_LOOP_PATCH)) await maybeCompress(run);
+  const outcome = await runTurn(run, agentSpec(state));
   if (outcome.kind === 'overflow') return overflowed(state, outcome.fit);
   if (outcome.kind === 'answered') return { reason: 'no_complete_task' };
   return state.completion ? { reason: 'goal' } : undefined;
@@ -149,19 +142,15 @@ function overflowed(state: PromptState, fit: { estimatedRequestTokens: number; r
  * The final warning turn: within the grace period the agent may only call complete_task. Other
  * calls are answered without running, so every call still gets its one response.
  */
-async function recoveryTurn(
-  state: PromptState,
-  acts: PromptActivities,
-  cursor: Cursor,
-  reason: RecoverableReason,
-): Promise<SubagentTerminateReason> {
+async function recoveryTurn(run: PromptRun, reason: RecoverableReason): Promise<SubagentTerminateReason> {
+  const { state, acts } = run;
   const agent = state.agent!;
   emit(state, { type: 'warning', message: `recovery turn after ${reason}` });
-  cursor.append = [...cursor.append, { kind: 'text', text: recoveryMessage(reason, agent) }];
+  run.addParts({ kind: 'text', text: recoveryMessage(reason, agent) });
   let taken: TakenTurn<never>;
   try {
     taken = await CancellationScope.withTimeout(agent.recoveryGraceSeconds * 1000, () =>
-      takeTurn(state, acts, cursor, agentSpec(state)),
+      takeTurn(run, agentSpec(state)),
     );
   } catch (err) {
     if (isCancellation(err) && !CancellationScope.current().consideredCancelled) return reason;
@@ -176,7 +165,7 @@ async function recoveryTurn(
     ...settleCalls(state, others, recoveryTurnToolMessage('that tool')),
   ];
   if (answered.length > 0)
-    await acts.recordMessage({ transcriptId: cursor.transcriptId, index: cursor.length, append: answered });
+    await acts.recordMessage({ transcriptId: run.cursor.transcriptId, index: run.cursor.length, append: answered });
   return state.completion ? 'goal' : reason;
 }
 

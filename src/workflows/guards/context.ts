@@ -1,7 +1,7 @@
 import { condition, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import { checkPayload } from '../../core/message-input';
 import { failedAttemptAfter, shouldCompress } from '../../core/compression';
-import type { PromptActivities } from '../state/activity-options';
+import type { PromptRun } from '../run/prompt-run';
 import { emit, recordUtilityUsage, type PromptState } from '../state/prompt-state';
 import { preCompress } from '../hooks/tool-hooks';
 import { hasHooks } from '../hooks/runner';
@@ -26,19 +26,20 @@ export function registerContextHandlers(state: PromptState): void {
 }
 
 /** The context steps before each model request: compression, then any steering messages. */
-export async function beforeRequest(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<void> {
-  await maybeCompress(state, acts, cursor);
-  deliverSteering(state, cursor);
+export async function beforeRequest(run: PromptRun): Promise<void> {
+  await maybeCompress(run);
+  deliverSteering(run);
 }
 
 /**
  * Steering arrives at a safe boundary: after the current tool results, with the next model request,
  * never between a function call and its response.
  */
-export function deliverSteering(state: PromptState, cursor: Cursor): void {
+export function deliverSteering(run: PromptRun): void {
+  const state = run.state;
   for (const text of state.context.steering.splice(0)) {
     emit(state, { type: 'user_steering', text });
-    cursor.append = [...cursor.append, { kind: 'text', text: `[The user adds, while you work:] ${text}` }];
+    run.addParts({ kind: 'text', text: `[The user adds, while you work:] ${text}` });
   }
 }
 
@@ -64,7 +65,8 @@ export const PRE_COMPRESS_FIRST_CHECK_PATCH = 'pre-compress-first-check';
  * window (or a person asked), the older 70% of the conversation becomes a state snapshot in a new
  * transcript; after a failed attempt, old tool outputs are truncated instead.
  */
-export async function maybeCompress(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<void> {
+export async function maybeCompress(run: PromptRun): Promise<void> {
+  const { state, cursor } = run;
   if (!compressionDue(state)) {
     if (preCompressAtCheck(state, cursor)) await preCompress(state, 'auto');
     return;
@@ -73,7 +75,7 @@ export async function maybeCompress(state: PromptState, acts: PromptActivities, 
   await preCompress(state, force ? 'manual' : 'auto');
   state.context.forceCompress = false;
   state.context.compressions += 1;
-  const result = await acts.compressTranscript({
+  const result = await run.acts.compressTranscript({
     transcriptId: cursor.transcriptId,
     length: cursor.length,
     newTranscriptId: `${workflowInfo().workflowId}/compressed-${state.context.compressions}`,
@@ -85,7 +87,7 @@ export async function maybeCompress(state: PromptState, acts: PromptActivities, 
   recordUtilityUsage(state, result.usage);
   state.context.compressionFailed = failedAttemptAfter(state.context.compressionFailed, result.status, force);
   if (result.transcriptId !== cursor.transcriptId) {
-    Object.assign(cursor, { transcriptId: result.transcriptId, length: result.newLength });
+    run.moveTo(result.transcriptId, result.newLength);
     state.context.lastPromptTokens = result.newTokens;
   }
   emit(state, {
@@ -102,7 +104,7 @@ export async function maybeCompress(state: PromptState, acts: PromptActivities, 
  * check before the very first request fires it too: a one-request `-p` run fires it once. Ours sends
  * the environment with the first user message, so an empty cursor stands for that first check.
  */
-function preCompressAtCheck(state: PromptState, cursor: Cursor): boolean {
+function preCompressAtCheck(state: PromptState, cursor: Readonly<Cursor>): boolean {
   if (!hasHooks(state, 'PreCompress', 'auto')) return false;
   return cursor.length > 0 ? patched(PRE_COMPRESS_EACH_CHECK_PATCH) : patched(PRE_COMPRESS_FIRST_CHECK_PATCH);
 }

@@ -1,8 +1,7 @@
 import { patched } from '@temporalio/workflow';
 import { parseAtPaths } from '../../tools/at-paths';
-import type { Cursor } from '../api';
-import type { PromptActivities } from '../state/activity-options';
-import { emit, type PromptState } from '../state/prompt-state';
+import type { PromptRun } from '../run/prompt-run';
+import { emit } from '../state/prompt-state';
 
 /** Prompts recorded before `@path` expansion scheduled no activity before their first request. */
 export const AT_PATHS_PATCH = 'at-path-expansion';
@@ -12,7 +11,8 @@ export const AT_PATHS_PATCH = 'at-path-expansion';
  * text joins the prompt's message, by store reference. Only a prompt's first run does this (a resumed run
  * carries its message), and only a prompt with references schedules the activity.
  */
-export async function addReferencedFiles(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<void> {
+export async function addReferencedFiles(run: PromptRun): Promise<void> {
+  const { state, acts } = run;
   const paths = parseAtPaths(state.input.prompt);
   if (paths.length === 0 || !patched(AT_PATHS_PATCH)) return;
   const read = await acts.expandAtPaths({ workspace: state.input.workspace, paths });
@@ -20,5 +20,5 @@ export async function addReferencedFiles(state: PromptState, acts: PromptActivit
     emit(state, { type: 'warning', message: `Referenced files left out: ${read.skipped.join(', ')}.` });
   if (!read.textRef) return;
   emit(state, { type: 'referenced_files', files: read.files });
-  cursor.append = [...cursor.append, { kind: 'text', text: read.preview, textRef: read.textRef }];
+  run.addParts({ kind: 'text', text: read.preview, textRef: read.textRef });
 }

@@ -1,6 +1,7 @@
 import { isCancellation, patched } from '@temporalio/workflow';
 import type { PromptActivities } from '../state/activity-options';
-import { emit, type PromptState } from '../state/prompt-state';
+import { emit } from '../state/prompt-state';
+import type { PromptRun } from '../run/prompt-run';
 
 /** Marks runs that read the project context at their start: older histories have no such activity. */
 export const PROJECT_MEMORY_PATCH = 'project-memory';
@@ -11,7 +12,8 @@ export const PROJECT_MEMORY_PATCH = 'project-memory';
  * do this, so an edit between two messages is seen. The reference and the skills are carried across
  * continue-as-new in `context`.
  */
-export async function loadProjectMemory(state: PromptState, acts: PromptActivities): Promise<void> {
+export async function loadProjectMemory(run: PromptRun): Promise<void> {
+  const { state, acts } = run;
   if (!patched(PROJECT_MEMORY_PATCH)) return;
   let loaded: Awaited<ReturnType<PromptActivities['loadMemory']>>;
   try {

@@ -24,7 +24,7 @@ const EVENTS_PAGE_SIZE = 500;
 
 /**
  * Everything a prompt knows, in workflow memory; queries read it, the loop and signals change it. The pieces that
- * outlive a run (`progress`, `context`, `loop`, `log`, `book`, and the cursor) are each carried whole across
+ * outlive a run (`progress`, `context`, `loop`, `log`, `book`, and the run's cursor) are each carried whole across
  * continue-as-new (prompt/carry.ts), so a field added to one of them is carried without another line; the rest
  * belongs to this run only.
  */
@@ -38,8 +38,6 @@ export interface PromptState {
   loop: LoopState;
   log: EventLog;
   book: CallBook;
-  /** The live transcript position of the prompt (set by the workflow; read when it ends). */
-  cursor?: { transcriptId: string; length: number };
   /** Hook bookkeeping (see prompt/agent-hooks); it travels in `input.hookState`. */
   hooks: HookState;
   /** The model request frame this run stored last (not carried: the next run stores its own). */

@@ -42,7 +42,7 @@ export async function runWorkflowTool(
     case 'ask_user':
       return askUser(state, record);
     case 'activate_skill':
-      return activateSkill(state, acts, record);
+      return activateSkill(state, record, acts);
     default:
       return { ok: false, text: `${record.name} cannot run here.` };
   }
