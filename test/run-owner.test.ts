@@ -30,6 +30,9 @@ function offenders(pattern: RegExp, files = sourceFiles(WORKFLOWS).filter((f) =>
 /** A function whose parameters open with the state and the activity stubs (`(state: PromptState, acts…`). */
 const STATE_ACTS = /\(\s*state\s*:\s*PromptState\s*,\s*acts\b/;
 
+/** A write to a field of the run's ending or pause (`state.finished = true`, `state.pause = …`). */
+const OWNED_WRITE = /\bstate\.(finished|terminateReason|error|pause)\s*=[^=]/;
+
 describe('the run owner', () => {
   it('no workflow function takes (state, acts, …): a step takes the run', () => {
     expect(offenders(STATE_ACTS)).toEqual([]);
@@ -39,9 +42,14 @@ describe('the run owner', () => {
     expect(offenders(/Object\.assign\(\s*cursor\b|\bcursor\.(append|length|transcriptId)\s*=[^=]/)).toEqual([]);
   });
 
+  it('a run ends, pauses and resumes in one place: those fields are written only by the owner', () => {
+    expect(offenders(OWNED_WRITE)).toEqual([]);
+  });
+
   it('the scans see what they look for', () => {
     const sample = path.join(__dirname, 'fixtures', 'run-owner-sample.ts.txt');
     expect(offenders(STATE_ACTS, [sample])).toHaveLength(1);
     expect(offenders(/Object\.assign\(\s*cursor\b/, [sample])).toHaveLength(1);
+    expect(offenders(OWNED_WRITE, [sample])).toHaveLength(2);
   });
 });

@@ -48,14 +48,13 @@ import { promptShape } from '../core/prompt/shape';
  */
 export async function agentPromptWorkflow(input: PromptInput): Promise<PromptResult> {
   const state = createPromptState(input);
+  const run = new PromptRun(state, activitiesFor(state.settings));
   setHandler(statusQuery, () => statusOf(state));
   setHandler(eventsQuery, (cursor: number) => eventsPage(state, cursor));
   registerApprovalHandlers(state);
-  registerLoopHandlers(state);
-  registerContextHandlers(state);
-  const acts = activitiesFor(state.settings);
-  const cursor = input.resume ? restoreCarry(state, input.resume) : startCursor(state);
-  const run = new PromptRun(state, acts, cursor);
+  registerLoopHandlers(run);
+  registerContextHandlers(run);
+  run.startAt(input.resume ? restoreCarry(state, input.resume) : startCursor(state));
   return settle(run, await loop(run));
 }
 
@@ -110,7 +109,7 @@ export async function step(run: PromptRun): Promise<Ending | undefined> {
   const state = run.state;
   const limited = await checkTurnLimits(run);
   if (limited) return limited;
-  if ((await checkBudget(state)) === 'stop') return stopOnBudget(run);
+  if ((await checkBudget(run)) === 'stop') return stopOnBudget(run);
   await beforeRequest(run);
   const early = await checkBeforeRequest(state, askLoopJudge(run));
   if (early) return handleLoop(run, early);
@@ -190,7 +189,7 @@ function askLoopJudge(run: PromptRun) {
 
 /** A first detection adds the recovery message to the next request; a final one ends the prompt. */
 async function handleLoop(run: PromptRun, detection: LoopDetection): Promise<Ending | undefined> {
-  const next = await onDetection(run.state, detection);
+  const next = await onDetection(run, detection);
   if ('recover' in next) run.addParts({ kind: 'text', text: next.recover });
   if (!('stop' in next)) return undefined;
   const message = `Stopped: the prompt kept repeating itself (${detection.detail}).`;

@@ -45,7 +45,8 @@ export async function subagentWorkflow(input: SubagentInput): Promise<SubagentRe
   setHandler(statusQuery, () => statusOf(state));
   setHandler(eventsQuery, (cursor: number) => eventsPage(state, cursor));
   registerApprovalHandlers(state);
-  const run = new PromptRun(state, activitiesFor(state.settings), {
+  const run = new PromptRun(state, activitiesFor(state.settings));
+  run.startAt({
     transcriptId: workflowInfo().workflowId,
     length: 0,
     append: [{ kind: 'text', text: input.prompt, ...(input.promptRef ? { textRef: input.promptRef } : {}) }],
@@ -58,13 +59,13 @@ export async function subagentWorkflow(input: SubagentInput): Promise<SubagentRe
   );
   emit(state, { type: 'user_prompt', text: input.prompt });
   try {
-    if (!tools.ok) return finish(state, { reason: 'error', detail: tools.message });
+    if (!tools.ok) return finish(run, { reason: 'error', detail: tools.message });
     // An `auto` model is routed once per run, as the prompt does (a parent's own choice arrives concrete).
     if (autoRoutingModels(input.model) && patched(SUBAGENT_LOOP_PATCH)) await chooseModel(run);
     let stop: Stop | undefined;
     while (!stop) stop = await agentStep(run, () => timedOut);
     if (isRecoverable(stop.reason)) stop = { reason: await recoveryTurn(run, stop.reason) };
-    return finish(state, stop);
+    return finish(run, stop);
   } catch (err) {
     if (isCancellation(err)) {
       await CancellationScope.nonCancellable(() => recordCancellation(run));
@@ -169,15 +170,14 @@ async function recoveryTurn(run: PromptRun, reason: RecoverableReason): Promise<
   return state.completion ? 'goal' : reason;
 }
 
-function finish(state: PromptState, { reason, detail }: Stop): SubagentResult {
-  state.finished = true;
-  state.terminateReason = reason === 'goal' ? 'completed' : 'error';
+function finish(run: PromptRun, { reason, detail }: Stop): SubagentResult {
+  const state = run.state;
   const limits = { ...state.agent!, turns: state.progress.turns };
   const error =
     reason === 'goal'
       ? undefined
       : { type: `${SUBAGENT_FAILURE_PREFIX}${reason}`, message: failureReport(reason, limits, detail) };
-  if (error) state.error = error;
+  run.end(reason === 'goal' ? 'completed' : 'error', error);
   return {
     terminateReason: reason,
     output: state.completion,

@@ -1,4 +1,4 @@
-import { condition, patched, setHandler, workflowInfo } from '@temporalio/workflow';
+import { patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import { checkPayload } from '../../core/message-input';
 import { failedAttemptAfter, shouldCompress } from '../../core/compression';
 import type { PromptRun } from '../run/prompt-run';
@@ -7,7 +7,8 @@ import { preCompress } from '../hooks/tool-hooks';
 import { hasHooks } from '../hooks/runner';
 import { compressSignal, steerSignal, topUpBudgetSignal, type Cursor, steerSchema, topUpSchema } from '../api';
 
-export function registerContextHandlers(state: PromptState): void {
+export function registerContextHandlers(run: PromptRun): void {
+  const state = run.state;
   setHandler(steerSignal, (payload: unknown) => {
     const check = checkPayload('steer', steerSchema, payload);
     if (!check.ok) return emit(state, { type: 'warning', message: check.reason });
@@ -19,9 +20,9 @@ export function registerContextHandlers(state: PromptState): void {
   setHandler(topUpBudgetSignal, (payload: unknown) => {
     const parsed = checkPayload('topUpBudget', topUpSchema, payload);
     if (!parsed.ok) return emit(state, { type: 'warning', message: parsed.reason });
-    if (!state.budgetPaused)
+    const answer = typeof parsed.value === 'object' && 'tokens' in parsed.value ? parsed.value.tokens : 'stop';
+    if (!run.answerPause('budget', answer))
       return emit(state, { type: 'warning', message: 'topUpBudget ignored: the prompt is not waiting for a budget' });
-    state.budgetAnswer = typeof parsed.value === 'object' && 'tokens' in parsed.value ? parsed.value.tokens : 'stop';
   });
 }
 
@@ -113,19 +114,17 @@ function preCompressAtCheck(state: PromptState, cursor: Readonly<Cursor>): boole
  * The token budget (`--max-tokens`): once spent, the prompt pauses instead of failing and waits,
  * durably, for a top-up or a stop.
  */
-export async function checkBudget(state: PromptState): Promise<'go' | 'stop'> {
+export async function checkBudget(run: PromptRun): Promise<'go' | 'stop'> {
+  const state = run.state;
   while (state.context.tokenBudget !== undefined && state.progress.stats.usage.total >= state.context.tokenBudget) {
     emit(state, {
       type: 'budget_exhausted',
       used: state.progress.stats.usage.total,
       budget: state.context.tokenBudget,
     });
-    state.budgetPaused = true;
-    state.budgetAnswer = undefined;
-    await condition(() => state.budgetAnswer !== undefined);
-    state.budgetPaused = false;
-    if (state.budgetAnswer === 'stop') return 'stop';
-    state.context.tokenBudget += state.budgetAnswer ?? 0;
+    const answer = await run.pauseFor('budget');
+    if (answer === 'stop') return 'stop';
+    state.context.tokenBudget += answer ?? 0;
     emit(state, { type: 'warning', message: `token budget raised to ${state.context.tokenBudget}` });
   }
   return 'go';

@@ -39,8 +39,7 @@ export async function settle(run: PromptRun, ending: Ending): Promise<PromptResu
 function finishPrompt(run: PromptRun, reason: 'completed' | 'stopped'): PromptResult {
   const state = run.state;
   countEnding(reason);
-  state.finished = true;
-  state.terminateReason = reason;
+  run.end(reason);
   publishEnding(state, 'completed');
   return {
     terminateReason: reason,
@@ -87,8 +86,7 @@ export async function recordCancellation(run: PromptRun): Promise<void> {
   }
   emit(state, { type: 'cancelled' });
   countEnding('cancelled');
-  state.finished = true;
-  state.terminateReason = 'cancelled';
+  run.end('cancelled');
   publishEnding(state, 'cancelled');
 }
 
@@ -103,9 +101,7 @@ export function failPrompt(run: PromptRun, err: unknown, reason: TerminateReason
   const type = cause instanceof ApplicationFailure ? (cause.type ?? FAILURES.error.type) : FAILURES.internal.type;
   const message = cause instanceof Error ? cause.message : String(cause);
   countEnding(reason);
-  state.finished = true;
-  state.terminateReason = reason;
-  state.error = { type, message };
+  run.end(reason, { type, message });
   emit(state, { type: 'error', errorType: type, message });
   publishEnding(state, reason === 'cancelled' ? 'cancelled' : 'failed');
   const details = [

@@ -1,5 +1,7 @@
-import type { FunctionCall, NewPart } from '../../core/types';
+import { condition } from '@temporalio/workflow';
+import type { FunctionCall, NewPart, TerminateReason } from '../../core/types';
 import type { Cursor } from '../api';
+import type { Pause } from './pause';
 import type { PromptActivities } from '../state/activity-options';
 import type { PromptState } from '../state/prompt-state';
 
@@ -10,14 +12,19 @@ import type { PromptState } from '../state/prompt-state';
  * copy that could drift from what the run's ending records.
  */
 export class PromptRun {
-  private position: Cursor;
+  private position: Cursor = { transcriptId: '', length: 0, append: [] };
   private open: FunctionCall[] = [];
 
   constructor(
     readonly state: PromptState,
     readonly acts: PromptActivities,
-    cursor: Cursor,
-  ) {
+  ) {}
+
+  /**
+   * Where the run starts: a new prompt's message, or the cursor its previous run carried. Apart from the run so
+   * that the message handlers, which take the run, are registered before it (as they always were).
+   */
+  startAt(cursor: Cursor): void {
     this.position = cursor;
   }
 
@@ -81,4 +88,36 @@ export class PromptRun {
   callsAnswered(): void {
     this.open = [];
   }
+
+  /**
+   * The one place a run ends: from here queries say `finished`, with the reason and, for a failure, its error.
+   * The caller makes the result or failure the workflow returns.
+   */
+  end(reason: TerminateReason, error?: { type: string; message: string }): void {
+    this.state.finished = true;
+    this.state.terminateReason = reason;
+    if (error) this.state.error = error;
+  }
+
+  /**
+   * The run waits for a person: until `answerPause` brings the answer for `kind`, or `timeoutMs` passes (then the
+   * answer is undefined). Queries show the pause meanwhile; it is never carried (pauses happen only between steps).
+   */
+  async pauseFor<K extends Pause['kind']>(kind: K, timeoutMs?: number): Promise<AnswerOf<K> | undefined> {
+    this.state.pause = { kind } as Pause;
+    const answered = () => this.state.pause?.answer !== undefined;
+    await (timeoutMs === undefined ? condition(answered) : condition(answered, timeoutMs));
+    const answer = this.state.pause?.answer as AnswerOf<K> | undefined;
+    this.state.pause = undefined;
+    return answer;
+  }
+
+  /** A person's answer to a pause of `kind`; false, and nothing changes, when the run is not paused so. */
+  answerPause<K extends Pause['kind']>(kind: K, answer: AnswerOf<K>): boolean {
+    if (this.state.pause?.kind !== kind) return false;
+    this.state.pause = { kind, answer } as Pause;
+    return true;
+  }
 }
+
+type AnswerOf<K extends Pause['kind']> = NonNullable<Extract<Pause, { kind: K }>['answer']>;

@@ -8,6 +8,7 @@ import type { HookState } from '../../core/hooks/context';
 import { STATUS_ATTRIBUTE, type AgentStatusValue } from '../../core/search-attributes';
 import { addUsage, EMPTY_USAGE, type ApprovalMode, type TerminateReason, type TokenUsage } from '../../core/types';
 import type { FrameMemo } from './request-frame';
+import type { Pause } from '../run/pause';
 import { settingsOf, type PromptSettings } from './settings';
 import { countEvent, createMetricClock, type MetricClock } from './metrics';
 import type {
@@ -55,12 +56,11 @@ export interface PromptState {
   agentTools?: string[];
   /** A sub-agent's accepted complete_task output. */
   completion?: Record<string, unknown>;
-  /** Paused on an exhausted token budget until `topUpBudget` answers (only between steps, never carried). */
-  budgetPaused?: boolean;
-  budgetAnswer?: number | 'stop';
-  /** A second loop detection paused the prompt until `loopDecision` arrives. */
-  loopPaused?: boolean;
-  loopDecision?: 'continue' | 'disable' | 'stop';
+  /**
+   * Set while the run waits for a person: an exhausted token budget until `topUpBudget` answers, a second loop
+   * detection until `loopDecision` arrives (only between steps, never carried; see run/prompt-run).
+   */
+  pause?: Pause;
 }
 
 /** The event log: `events[0]` has sequence number `base`; older events went with earlier runs. */
@@ -160,8 +160,8 @@ export function eventsPage(state: PromptState, cursor: number): EventsPage {
 
 function phaseOf(state: PromptState, awaitingApproval: boolean, asking: boolean): PromptStatus['phase'] {
   if (state.finished) return 'finished';
-  if (state.loopPaused) return 'loop_detected';
-  if (state.budgetPaused) return 'budget_exhausted';
+  if (state.pause?.kind === 'loop') return 'loop_detected';
+  if (state.pause?.kind === 'budget') return 'budget_exhausted';
   return awaitingApproval ? 'awaiting_approval' : asking ? 'awaiting_answer' : 'running';
 }
 
