@@ -13,6 +13,7 @@ import { toolNames } from '../tools';
 import { completeTaskDeclaration } from '../core/agents/complete-task';
 import { activitiesFor } from './state/activity-options';
 import { PromptRun } from './run/prompt-run';
+import type { SubagentScope } from './run/subagent-scope';
 import { registerApprovalHandlers } from './tools/approvals';
 import { failPrompt, recordCancellation } from './prompt/endings';
 import { eventsQuery, statusQuery, type SubagentResult, type SubagentInput } from './api';
@@ -34,18 +35,15 @@ import { autoRoutingModels } from '../core/models';
 export async function subagentWorkflow(input: SubagentInput): Promise<SubagentResult> {
   const agent = input.agent;
   const state = createPromptState({ ...input, maxTurns: agent.maxTurns });
-  state.agent = agent;
   if (input.memoryRef) state.context.memoryRef = input.memoryRef;
   if (input.mcp) state.mcp = input.mcp;
   const tools = resolveAgentTools(agent, [...toolNames, ...mcpToolNames(state)]);
   // Plan mode belongs to the main prompt; a sub-agent runs in the mode it was started in.
-  state.agentTools = tools.ok
-    ? tools.tools.filter((name) => name !== 'enter_plan_mode' && name !== 'exit_plan_mode')
-    : [];
+  const allowed = tools.ok ? tools.tools.filter((name) => name !== 'enter_plan_mode' && name !== 'exit_plan_mode') : [];
   setHandler(statusQuery, () => statusOf(state));
   setHandler(eventsQuery, (cursor: number) => eventsPage(state, cursor));
   registerApprovalHandlers(state);
-  const run = new PromptRun(state, activitiesFor(state.settings));
+  const run = new PromptRun(state, activitiesFor(state.settings), { definition: agent, tools: allowed }) as SubagentRun;
   run.startAt({
     transcriptId: workflowInfo().workflowId,
     length: 0,
@@ -75,21 +73,24 @@ export async function subagentWorkflow(input: SubagentInput): Promise<SubagentRe
   }
 }
 
+/** A sub-agent's run: the prompt's owner with the sub-agent's own part. */
+type SubagentRun = PromptRun & { readonly subagent: SubagentScope };
+
 /** Why the run stops, with the message a failed run reports. */
 interface Stop {
   reason: SubagentTerminateReason;
   detail?: string;
 }
 
-export async function agentStep(run: PromptRun, timedOut: () => boolean): Promise<Stop | undefined> {
+export async function agentStep(run: SubagentRun, timedOut: () => boolean): Promise<Stop | undefined> {
   const state = run.state;
   if (timedOut()) return { reason: 'timeout' };
   if (state.progress.turns >= state.input.maxTurns) return { reason: 'max_turns' };
   if (compressionDue(state) && patched(SUBAGENT_LOOP_PATCH)) await maybeCompress(run);
-  const outcome = await runTurn(run, agentSpec(state));
+  const outcome = await runTurn(run, agentSpec(run));
   if (outcome.kind === 'overflow') return overflowed(state, outcome.fit);
   if (outcome.kind === 'answered') return { reason: 'no_complete_task' };
-  return state.completion ? { reason: 'goal' } : undefined;
+  return run.subagent.completion ? { reason: 'goal' } : undefined;
 }
 
 /**
@@ -100,10 +101,10 @@ export async function agentStep(run: PromptRun, timedOut: () => boolean): Promis
 export const SUBAGENT_LOOP_PATCH = 'subagent-compress-and-fallback';
 
 /** How a sub-agent takes a turn: its frame, and the prompt's fallback to another model on quota errors. */
-function agentSpec(state: PromptState): TurnSpec<never> {
+function agentSpec(run: SubagentRun): TurnSpec<never> {
   return {
-    frame: agentFrame(state),
-    send: (ask) => callWithFallback(state, ask, () => patched(SUBAGENT_LOOP_PATCH)),
+    frame: agentFrame(run),
+    send: (ask) => callWithFallback(run.state, ask, () => patched(SUBAGENT_LOOP_PATCH)),
   };
 }
 
@@ -111,11 +112,12 @@ function agentSpec(state: PromptState): TurnSpec<never> {
  * A sub-agent's requests: its own system prompt, tools and sampling settings, complete_task, call ids
  * under its parent's, and the last prompt size for the activity's context-window check.
  */
-function agentFrame(state: PromptState): TurnFrame {
-  const agent = state.agent!;
+function agentFrame(run: SubagentRun): TurnFrame {
+  const { state, subagent } = run;
+  const agent = subagent.definition;
   const sampling = { temperature: agent.temperature, topP: agent.topP };
   return {
-    toolNames: [...(state.agentTools ?? []), 'complete_task'],
+    toolNames: [...subagent.tools, 'complete_task'],
     callIdPrefix: `${state.input.parent?.callId ?? agent.name}.`,
     systemPrompt: `${agent.systemPrompt}\n\n${finishInstructions(agent)}`,
     extraDeclarations: [completeTaskDeclaration(agent.outputSchema)],
@@ -143,16 +145,14 @@ function overflowed(state: PromptState, fit: { estimatedRequestTokens: number; r
  * The final warning turn: within the grace period the agent may only call complete_task. Other
  * calls are answered without running, so every call still gets its one response.
  */
-async function recoveryTurn(run: PromptRun, reason: RecoverableReason): Promise<SubagentTerminateReason> {
+async function recoveryTurn(run: SubagentRun, reason: RecoverableReason): Promise<SubagentTerminateReason> {
   const { state, acts } = run;
-  const agent = state.agent!;
+  const agent = run.subagent.definition;
   emit(state, { type: 'warning', message: `recovery turn after ${reason}` });
   run.addParts({ kind: 'text', text: recoveryMessage(reason, agent) });
   let taken: TakenTurn<never>;
   try {
-    taken = await CancellationScope.withTimeout(agent.recoveryGraceSeconds * 1000, () =>
-      takeTurn(run, agentSpec(state)),
-    );
+    taken = await CancellationScope.withTimeout(agent.recoveryGraceSeconds * 1000, () => takeTurn(run, agentSpec(run)));
   } catch (err) {
     if (isCancellation(err) && !CancellationScope.current().consideredCancelled) return reason;
     throw err;
@@ -162,17 +162,17 @@ async function recoveryTurn(run: PromptRun, reason: RecoverableReason): Promise<
   const completes = turn.functionCalls.filter((c) => c.name === 'complete_task');
   const others = turn.functionCalls.filter((c) => c.name !== 'complete_task');
   const answered = [
-    ...(await runToolCalls(state, completes, acts)),
+    ...(await runToolCalls(run, completes)),
     ...settleCalls(state, others, recoveryTurnToolMessage('that tool')),
   ];
   if (answered.length > 0)
     await acts.recordMessage({ transcriptId: run.cursor.transcriptId, index: run.cursor.length, append: answered });
-  return state.completion ? 'goal' : reason;
+  return run.subagent.completion ? 'goal' : reason;
 }
 
-function finish(run: PromptRun, { reason, detail }: Stop): SubagentResult {
+function finish(run: SubagentRun, { reason, detail }: Stop): SubagentResult {
   const state = run.state;
-  const limits = { ...state.agent!, turns: state.progress.turns };
+  const limits = { ...run.subagent.definition, turns: state.progress.turns };
   const error =
     reason === 'goal'
       ? undefined
@@ -180,7 +180,7 @@ function finish(run: PromptRun, { reason, detail }: Stop): SubagentResult {
   run.end(reason === 'goal' ? 'completed' : 'error', error);
   return {
     terminateReason: reason,
-    output: state.completion,
+    output: run.subagent.completion,
     turns: state.progress.turns,
     stats: state.progress.stats,
     error,

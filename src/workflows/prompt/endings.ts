@@ -58,7 +58,7 @@ function continuation(run: PromptRun): Pick<PromptResult, 'transcript' | 'sessio
   const unavailable = unavailableNow(state);
   return {
     // A sub-agent's transcript is its own: its parent goes on in the prompt's.
-    transcript: state.agent ? undefined : { id: cursor.transcriptId, length: cursor.length },
+    transcript: run.subagent ? undefined : { id: cursor.transcriptId, length: cursor.length },
     sessionRules: state.progress.sessionRules,
     ...(unavailable.length > 0 ? { unavailableModels: unavailable } : {}),
   };

@@ -70,7 +70,7 @@ export async function runTurn<V>(run: PromptRun, spec: TurnSpec<V>): Promise<Tur
   const calls = taken.turn.functionCalls;
   if (calls.length === 0) return { kind: 'answered', turn: taken.turn };
   run.callsOpened(calls);
-  run.setMessage(await runToolCalls(run.state, calls, run.acts));
+  run.setMessage(await runToolCalls(run, calls));
   run.callsAnswered();
   return { kind: 'called', turn: taken.turn };
 }

@@ -2,6 +2,7 @@ import { condition } from '@temporalio/workflow';
 import type { FunctionCall, NewPart, TerminateReason } from '../../core/types';
 import type { Cursor } from '../api';
 import type { Pause } from './pause';
+import type { SubagentScope } from './subagent-scope';
 import type { PromptActivities } from '../state/activity-options';
 import type { PromptState } from '../state/prompt-state';
 
@@ -18,6 +19,8 @@ export class PromptRun {
   constructor(
     readonly state: PromptState,
     readonly acts: PromptActivities,
+    /** Set in a sub-agent's run: its definition, its tools and its output once accepted. */
+    readonly subagent?: SubagentScope,
   ) {}
 
   /**
@@ -97,6 +100,11 @@ export class PromptRun {
     this.state.finished = true;
     this.state.terminateReason = reason;
     if (error) this.state.error = error;
+  }
+
+  /** A sub-agent's complete_task output fits its schema: the run ends with `goal` after this turn. */
+  complete(output: Record<string, unknown>): void {
+    if (this.subagent) this.subagent.completion = output;
   }
 
   /**

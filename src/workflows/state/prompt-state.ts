@@ -1,7 +1,6 @@
 import { upsertSearchAttributes } from '@temporalio/workflow';
 import type { McpCatalog } from '../../core/mcp';
 import type { AgentEvent, AgentEventBody } from '../../core/events';
-import type { AgentDefinition } from '../../core/agents/definition';
 import { createLoopState, type LoopState } from '../../core/loop/detection';
 import { resolveModel } from '../../core/models';
 import type { HookState } from '../../core/hooks/context';
@@ -50,12 +49,6 @@ export interface PromptState {
   finished: boolean;
   terminateReason?: TerminateReason;
   error?: { type: string; message: string };
-  /** Set in a sub-agent: its definition (tools, output schema, limits). */
-  agent?: AgentDefinition;
-  /** A sub-agent's allowed tools (complete_task aside). */
-  agentTools?: string[];
-  /** A sub-agent's accepted complete_task output. */
-  completion?: Record<string, unknown>;
   /**
    * Set while the run waits for a person: an exhausted token budget until `topUpBudget` answers, a second loop
    * detection until `loopDecision` arrives (only between steps, never carried; see run/prompt-run).

@@ -12,7 +12,7 @@ import type { WorkflowToolResult } from './tool-result';
 import { describeTodos, todosOf } from '../../tools/write-todos';
 import { updateTopics } from '../../tools/update-topic';
 import { activateSkill } from './skill-calls';
-import type { PromptActivities } from '../state/activity-options';
+import type { PromptRun } from '../run/prompt-run';
 
 /**
  * Tools the workflow carries out itself because they change the prompt, not the world: plan mode,
@@ -21,18 +21,15 @@ import type { PromptActivities } from '../state/activity-options';
  * `activate_skill` (a skill the prompt found, read by an activity). They run after the policy (and, if
  * asked, a person) allowed them.
  */
-export async function runWorkflowTool(
-  state: PromptState,
-  record: CallRecord,
-  acts: Pick<PromptActivities, 'activateSkill'>,
-): Promise<WorkflowToolResult> {
+export async function runWorkflowTool(run: PromptRun, record: CallRecord): Promise<WorkflowToolResult> {
+  const state = run.state;
   switch (record.name) {
     case 'enter_plan_mode':
       return { ok: true, text: enterPlanMode(state) };
     case 'exit_plan_mode':
       return { ok: true, text: exitPlanMode(state, record) };
     case 'complete_task':
-      return completeTask(state, record);
+      return completeTask(run, record);
     case 'invoke_agent':
       return invokeAgent(state, record);
     case 'write_todos':
@@ -40,9 +37,9 @@ export async function runWorkflowTool(
     case 'update_topic':
       return { ok: true, text: updateTopic(state, record) };
     case 'ask_user':
-      return askUser(state, record);
+      return askUser(state, record, run.subagent !== undefined);
     case 'activate_skill':
-      return activateSkill(state, record, acts);
+      return activateSkill(state, record, run.acts);
     default:
       return { ok: false, text: `${record.name} cannot run here.` };
   }
@@ -95,14 +92,14 @@ function updateTopic(state: PromptState, record: CallRecord): string {
 }
 
 /** Only a sub-agent has an output schema; an accepted output ends its run with `goal`. */
-function completeTask(state: PromptState, record: CallRecord): WorkflowToolResult {
-  const agent = state.agent;
+function completeTask(run: PromptRun, record: CallRecord): WorkflowToolResult {
+  const agent = run.subagent?.definition;
   if (!agent) return { ok: false, text: 'complete_task is only for sub-agents.' };
   // With blob markers the schema was checked on the full output by `judge` (call-policy), not on previews.
   const judged = hasBlobMarkers(record.args) && patched(FULL_ARGS_PATCH);
   const check = judged ? undefined : checkCompleteTask(previewMarkers(record.args), agent.outputSchema);
   if (check && !check.ok) return { ok: false, text: check.message };
-  state.completion = record.args;
+  run.complete(record.args);
   return { ok: true, text: COMPLETE_TASK_ACCEPTED };
 }
 
