@@ -15,7 +15,7 @@ export function hostOption(value: string): string {
 /**
  * Whether every worker is provably on `host`'s machine: the host is this machine and Temporal
  * listens on loopback here, so only this machine's workers can reach it. Then read-only tools may
- * stay local activities on the workflow's worker (workflows/state/hosts.ts); otherwise they go to
+ * stay local activities on the workflow's worker (workflows/state/host-routing.ts); otherwise they go to
  * the host's queue like every other tool.
  */
 export function hostIsLocal(host: string, temporalAddress: string): boolean {

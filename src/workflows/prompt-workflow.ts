@@ -16,7 +16,7 @@ import { activitiesFor } from './state/activity-options';
 import { PromptRun } from './run/prompt-run';
 import { registerApprovalHandlers } from './tools/approvals';
 import { beforeRequest, checkBudget, registerContextHandlers } from './guards/context';
-import { endWithRecord, failPrompt, recordCancellation, settle, type Ending } from './prompt/endings';
+import { endWithRecord, failPrompt, recordCancellation, settle, type Ending } from './prompt/settle';
 import { FAILURES } from '../core/failures';
 import { checkBeforeRequest, observeTurn, onDetection, registerLoopHandlers } from './guards/loop';
 import { eventsQuery, statusQuery, type PromptInput, type PromptResult, type Cursor } from './api';

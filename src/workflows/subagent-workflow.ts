@@ -15,7 +15,7 @@ import { activitiesFor } from './state/activity-options';
 import { PromptRun } from './run/prompt-run';
 import type { SubagentScope } from './run/subagent-scope';
 import { registerApprovalHandlers } from './tools/approvals';
-import { failPrompt, recordCancellation } from './prompt/endings';
+import { failPrompt, recordCancellation } from './prompt/settle';
 import { eventsQuery, statusQuery, type SubagentResult, type SubagentInput } from './api';
 import { SUBAGENT_FAILURE_PREFIX } from '../core/failures';
 import { createPromptState, emit, eventsPage, statusOf, type PromptState } from './state/prompt-state';

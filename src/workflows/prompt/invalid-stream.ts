@@ -3,7 +3,7 @@ import { FAILURES } from '../../core/failures';
 import type { PromptRun } from '../run/prompt-run';
 import { emit } from '../state/prompt-state';
 import type { Cursor } from '../api';
-import { endWithRecord, type Ending } from './endings';
+import { endWithRecord, type Ending } from './settle';
 
 /** The message Gemini CLI (`continueOnFailedApiCall`) sent once after a turn that stayed invalid. */
 export const INVALID_STREAM_CONTINUE_TEXT = 'System: Please continue.';

@@ -2,7 +2,7 @@ import { FAILURES } from '../../core/failures';
 import type { PromptRun } from '../run/prompt-run';
 import { emit } from '../state/prompt-state';
 import { recordPending } from './agent-hooks';
-import { endWithRecord, type Ending } from './endings';
+import { endWithRecord, type Ending } from './settle';
 
 /**
  * The turn limits, checked before each model request in Gemini CLI's order: the session's (`maxSessionTurns`, every

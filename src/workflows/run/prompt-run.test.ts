@@ -3,7 +3,7 @@ import { FAILURES } from '../../core/failures';
 import type { FunctionCall, ModelTurn, ToolOutcome } from '../../core/types';
 import type { PromptInput } from '../api';
 import { step } from '../prompt-workflow';
-import { settle } from '../prompt/endings';
+import { settle } from '../prompt/settle';
 import { INVALID_STREAM_CONTINUE_TEXT } from '../prompt/invalid-stream';
 import type { PromptActivities } from '../state/activity-options';
 import { createPromptState, statusOf } from '../state/prompt-state';
