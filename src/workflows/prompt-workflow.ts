@@ -14,7 +14,7 @@ import type { ModelTurn } from '../core/types';
 import { toolNames } from '../tools';
 import { activitiesFor } from './state/activity-options';
 import { PromptRun } from './run/prompt-run';
-import { registerApprovalHandlers } from './tools/approvals';
+import { registerApprovalHandlers } from './calls/approvals';
 import { beforeRequest, checkBudget, registerContextHandlers } from './guards/context';
 import { endWithRecord, failPrompt, recordCancellation, settle, type Ending } from './prompt/settle';
 import { FAILURES } from '../core/failures';
@@ -30,15 +30,15 @@ import {
   type PromptState,
 } from './state/prompt-state';
 import { continueAsNewIfSuggested, restoreCarry } from './prompt/carry';
-import { toolsForMode } from './tools/workflow-tools';
-import { invokeAgentDeclaration } from './tools/agent-calls';
-import { skillDeclarations, skillsOf } from './tools/skill-calls';
+import { toolsForMode } from './calls/workflow-tools';
+import { invokeAgentDeclaration } from './calls/agent-calls';
+import { skillDeclarations, skillsOf } from './calls/skill-calls';
 import { runTurn, type TurnFrame, type TurnOutcome } from './prompt/turn';
 import { continueAfterInvalidStream } from './prompt/invalid-stream';
 import { checkTurnLimits } from './prompt/limits';
 import { addReferencedFiles } from './prompt/at-paths';
 import { loadProjectMemory } from './prompt/memory';
-import { discoverMcp, mcpToolNames } from './tools/mcp-calls';
+import { discoverMcp, mcpToolNames } from './calls/mcp-calls';
 import { promptShape } from '../core/prompt/shape';
 
 /**

@@ -12,7 +12,7 @@ import type { TerminateReason } from '../../core/types';
 import type { PromptRun } from '../run/prompt-run';
 import { emit, type PromptState } from '../state/prompt-state';
 import { countEnding } from '../state/metrics';
-import { settleCalls } from '../tools/run-calls';
+import { settleCalls } from '../calls/run-calls';
 import { unavailableNow } from '../guards/model-choice';
 import type { PromptResult } from '../api';
 import { afterAgentAtEnding, endPrompt, endPromptOnFailure, recordPending } from './agent-hooks';

@@ -4,7 +4,7 @@ import type { PromptRun } from '../run/prompt-run';
 import { adoptCallIds } from '../state/call-ids';
 import { emit, recordUsage, type PromptState } from '../state/prompt-state';
 import { callFramed } from '../state/request-frame';
-import { runToolCalls } from '../tools/run-calls';
+import { runToolCalls } from '../calls/run-calls';
 
 /** What a loop says about its requests; the turn fills in the transcript position, model and turn number. */
 export type TurnFrame = Omit<CallModelInput, 'transcriptId' | 'baseLength' | 'append' | 'model' | 'workspace' | 'turn'>;
