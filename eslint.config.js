@@ -32,15 +32,16 @@ const WORKER_CREATE = {
 };
 
 /**
- * The workflow layer's one-way imports: api.ts < state < hooks < tools, guards < prompt < the
- * workflows themselves. Each folder is told what it may not reach, so a circle cannot come back.
+ * The workflow layer's one-way imports: api.ts < state, run (the run's owner) < hooks < calls, guards < prompt <
+ * the workflows themselves. Each folder is told what it may not reach, so a circle cannot come back.
  */
 const WORKFLOW_LAYERS = {
   'src/workflows/api.ts': /^\.\//,
-  'src/workflows/state/*.ts': /^\.\.\/(hooks|tools|guards|prompt)(\/|$)|^\.\.\/[a-z-]+-workflow$/,
-  'src/workflows/hooks/*.ts': /^\.\.\/(tools|guards|prompt)(\/|$)|^\.\.\/[a-z-]+-workflow$/,
-  'src/workflows/tools/*.ts': /^\.\.\/(guards|prompt)(\/|$)|^\.\.\/[a-z-]+-workflow$/,
-  'src/workflows/guards/*.ts': /^\.\.\/(tools|prompt)(\/|$)|^\.\.\/[a-z-]+-workflow$/,
+  'src/workflows/state/*.ts': /^\.\.\/(hooks|calls|guards|prompt)(\/|$)|^\.\.\/[a-z-]+-workflow$/,
+  'src/workflows/run/*.ts': /^\.\.\/(hooks|calls|guards|prompt)(\/|$)|^\.\.\/[a-z-]+-workflow$/,
+  'src/workflows/hooks/*.ts': /^\.\.\/(calls|guards|prompt)(\/|$)|^\.\.\/[a-z-]+-workflow$/,
+  'src/workflows/calls/*.ts': /^\.\.\/(guards|prompt)(\/|$)|^\.\.\/[a-z-]+-workflow$/,
+  'src/workflows/guards/*.ts': /^\.\.\/(calls|prompt)(\/|$)|^\.\.\/[a-z-]+-workflow$/,
   'src/workflows/prompt/*.ts': /^\.\.\/[a-z-]+-workflow$/,
 };
 
@@ -55,7 +56,7 @@ const layerBlocks = Object.entries(WORKFLOW_LAYERS).map(([files, banned]) => ({
           ...SANDBOX_BANNED,
           {
             regex: banned.source,
-            message: 'Workflow layers import one way: api < state < hooks < tools, guards < prompt.',
+            message: 'Workflow layers import one way: api < state, run < hooks < calls, guards < prompt.',
           },
         ],
       },

@@ -12,10 +12,11 @@ import {
 import type { LoopDetection } from '../core/loop/detection';
 import type { ModelTurn } from '../core/types';
 import { toolNames } from '../tools';
-import { activitiesFor, type PromptActivities } from './state/activity-options';
-import { registerApprovalHandlers } from './tools/approvals';
+import { activitiesFor } from './state/activity-options';
+import { PromptRun } from './run/prompt-run';
+import { registerApprovalHandlers } from './calls/approvals';
 import { beforeRequest, checkBudget, registerContextHandlers } from './guards/context';
-import { endWithRecord, failPrompt, recordCancellation, settle, type Ending } from './prompt/endings';
+import { endWithRecord, failPrompt, recordCancellation, settle, type Ending } from './prompt/settle';
 import { FAILURES } from '../core/failures';
 import { checkBeforeRequest, observeTurn, onDetection, registerLoopHandlers } from './guards/loop';
 import { eventsQuery, statusQuery, type PromptInput, type PromptResult, type Cursor } from './api';
@@ -29,15 +30,15 @@ import {
   type PromptState,
 } from './state/prompt-state';
 import { continueAsNewIfSuggested, restoreCarry } from './prompt/carry';
-import { toolsForMode } from './tools/workflow-tools';
-import { invokeAgentDeclaration } from './tools/agent-calls';
-import { skillDeclarations, skillsOf } from './tools/skill-calls';
-import { runTurn, type OpenCalls, type TurnFrame, type TurnOutcome } from './prompt/turn';
+import { toolsForMode } from './calls/workflow-tools';
+import { invokeAgentDeclaration } from './calls/agent-calls';
+import { skillDeclarations, skillsOf } from './calls/skill-calls';
+import { runTurn, type TurnFrame, type TurnOutcome } from './prompt/turn';
 import { continueAfterInvalidStream } from './prompt/invalid-stream';
 import { checkTurnLimits } from './prompt/limits';
 import { addReferencedFiles } from './prompt/at-paths';
 import { loadProjectMemory } from './prompt/memory';
-import { discoverMcp, mcpToolNames } from './tools/mcp-calls';
+import { discoverMcp, mcpToolNames } from './calls/mcp-calls';
 import { promptShape } from '../core/prompt/shape';
 
 /**
@@ -47,58 +48,56 @@ import { promptShape } from '../core/prompt/shape';
  */
 export async function agentPromptWorkflow(input: PromptInput): Promise<PromptResult> {
   const state = createPromptState(input);
+  const run = new PromptRun(state, activitiesFor(state.settings));
   setHandler(statusQuery, () => statusOf(state));
   setHandler(eventsQuery, (cursor: number) => eventsPage(state, cursor));
   registerApprovalHandlers(state);
-  registerLoopHandlers(state);
-  registerContextHandlers(state);
-  const acts = activitiesFor(state.settings);
-  const cursor = input.resume ? restoreCarry(state, input.resume) : startCursor(state);
-  return settle(state, await run(state, acts, cursor));
+  registerLoopHandlers(run);
+  registerContextHandlers(run);
+  run.startAt(input.resume ? restoreCarry(state, input.resume) : startCursor(state));
+  return settle(run, await loop(run));
 }
 
 /**
  * The loop until an ending. Ordinary endings come back as values; what is thrown here is continue-as-new, a
  * cancellation (its open calls are answered first) or an unexpected error, which fails the prompt.
  */
-async function run(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<Ending> {
-  const open: OpenCalls = { calls: [] };
+async function loop(run: PromptRun): Promise<Ending> {
+  const state = run.state;
   try {
     // A resumed run (continue-as-new) has read its references and context, fired BeforeAgent and chosen its model.
-    if (!state.input.resume) await addReferencedFiles(state, acts, cursor);
-    if (!state.input.resume) await loadProjectMemory(state, acts);
-    const blocked = await beginPrompt(state, acts, cursor);
+    if (!state.input.resume) await addReferencedFiles(run);
+    if (!state.input.resume) await loadProjectMemory(run);
+    const blocked = await beginPrompt(run);
     if (blocked) return blocked;
-    if (!state.input.resume) await chooseModel(state, acts, cursor.transcriptId, cursor.length);
-    await discoverMcp(state, acts);
+    if (!state.input.resume) await chooseModel(run);
+    await discoverMcp(run);
     for (;;) {
-      await continueAsNewIfSuggested(state, cursor);
-      const ending = await step(state, acts, cursor, open);
+      await continueAsNewIfSuggested(run);
+      const ending = await step(run);
       if (ending) return ending;
     }
   } catch (err) {
     if (err instanceof ContinueAsNew) throw err;
     if (isCancellation(err)) {
-      await CancellationScope.nonCancellable(() => recordCancellation(state, acts, cursor, open.calls));
+      await CancellationScope.nonCancellable(() => recordCancellation(run));
       throw err;
     }
     await afterAgentAtEnding(state, 'error');
     await endPromptOnFailure(state, err);
-    throw failPrompt(state, err);
+    throw failPrompt(run, err);
   }
 }
 
 /** A new prompt: its message goes at the end of its transcript (a session's, or one of its own). */
 function startCursor(state: PromptState): Cursor {
   const input = state.input;
-  const cursor: Cursor = {
+  emit(state, { type: 'user_prompt', text: input.prompt });
+  return {
     transcriptId: input.transcript?.id ?? workflowInfo().workflowId,
     length: input.transcript?.length ?? 0,
     append: [{ kind: 'text', text: input.prompt }],
   };
-  state.cursor = cursor;
-  emit(state, { type: 'user_prompt', text: input.prompt });
-  return cursor;
 }
 
 /**
@@ -106,61 +105,52 @@ function startCursor(state: PromptState): Cursor {
  * check, the request (the overflow check is its first step), loop heuristics, tools. Returns the
  * result when the prompt is done, undefined to go on.
  */
-async function step(
-  state: PromptState,
-  acts: PromptActivities,
-  cursor: Cursor,
-  open: OpenCalls,
-): Promise<Ending | undefined> {
-  const limited = await checkTurnLimits(state, acts, cursor);
+export async function step(run: PromptRun): Promise<Ending | undefined> {
+  const state = run.state;
+  const limited = await checkTurnLimits(run);
   if (limited) return limited;
-  if ((await checkBudget(state)) === 'stop') return stopOnBudget(state, acts, cursor);
-  await beforeRequest(state, acts, cursor);
-  const early = await checkBeforeRequest(state, askLoopJudge(state, acts, cursor));
-  if (early) return handleLoop(state, early, cursor);
+  if ((await checkBudget(run)) === 'stop') return stopOnBudget(run);
+  await beforeRequest(run);
+  const early = await checkBeforeRequest(state, askLoopJudge(run));
+  if (early) return handleLoop(run, early);
   const hooked = await beforeModel(
-    state,
-    acts,
-    cursor,
+    run,
     toolsForMode([...toolNames, ...mcpToolNames(state)], state.progress.mode).filter(
       (name) => name !== 'complete_task' && (name !== 'activate_skill' || skillsOf(state).length > 0),
     ),
   );
   if (hooked.end) return hooked.end;
-  const outcome = await promptTurn(state, acts, cursor, open, hooked);
+  const outcome = await promptTurn(run, hooked);
   if ('ending' in outcome) return outcome.ending;
-  if (outcome.kind === 'overflow') return overflow(state, acts, cursor, outcome.fit);
-  if (outcome.kind === 'abandoned') return handleLoop(state, outcome.verdict, cursor);
-  if (outcome.kind === 'called') return stopIfHookSaid(state, acts, cursor);
-  const more = await continuation(state, acts, cursor.transcriptId, cursor.length);
-  if (!more) return finishOrContinue(state, acts, cursor);
-  cursor.append = more;
+  if (outcome.kind === 'overflow') return overflow(run, outcome.fit);
+  if (outcome.kind === 'abandoned') return handleLoop(run, outcome.verdict);
+  if (outcome.kind === 'called') return stopIfHookSaid(run);
+  const more = await continuation(run);
+  if (!more) return finishOrContinue(run);
+  run.setMessage(more);
   return undefined;
 }
 
 /** The prompt's model turn and its calls; a turn whose answer stayed invalid may end the prompt or go on. */
 async function promptTurn(
-  state: PromptState,
-  acts: PromptActivities,
-  cursor: Cursor,
-  open: OpenCalls,
+  run: PromptRun,
   hooked: Awaited<ReturnType<typeof beforeModel>>,
 ): Promise<TurnOutcome<LoopDetection> | { ending: Ending | undefined }> {
+  const state = run.state;
   try {
-    return await runTurn(state, acts, cursor, open, {
+    return await runTurn(run, {
       frame: promptFrame(state, hooked),
       send: (ask) => callWithFallback(state, ask),
       review: async (turn) => {
-        await afterModel(state, cursor, turn);
+        await afterModel(run, turn);
         // A looping turn is abandoned, as Gemini CLI abandons it: what it answered is sent again.
         return observeTurn(state, turn);
       },
     });
   } catch (err) {
-    return { ending: await continueAfterInvalidStream(state, acts, cursor, err) };
+    return { ending: await continueAfterInvalidStream(run, err) };
   }
 }
-
 /** What the prompt's requests carry besides the conversation: the tools the hooks left, their overrides. */
 function promptFrame(state: PromptState, hooked: Awaited<ReturnType<typeof beforeModel>>): TurnFrame {
   return {
@@ -184,45 +174,40 @@ function promptFrame(state: PromptState, hooked: Awaited<ReturnType<typeof befor
 }
 
 /** The LLM loop check's question to one judge model, its tokens counted in the prompt's stats. */
-function askLoopJudge(state: PromptState, acts: PromptActivities, cursor: Cursor) {
+function askLoopJudge(run: PromptRun) {
   return async (model: string) => {
-    const verdict = await acts.checkForLoop({
-      transcriptId: cursor.transcriptId,
-      length: cursor.length,
+    const verdict = await run.acts.checkForLoop({
+      transcriptId: run.cursor.transcriptId,
+      length: run.cursor.length,
       model,
-      prompt: state.input.prompt,
+      prompt: run.state.input.prompt,
     });
-    recordUtilityUsage(state, verdict.usage);
+    recordUtilityUsage(run.state, verdict.usage);
     return verdict;
   };
 }
 
 /** A first detection adds the recovery message to the next request; a final one ends the prompt. */
-async function handleLoop(state: PromptState, detection: LoopDetection, cursor: Cursor): Promise<Ending | undefined> {
-  const next = await onDetection(state, detection);
-  if ('recover' in next) cursor.append = [...cursor.append, { kind: 'text', text: next.recover }];
+async function handleLoop(run: PromptRun, detection: LoopDetection): Promise<Ending | undefined> {
+  const next = await onDetection(run, detection);
+  if ('recover' in next) run.addParts({ kind: 'text', text: next.recover });
   if (!('stop' in next)) return undefined;
   const message = `Stopped: the prompt kept repeating itself (${detection.detail}).`;
   return { kind: 'failure', reason: 'loop_detected', type: FAILURES.loopDetected.type, message };
 }
 
 /** Gemini CLI's step 6: even after compression the next request cannot fit, so it is not sent. */
-function overflow(
-  state: PromptState,
-  acts: PromptActivities,
-  cursor: Cursor,
-  fit: NonNullable<ModelTurn['overflow']>,
-): Promise<Ending> {
-  emit(state, { type: 'context_window_will_overflow', ...fit });
+function overflow(run: PromptRun, fit: NonNullable<ModelTurn['overflow']>): Promise<Ending> {
+  emit(run.state, { type: 'context_window_will_overflow', ...fit });
   const message =
     `The next request (about ${fit.estimatedRequestTokens} tokens) does not fit the ` +
     `${fit.remainingTokens} tokens left in the model's context window.`;
-  return endWithRecord(acts, cursor, 'context_overflow', FAILURES.contextWindowOverflow.type, message);
+  return endWithRecord(run, 'context_overflow', FAILURES.contextWindowOverflow.type, message);
 }
 
 /** A person answered an exhausted budget with "stop": the prompt ends as it stands. */
-async function stopOnBudget(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<Ending> {
-  await recordPending(acts, cursor);
-  await afterAgentAtEnding(state, 'stopped');
+async function stopOnBudget(run: PromptRun): Promise<Ending> {
+  await recordPending(run);
+  await afterAgentAtEnding(run.state, 'stopped');
   return { kind: 'result', reason: 'stopped', sessionEnd: false };
 }

@@ -11,15 +11,17 @@ import {
 } from '../core/agents/recovery';
 import { findTool, toolNames } from '../tools';
 import { completeTaskDeclaration } from '../core/agents/complete-task';
-import { activitiesFor, type PromptActivities } from './state/activity-options';
-import { registerApprovalHandlers } from './tools/approvals';
-import { failPrompt, recordCancellation } from './prompt/endings';
-import { eventsQuery, statusQuery, type SubagentResult, type SubagentInput, type Cursor } from './api';
+import { activitiesFor } from './state/activity-options';
+import { PromptRun } from './run/prompt-run';
+import type { SubagentScope } from './run/subagent-scope';
+import { registerApprovalHandlers } from './calls/approvals';
+import { failPrompt, recordCancellation } from './prompt/settle';
+import { eventsQuery, statusQuery, type SubagentResult, type SubagentInput } from './api';
 import { SUBAGENT_FAILURE_PREFIX } from '../core/failures';
 import { createPromptState, emit, eventsPage, statusOf, type PromptState } from './state/prompt-state';
-import { runToolCalls, settleCalls } from './tools/run-calls';
-import { mcpToolNames } from './tools/mcp-calls';
-import { runTurn, takeTurn, type OpenCalls, type TakenTurn, type TurnFrame, type TurnSpec } from './prompt/turn';
+import { runToolCalls, settleCalls } from './calls/run-calls';
+import { mcpToolNames } from './calls/mcp-calls';
+import { runTurn, takeTurn, type TakenTurn, type TurnFrame, type TurnSpec } from './prompt/turn';
 import { compressionDue, maybeCompress } from './guards/context';
 import { callWithFallback, chooseModel } from './guards/model-choice';
 import { autoRoutingModels } from '../core/models';
@@ -34,22 +36,20 @@ import { isPatched, PATCHES } from './patches';
 export async function subagentWorkflow(input: SubagentInput): Promise<SubagentResult> {
   const agent = input.agent;
   const state = createPromptState({ ...input, maxTurns: agent.maxTurns });
-  state.agent = agent;
   if (input.memoryRef) state.context.memoryRef = input.memoryRef;
   if (input.mcp) state.mcp = input.mcp;
   const tools = resolveAgentTools(agent, [...toolNames, ...mcpToolNames(state)]);
   // Plan mode belongs to the main prompt; a sub-agent runs in the mode it was started in.
-  state.agentTools = tools.ok ? tools.tools.filter((name) => findTool(name)?.kind !== 'plan') : [];
+  const allowed = tools.ok ? tools.tools.filter((name) => findTool(name)?.kind !== 'plan') : [];
   setHandler(statusQuery, () => statusOf(state));
   setHandler(eventsQuery, (cursor: number) => eventsPage(state, cursor));
   registerApprovalHandlers(state);
-  const acts = activitiesFor(state.settings);
-  const cursor: Cursor = {
+  const run = new PromptRun(state, activitiesFor(state.settings), { definition: agent, tools: allowed }) as SubagentRun;
+  run.startAt({
     transcriptId: workflowInfo().workflowId,
     length: 0,
     append: [{ kind: 'text', text: input.prompt, ...(input.promptRef ? { textRef: input.promptRef } : {}) }],
-  };
-  const open: OpenCalls = { calls: [] };
+  });
   let timedOut = false;
   // The run's time limit is a workflow timer; a cancelled run cancels it, which is not an error.
   void sleep(agent.maxMinutes * 60_000).then(
@@ -58,22 +58,24 @@ export async function subagentWorkflow(input: SubagentInput): Promise<SubagentRe
   );
   emit(state, { type: 'user_prompt', text: input.prompt });
   try {
-    if (!tools.ok) return finish(state, { reason: 'error', detail: tools.message });
+    if (!tools.ok) return finish(run, { reason: 'error', detail: tools.message });
     // An `auto` model is routed once per run, as the prompt does (a parent's own choice arrives concrete).
-    if (autoRoutingModels(input.model) && isPatched(PATCHES.subagentLoop))
-      await chooseModel(state, acts, cursor.transcriptId, 0);
+    if (autoRoutingModels(input.model) && isPatched(PATCHES.subagentLoop)) await chooseModel(run);
     let stop: Stop | undefined;
-    while (!stop) stop = await agentStep(state, acts, cursor, open, () => timedOut);
-    if (isRecoverable(stop.reason)) stop = { reason: await recoveryTurn(state, acts, cursor, stop.reason) };
-    return finish(state, stop);
+    while (!stop) stop = await agentStep(run, () => timedOut);
+    if (isRecoverable(stop.reason)) stop = { reason: await recoveryTurn(run, stop.reason) };
+    return finish(run, stop);
   } catch (err) {
     if (isCancellation(err)) {
-      await CancellationScope.nonCancellable(() => recordCancellation(state, acts, cursor, open.calls));
+      await CancellationScope.nonCancellable(() => recordCancellation(run));
       throw err;
     }
-    throw failPrompt(state, err);
+    throw failPrompt(run, err);
   }
 }
+
+/** A sub-agent's run: the prompt's owner with the sub-agent's own part. */
+type SubagentRun = PromptRun & { readonly subagent: SubagentScope };
 
 /** Why the run stops, with the message a failed run reports. */
 interface Stop {
@@ -81,27 +83,22 @@ interface Stop {
   detail?: string;
 }
 
-async function agentStep(
-  state: PromptState,
-  acts: PromptActivities,
-  cursor: Cursor,
-  open: OpenCalls,
-  timedOut: () => boolean,
-): Promise<Stop | undefined> {
+export async function agentStep(run: SubagentRun, timedOut: () => boolean): Promise<Stop | undefined> {
+  const state = run.state;
   if (timedOut()) return { reason: 'timeout' };
   if (state.progress.turns >= state.input.maxTurns) return { reason: 'max_turns' };
-  if (compressionDue(state) && isPatched(PATCHES.subagentLoop)) await maybeCompress(state, acts, cursor);
-  const outcome = await runTurn(state, acts, cursor, open, agentSpec(state));
+  if (compressionDue(state) && isPatched(PATCHES.subagentLoop)) await maybeCompress(run);
+  const outcome = await runTurn(run, agentSpec(run));
   if (outcome.kind === 'overflow') return overflowed(state, outcome.fit);
   if (outcome.kind === 'answered') return { reason: 'no_complete_task' };
-  return state.completion ? { reason: 'goal' } : undefined;
+  return run.subagent.completion ? { reason: 'goal' } : undefined;
 }
 
 /** How a sub-agent takes a turn: its frame, and the prompt's fallback to another model on quota errors. */
-function agentSpec(state: PromptState): TurnSpec<never> {
+function agentSpec(run: SubagentRun): TurnSpec<never> {
   return {
-    frame: agentFrame(state),
-    send: (ask) => callWithFallback(state, ask, () => isPatched(PATCHES.subagentLoop)),
+    frame: agentFrame(run),
+    send: (ask) => callWithFallback(run.state, ask, () => isPatched(PATCHES.subagentLoop)),
   };
 }
 
@@ -109,11 +106,12 @@ function agentSpec(state: PromptState): TurnSpec<never> {
  * A sub-agent's requests: its own system prompt, tools and sampling settings, complete_task, call ids
  * under its parent's, and the last prompt size for the activity's context-window check.
  */
-function agentFrame(state: PromptState): TurnFrame {
-  const agent = state.agent!;
+function agentFrame(run: SubagentRun): TurnFrame {
+  const { state, subagent } = run;
+  const agent = subagent.definition;
   const sampling = { temperature: agent.temperature, topP: agent.topP };
   return {
-    toolNames: [...(state.agentTools ?? []), 'complete_task'],
+    toolNames: [...subagent.tools, 'complete_task'],
     callIdPrefix: `${state.input.parent?.callId ?? agent.name}.`,
     systemPrompt: `${agent.systemPrompt}\n\n${finishInstructions(agent)}`,
     extraDeclarations: [completeTaskDeclaration(agent.outputSchema)],
@@ -141,20 +139,14 @@ function overflowed(state: PromptState, fit: { estimatedRequestTokens: number; r
  * The final warning turn: within the grace period the agent may only call complete_task. Other
  * calls are answered without running, so every call still gets its one response.
  */
-async function recoveryTurn(
-  state: PromptState,
-  acts: PromptActivities,
-  cursor: Cursor,
-  reason: RecoverableReason,
-): Promise<SubagentTerminateReason> {
-  const agent = state.agent!;
+async function recoveryTurn(run: SubagentRun, reason: RecoverableReason): Promise<SubagentTerminateReason> {
+  const { state, acts } = run;
+  const agent = run.subagent.definition;
   emit(state, { type: 'warning', message: `recovery turn after ${reason}` });
-  cursor.append = [...cursor.append, { kind: 'text', text: recoveryMessage(reason, agent) }];
+  run.addParts({ kind: 'text', text: recoveryMessage(reason, agent) });
   let taken: TakenTurn<never>;
   try {
-    taken = await CancellationScope.withTimeout(agent.recoveryGraceSeconds * 1000, () =>
-      takeTurn(state, acts, cursor, agentSpec(state)),
-    );
+    taken = await CancellationScope.withTimeout(agent.recoveryGraceSeconds * 1000, () => takeTurn(run, agentSpec(run)));
   } catch (err) {
     if (isCancellation(err) && !CancellationScope.current().consideredCancelled) return reason;
     throw err;
@@ -164,26 +156,25 @@ async function recoveryTurn(
   const completes = turn.functionCalls.filter((c) => c.name === 'complete_task');
   const others = turn.functionCalls.filter((c) => c.name !== 'complete_task');
   const answered = [
-    ...(await runToolCalls(state, completes, acts)),
+    ...(await runToolCalls(run, completes)),
     ...settleCalls(state, others, recoveryTurnToolMessage('that tool')),
   ];
   if (answered.length > 0)
-    await acts.recordMessage({ transcriptId: cursor.transcriptId, index: cursor.length, append: answered });
-  return state.completion ? 'goal' : reason;
+    await acts.recordMessage({ transcriptId: run.cursor.transcriptId, index: run.cursor.length, append: answered });
+  return run.subagent.completion ? 'goal' : reason;
 }
 
-function finish(state: PromptState, { reason, detail }: Stop): SubagentResult {
-  state.finished = true;
-  state.terminateReason = reason === 'goal' ? 'completed' : 'error';
-  const limits = { ...state.agent!, turns: state.progress.turns };
+function finish(run: SubagentRun, { reason, detail }: Stop): SubagentResult {
+  const state = run.state;
+  const limits = { ...run.subagent.definition, turns: state.progress.turns };
   const error =
     reason === 'goal'
       ? undefined
       : { type: `${SUBAGENT_FAILURE_PREFIX}${reason}`, message: failureReport(reason, limits, detail) };
-  if (error) state.error = error;
+  run.end(reason === 'goal' ? 'completed' : 'error', error);
   return {
     terminateReason: reason,
-    output: state.completion,
+    output: run.subagent.completion,
     turns: state.progress.turns,
     stats: state.progress.stats,
     error,

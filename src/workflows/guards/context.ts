@@ -1,14 +1,15 @@
-import { condition, setHandler, workflowInfo } from '@temporalio/workflow';
+import { patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import { checkPayload } from '../../core/message-input';
 import { failedAttemptAfter, shouldCompress } from '../../core/compression';
-import type { PromptActivities } from '../state/activity-options';
+import type { PromptRun } from '../run/prompt-run';
 import { emit, recordUtilityUsage, type PromptState } from '../state/prompt-state';
 import { preCompress } from '../hooks/tool-hooks';
 import { hasHooks } from '../hooks/runner';
 import { compressSignal, steerSignal, topUpBudgetSignal, type Cursor, steerSchema, topUpSchema } from '../api';
 import { isPatched, PATCHES } from '../patches';
 
-export function registerContextHandlers(state: PromptState): void {
+export function registerContextHandlers(run: PromptRun): void {
+  const state = run.state;
   setHandler(steerSignal, (payload: unknown) => {
     const check = checkPayload('steer', steerSchema, payload);
     if (!check.ok) return emit(state, { type: 'warning', message: check.reason });
@@ -20,26 +21,27 @@ export function registerContextHandlers(state: PromptState): void {
   setHandler(topUpBudgetSignal, (payload: unknown) => {
     const parsed = checkPayload('topUpBudget', topUpSchema, payload);
     if (!parsed.ok) return emit(state, { type: 'warning', message: parsed.reason });
-    if (!state.budgetPaused)
+    const answer = typeof parsed.value === 'object' && 'tokens' in parsed.value ? parsed.value.tokens : 'stop';
+    if (!run.answerPause('budget', answer))
       return emit(state, { type: 'warning', message: 'topUpBudget ignored: the prompt is not waiting for a budget' });
-    state.budgetAnswer = typeof parsed.value === 'object' && 'tokens' in parsed.value ? parsed.value.tokens : 'stop';
   });
 }
 
 /** The context steps before each model request: compression, then any steering messages. */
-export async function beforeRequest(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<void> {
-  await maybeCompress(state, acts, cursor);
-  deliverSteering(state, cursor);
+export async function beforeRequest(run: PromptRun): Promise<void> {
+  await maybeCompress(run);
+  deliverSteering(run);
 }
 
 /**
  * Steering arrives at a safe boundary: after the current tool results, with the next model request,
  * never between a function call and its response.
  */
-export function deliverSteering(state: PromptState, cursor: Cursor): void {
+export function deliverSteering(run: PromptRun): void {
+  const state = run.state;
   for (const text of state.context.steering.splice(0)) {
     emit(state, { type: 'user_steering', text });
-    cursor.append = [...cursor.append, { kind: 'text', text: `[The user adds, while you work:] ${text}` }];
+    run.addParts({ kind: 'text', text: `[The user adds, while you work:] ${text}` });
   }
 }
 
@@ -59,7 +61,8 @@ export function compressionDue(state: PromptState): boolean {
  * window (or a person asked), the older 70% of the conversation becomes a state snapshot in a new
  * transcript; after a failed attempt, old tool outputs are truncated instead.
  */
-export async function maybeCompress(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<void> {
+export async function maybeCompress(run: PromptRun): Promise<void> {
+  const { state, cursor } = run;
   if (!compressionDue(state)) {
     if (preCompressAtCheck(state, cursor)) await preCompress(state, 'auto');
     return;
@@ -68,7 +71,7 @@ export async function maybeCompress(state: PromptState, acts: PromptActivities, 
   await preCompress(state, force ? 'manual' : 'auto');
   state.context.forceCompress = false;
   state.context.compressions += 1;
-  const result = await acts.compressTranscript({
+  const result = await run.acts.compressTranscript({
     transcriptId: cursor.transcriptId,
     length: cursor.length,
     newTranscriptId: `${workflowInfo().workflowId}/compressed-${state.context.compressions}`,
@@ -80,7 +83,7 @@ export async function maybeCompress(state: PromptState, acts: PromptActivities, 
   recordUtilityUsage(state, result.usage);
   state.context.compressionFailed = failedAttemptAfter(state.context.compressionFailed, result.status, force);
   if (result.transcriptId !== cursor.transcriptId) {
-    Object.assign(cursor, { transcriptId: result.transcriptId, length: result.newLength });
+    run.moveTo(result.transcriptId, result.newLength);
     state.context.lastPromptTokens = result.newTokens;
   }
   emit(state, {
@@ -97,7 +100,7 @@ export async function maybeCompress(state: PromptState, acts: PromptActivities, 
  * check before the very first request fires it too: a one-request `-p` run fires it once. Ours sends
  * the environment with the first user message, so an empty cursor stands for that first check.
  */
-function preCompressAtCheck(state: PromptState, cursor: Cursor): boolean {
+function preCompressAtCheck(state: PromptState, cursor: Readonly<Cursor>): boolean {
   if (!hasHooks(state, 'PreCompress', 'auto')) return false;
   return cursor.length > 0 ? isPatched(PATCHES.preCompressEachCheck) : isPatched(PATCHES.preCompressFirstCheck);
 }
@@ -106,19 +109,17 @@ function preCompressAtCheck(state: PromptState, cursor: Cursor): boolean {
  * The token budget (`--max-tokens`): once spent, the prompt pauses instead of failing and waits,
  * durably, for a top-up or a stop.
  */
-export async function checkBudget(state: PromptState): Promise<'go' | 'stop'> {
+export async function checkBudget(run: PromptRun): Promise<'go' | 'stop'> {
+  const state = run.state;
   while (state.context.tokenBudget !== undefined && state.progress.stats.usage.total >= state.context.tokenBudget) {
     emit(state, {
       type: 'budget_exhausted',
       used: state.progress.stats.usage.total,
       budget: state.context.tokenBudget,
     });
-    state.budgetPaused = true;
-    state.budgetAnswer = undefined;
-    await condition(() => state.budgetAnswer !== undefined);
-    state.budgetPaused = false;
-    if (state.budgetAnswer === 'stop') return 'stop';
-    state.context.tokenBudget += state.budgetAnswer ?? 0;
+    const answer = await run.pauseFor('budget');
+    if (answer === 'stop') return 'stop';
+    state.context.tokenBudget += answer ?? 0;
     emit(state, { type: 'warning', message: `token budget raised to ${state.context.tokenBudget}` });
   }
   return 'go';

@@ -1,4 +1,4 @@
-import { condition, setHandler } from '@temporalio/workflow';
+import { setHandler } from '@temporalio/workflow';
 import { checkPayload } from '../../core/message-input';
 import { runLlmLoopCheck, beforeModelRequest, type LoopCheckResult } from '../../core/loop/llm-schedule';
 import {
@@ -11,17 +11,18 @@ import {
 } from '../../core/loop/detection';
 import type { FunctionCall } from '../../core/types';
 import { emit, type PromptState } from '../state/prompt-state';
+import type { PromptRun } from '../run/prompt-run';
 import { type LoopDecision, loopDecisionSignal, loopDecisionSchema } from '../api';
 
-export function registerLoopHandlers(state: PromptState): void {
+export function registerLoopHandlers(run: PromptRun): void {
+  const state = run.state;
   setHandler(loopDecisionSignal, (payload: unknown) => {
     const parsed = checkPayload('loopDecision', loopDecisionSchema, payload);
     if (!parsed.ok) return emit(state, { type: 'warning', message: parsed.reason });
-    if (!state.loopPaused) {
+    const decision = typeof parsed.value === 'string' ? parsed.value : parsed.value.action;
+    if (!run.answerPause('loop', decision)) {
       emit(state, { type: 'warning', message: 'loopDecision ignored: the prompt is not paused on a loop' });
-      return;
     }
-    state.loopDecision = typeof parsed.value === 'string' ? parsed.value : parsed.value.action;
   });
 }
 
@@ -59,9 +60,10 @@ export function observeTurn(
  * or to stop (or the decision timeout passes, which stops it).
  */
 export async function onDetection(
-  state: PromptState,
+  run: PromptRun,
   detection: LoopDetection,
 ): Promise<{ recover: string } | { resume: true } | { stop: true }> {
+  const state = run.state;
   const action = recordDetection(state.loop, detection);
   state.loop = action.state;
   emit(state, {
@@ -73,12 +75,7 @@ export async function onDetection(
   // The looping turn is dropped from the conversation, so its text must not count against the next one.
   state.loop = { ...state.loop, content: createLoopState().content };
   if (action.action === 'recover') return { recover: action.message };
-  state.loopPaused = true;
-  state.loopDecision = undefined;
-  const timeout = state.settings.loopDecisionTimeoutMs;
-  await condition(() => state.loopDecision !== undefined, timeout);
-  state.loopPaused = false;
-  const decision: LoopDecision = state.loopDecision ?? 'stop';
+  const decision: LoopDecision = (await run.pauseFor('loop', state.settings.loopDecisionTimeoutMs)) ?? 'stop';
   if (decision === 'stop') return { stop: true };
   state.loop = decision === 'disable' ? disableLoopDetection(state.loop) : continueAfterLoop(state.loop);
   emit(state, {

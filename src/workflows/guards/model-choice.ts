@@ -10,27 +10,21 @@ import {
   unavailableUntil,
   type ModelUnavailability,
 } from '../../core/model-availability';
-import type { Activities } from '../../activities';
+import type { PromptRun } from '../run/prompt-run';
 import { emit, recordUtilityUsage, type PromptState } from '../state/prompt-state';
 import { countFallback } from '../state/metrics';
-
-type UtilityActs = Pick<Activities, 'routeModel' | 'checkNextSpeaker'>;
 
 /**
  * The model for the whole prompt (sticky, as Gemini CLI): an explicit `-m` is used as given;
  * `auto` asks the classifier once, on the prompt and the last messages before it.
  */
-export async function chooseModel(
-  state: PromptState,
-  acts: UtilityActs,
-  transcriptId: string,
-  length: number,
-): Promise<void> {
+export async function chooseModel(run: PromptRun): Promise<void> {
+  const state = run.state;
   const pair = autoRoutingModels(state.input.model);
   if (pair) {
-    const routed = await acts.routeModel({
-      transcriptId,
-      length,
+    const routed = await run.acts.routeModel({
+      transcriptId: run.cursor.transcriptId,
+      length: run.cursor.length,
       request: state.input.prompt,
       fastModel: pair.fast,
       strongModel: pair.strong,
@@ -119,14 +113,11 @@ function quotaResetOf(failure: ApplicationFailure): number | undefined {
  * Gemini CLI's next-speaker check after an answer without calls (off unless asked for): when the
  * model, not the user, should speak next, the prompt goes on with "Please continue.".
  */
-export async function continuation(
-  state: PromptState,
-  acts: UtilityActs,
-  transcriptId: string,
-  length: number,
-): Promise<NewPart[] | undefined> {
+export async function continuation(run: PromptRun): Promise<NewPart[] | undefined> {
+  const state = run.state;
   if (!state.input.nextSpeakerCheck) return undefined;
-  const verdict = await acts.checkNextSpeaker({ transcriptId, length, model: state.settings.nextSpeakerModel });
+  const { transcriptId, length } = run.cursor;
+  const verdict = await run.acts.checkNextSpeaker({ transcriptId, length, model: state.settings.nextSpeakerModel });
   recordUtilityUsage(state, verdict.usage);
   return verdict.next === 'model' ? [{ kind: 'text', text: CONTINUE_TEXT }] : undefined;
 }

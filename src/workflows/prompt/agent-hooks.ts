@@ -3,10 +3,10 @@ import { effectiveReason, hookContextPart } from '../../core/hooks/context';
 import type { HookDecision } from '../../core/hooks/types';
 import type { ModelHookInput } from '../../activities/hooks/model-hooks';
 import type { ModelTurn } from '../../core/types';
-import type { PromptActivities } from '../state/activity-options';
 import { emit, type PromptState } from '../state/prompt-state';
 import { firePromptHook, hasHooks } from '../hooks/runner';
-import type { Cursor, PromptResult } from '../api';
+import type { PromptResult } from '../api';
+import type { PromptRun } from '../run/prompt-run';
 import type { Ending } from './ending';
 import { isPatched, PATCHES } from '../patches';
 
@@ -17,38 +17,36 @@ import { isPatched, PATCHES } from '../patches';
  */
 
 /** SessionStart of a standalone run, then BeforeAgent. Returns the result when a hook ends the prompt. */
-export async function beginPrompt(
-  state: PromptState,
-  acts: PromptActivities,
-  cursor: Cursor,
-): Promise<Ending | undefined> {
+export async function beginPrompt(run: PromptRun): Promise<Ending | undefined> {
+  const state = run.state;
   if (state.hooks.began) return undefined;
-  if (state.input.hookContext) cursor.append = [hookContextPart(state.input.hookContext), ...cursor.append];
+  if (state.input.hookContext) run.prependParts(hookContextPart(state.input.hookContext));
   const systemMessage = state.input.hookSystemMessage;
   // The session's SessionStart ran before this prompt; its message is shown with this prompt's events.
   if (systemMessage)
     emit(state, { type: 'hook', event: 'SessionStart', hooks: 1, decision: 'allow', stop: false, systemMessage });
   if (state.hooks.standalone) {
     const start = await firePromptHook(state, 'SessionStart', 'startup', { fields: { source: 'startup' } });
-    if (start?.additionalContext) cursor.append = [hookContextPart(start.additionalContext), ...cursor.append];
+    if (start?.additionalContext) run.prependParts(hookContextPart(start.additionalContext));
   }
-  return beforeAgent(state, acts, cursor);
+  return beforeAgent(run);
 }
 
-async function beforeAgent(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<Ending | undefined> {
+async function beforeAgent(run: PromptRun): Promise<Ending | undefined> {
+  const state = run.state;
   state.hooks.began = true;
   const decision = await firePromptHook(state, 'BeforeAgent', undefined, { fields: { prompt: state.hooks.prompt } });
   if (!decision) return undefined;
   if (decision.stop) {
     // Gemini CLI keeps the user message of a stopped prompt in the conversation.
-    await recordPending(acts, cursor);
+    await recordPending(run);
     return stopped(state, 'agent_execution_stopped', decision);
   }
   if (decision.blocked) {
-    cursor.append = [];
+    run.setMessage([]);
     return stopped(state, 'agent_execution_blocked', decision);
   }
-  if (decision.additionalContext) cursor.append = [...cursor.append, hookContextPart(decision.additionalContext)];
+  if (decision.additionalContext) run.addParts(hookContextPart(decision.additionalContext));
   return undefined;
 }
 
@@ -56,21 +54,18 @@ async function beforeAgent(state: PromptState, acts: PromptActivities, cursor: C
  * The prompt would end: AfterAgent may stop it (optionally clearing the context) or block, which
  * continues it with the reason as a new user message (BeforeAgent fires again for it).
  */
-export async function finishOrContinue(
-  state: PromptState,
-  acts: PromptActivities,
-  cursor: Cursor,
-): Promise<Ending | undefined> {
+export async function finishOrContinue(run: PromptRun): Promise<Ending | undefined> {
+  const state = run.state;
   if (state.hooks.stop !== undefined) return stopped(state, 'agent_execution_stopped', { reason: state.hooks.stop });
   const decision = await fireAfterAgent(state);
   if (!decision || (!decision.stop && !decision.blocked)) return { kind: 'result', reason: 'completed' };
-  if (decision.clearContext) clearContext(state, cursor);
+  if (decision.clearContext) clearContext(run);
   if (decision.stop) return stopped(state, 'agent_execution_stopped', decision);
   const reason = effectiveReason(decision.reason);
   emit(state, { type: 'agent_execution_blocked', reason, systemMessage: decision.systemMessage });
-  cursor.append = [{ kind: 'text', text: reason }];
+  run.setMessage([{ kind: 'text', text: reason }]);
   Object.assign(state.hooks, { prompt: reason, stopHookActive: true });
-  return beforeAgent(state, acts, cursor);
+  return beforeAgent(run);
 }
 
 function fireAfterAgent(state: PromptState): Promise<HookDecision | undefined> {
@@ -97,13 +92,10 @@ export async function afterAgentAtEnding(state: PromptState, ending: string): Pr
 }
 
 /** A hook stopped the prompt during a model turn or its tools: record what is pending and stop. */
-export async function stopIfHookSaid(
-  state: PromptState,
-  acts: PromptActivities,
-  cursor: Cursor,
-): Promise<Ending | undefined> {
+export async function stopIfHookSaid(run: PromptRun): Promise<Ending | undefined> {
+  const state = run.state;
   if (state.hooks.stop === undefined) return undefined;
-  await recordPending(acts, cursor);
+  await recordPending(run);
   return stopped(state, 'agent_execution_stopped', { reason: state.hooks.stop });
 }
 
@@ -121,11 +113,10 @@ export async function endPromptOnFailure(state: PromptState, err: unknown): Prom
 
 /** BeforeModel, then BeforeToolSelection, before one model request. */
 export async function beforeModel(
-  state: PromptState,
-  acts: PromptActivities,
-  cursor: Cursor,
+  run: PromptRun,
   toolNames: string[],
 ): Promise<{ end?: Ending; hooks?: ModelHookInput; toolNames: string[]; allows: (name: string) => boolean }> {
+  const { state, cursor } = run;
   const plain = { toolNames, allows: () => true };
   if (!hasHooks(state, 'BeforeModel') && !hasHooks(state, 'BeforeToolSelection')) return plain;
   const llm = {
@@ -137,7 +128,7 @@ export async function beforeModel(
   };
   const before = await firePromptHook(state, 'BeforeModel', undefined, { fields: {}, llm });
   if (before?.stop || (before?.blocked && !before.responseRef)) {
-    await recordPending(acts, cursor);
+    await recordPending(run);
     return {
       ...plain,
       end: stopped(state, before.stop ? 'agent_execution_stopped' : 'agent_execution_blocked', before),
@@ -158,7 +149,8 @@ export async function beforeModel(
 }
 
 /** AfterModel: the hooks may replace the answer (then text only) or stop the prompt after it. */
-export async function afterModel(state: PromptState, cursor: Cursor, turn: ModelTurn): Promise<void> {
+export async function afterModel(run: PromptRun, turn: ModelTurn): Promise<void> {
+  const { state, cursor } = run;
   if (turn.overflow || !hasHooks(state, 'AfterModel')) return;
   const llm = {
     transcriptId: cursor.transcriptId,
@@ -180,9 +172,10 @@ export async function afterModel(state: PromptState, cursor: Cursor, turn: Model
 }
 
 /** Gemini CLI resets the chat; here the conversation goes on in a fresh, empty transcript. */
-function clearContext(state: PromptState, cursor: Cursor): void {
+function clearContext(run: PromptRun): void {
+  const state = run.state;
   state.hooks.clears += 1;
-  Object.assign(cursor, { transcriptId: `${workflowInfo().workflowId}/cleared-${state.hooks.clears}`, length: 0 });
+  run.moveTo(`${workflowInfo().workflowId}/cleared-${state.hooks.clears}`, 0);
   state.context.lastPromptTokens = 0;
   emit(state, { type: 'warning', message: 'a hook cleared the conversation context' });
 }
@@ -197,12 +190,13 @@ function stopped(
 }
 
 /** Writes the pending user message (function responses first of all) so every call keeps its one response. */
-export async function recordPending(acts: PromptActivities, cursor: Cursor): Promise<void> {
+export async function recordPending(run: PromptRun): Promise<void> {
+  const cursor = run.cursor;
   if (cursor.append.length === 0) return;
-  cursor.length = await acts.recordMessage({
+  const length = await run.acts.recordMessage({
     transcriptId: cursor.transcriptId,
     index: cursor.length,
     append: cursor.append,
   });
-  cursor.append = [];
+  run.recorded(length);
 }

@@ -1,7 +1,6 @@
 import { parseAtPaths } from '../../tools/at-paths';
-import type { Cursor } from '../api';
-import type { PromptActivities } from '../state/activity-options';
-import { emit, type PromptState } from '../state/prompt-state';
+import type { PromptRun } from '../run/prompt-run';
+import { emit } from '../state/prompt-state';
 import { isPatched, PATCHES } from '../patches';
 
 /**
@@ -9,7 +8,8 @@ import { isPatched, PATCHES } from '../patches';
  * text joins the prompt's message, by store reference. Only a prompt's first run does this (a resumed run
  * carries its message), and only a prompt with references schedules the activity.
  */
-export async function addReferencedFiles(state: PromptState, acts: PromptActivities, cursor: Cursor): Promise<void> {
+export async function addReferencedFiles(run: PromptRun): Promise<void> {
+  const { state, acts } = run;
   const paths = parseAtPaths(state.input.prompt);
   if (paths.length === 0 || !isPatched(PATCHES.atPaths)) return;
   const read = await acts.expandAtPaths({ workspace: state.input.workspace, paths });
@@ -17,5 +17,5 @@ export async function addReferencedFiles(state: PromptState, acts: PromptActivit
     emit(state, { type: 'warning', message: `Referenced files left out: ${read.skipped.join(', ')}.` });
   if (!read.textRef) return;
   emit(state, { type: 'referenced_files', files: read.files });
-  cursor.append = [...cursor.append, { kind: 'text', text: read.preview, textRef: read.textRef }];
+  run.addParts({ kind: 'text', text: read.preview, textRef: read.textRef });
 }

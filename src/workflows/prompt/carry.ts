@@ -1,5 +1,6 @@
 import { allHandlersFinished, condition, continueAsNew, workflowInfo } from '@temporalio/workflow';
 import type { PromptState } from '../state/prompt-state';
+import type { PromptRun } from '../run/prompt-run';
 import type { AgentEvent } from '../../core/events';
 import type { LoopState } from '../../core/loop/types';
 import type { PolicyRule } from '../../core/policy/types';
@@ -51,7 +52,8 @@ export const MAX_RUN_EVENTS = 2000;
  * call is open and none awaits approval, so nothing in flight is lost; a pending approval simply
  * delays the switch to the next boundary. Running signal and update handlers finish first.
  */
-export async function continueAsNewIfSuggested(state: PromptState, cursor: Cursor): Promise<void> {
+export async function continueAsNewIfSuggested(run: PromptRun): Promise<void> {
+  const { state, cursor } = run;
   const info = workflowInfo();
   if (!(info.continueAsNewSuggested || info.historyLength >= MAX_RUN_EVENTS) || state.finished) return;
   await condition(allHandlersFinished);
@@ -59,7 +61,7 @@ export async function continueAsNewIfSuggested(state: PromptState, cursor: Curso
   await continueAsNew<(input: PromptInput) => Promise<unknown>>(input);
 }
 
-export function carryOf(state: PromptState, cursor: Cursor): PromptCarry {
+export function carryOf(state: PromptState, cursor: Readonly<Cursor>): PromptCarry {
   const dropped = Math.max(0, state.log.events.length - CARRIED_EVENTS);
   return {
     progress: { ...state.progress, runs: state.progress.runs + 1 },
@@ -79,7 +81,6 @@ export function restoreCarry(state: PromptState, resume: NonNullable<PromptInput
   state.context = { ...state.context, ...defined(carry.context) };
   Object.assign(state, { loop: carry.loop, log: carry.log });
   state.book.calls = new Map(carry.calls.map((call) => [call.callId, call]));
-  state.cursor = carry.cursor;
   return carry.cursor;
 }
 

@@ -1,9 +1,9 @@
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
 import { FAILURES } from '../../core/failures';
-import type { PromptActivities } from '../state/activity-options';
-import { emit, type PromptState } from '../state/prompt-state';
+import type { PromptRun } from '../run/prompt-run';
+import { emit } from '../state/prompt-state';
 import type { Cursor } from '../api';
-import { endWithRecord, type Ending } from './endings';
+import { endWithRecord, type Ending } from './settle';
 import { isPatched, PATCHES } from '../patches';
 
 /** The message Gemini CLI (`continueOnFailedApiCall`) sent once after a turn that stayed invalid. */
@@ -16,24 +16,19 @@ export const INVALID_STREAM_CONTINUE_TEXT = 'System: Please continue.';
  * continuation was already sent is read from the message itself, so it holds across continue-as-new. Any other
  * failure is thrown again.
  */
-export async function continueAfterInvalidStream(
-  state: PromptState,
-  acts: PromptActivities,
-  cursor: Cursor,
-  err: unknown,
-): Promise<Ending | undefined> {
+export async function continueAfterInvalidStream(run: PromptRun, err: unknown): Promise<Ending | undefined> {
   const cause = err instanceof ActivityFailure ? err.cause : undefined;
   if (!(cause instanceof ApplicationFailure) || cause.type !== FAILURES.modelInvalidStream.type) throw err;
   if (!isPatched(PATCHES.invalidStream)) throw err;
-  if (carriesContinuation(cursor)) {
+  if (carriesContinuation(run.cursor)) {
     const message = `${cause.message} It was still invalid after the prompt asked the model to continue.`;
-    return endWithRecord(acts, cursor, 'error', FAILURES.modelInvalidStream.type, message);
+    return endWithRecord(run, 'error', FAILURES.modelInvalidStream.type, message);
   }
-  emit(state, { type: 'warning', message: `${cause.message} Asking the model to continue.` });
-  cursor.append = [...cursor.append, { kind: 'text', text: INVALID_STREAM_CONTINUE_TEXT }];
+  emit(run.state, { type: 'warning', message: `${cause.message} Asking the model to continue.` });
+  run.addParts({ kind: 'text', text: INVALID_STREAM_CONTINUE_TEXT });
   return undefined;
 }
 
-function carriesContinuation(cursor: Cursor): boolean {
+function carriesContinuation(cursor: Readonly<Cursor>): boolean {
   return cursor.append.some((part) => part.kind === 'text' && part.text === INVALID_STREAM_CONTINUE_TEXT);
 }

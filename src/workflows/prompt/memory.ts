@@ -1,6 +1,7 @@
 import { isCancellation } from '@temporalio/workflow';
 import type { PromptActivities } from '../state/activity-options';
-import { emit, type PromptState } from '../state/prompt-state';
+import { emit } from '../state/prompt-state';
+import type { PromptRun } from '../run/prompt-run';
 import { isPatched, PATCHES } from '../patches';
 
 /**
@@ -9,7 +10,8 @@ import { isPatched, PATCHES } from '../patches';
  * do this, so an edit between two messages is seen. The reference and the skills are carried across
  * continue-as-new in `context`.
  */
-export async function loadProjectMemory(state: PromptState, acts: PromptActivities): Promise<void> {
+export async function loadProjectMemory(run: PromptRun): Promise<void> {
+  const { state, acts } = run;
   if (!isPatched(PATCHES.projectMemory)) return;
   let loaded: Awaited<ReturnType<PromptActivities['loadMemory']>>;
   try {

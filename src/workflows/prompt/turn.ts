@@ -1,16 +1,10 @@
 import type { CallModelInput } from '../../activities/call-model';
-import type { FunctionCall, ModelTurn } from '../../core/types';
-import type { Cursor } from '../api';
-import type { PromptActivities } from '../state/activity-options';
+import type { ModelTurn } from '../../core/types';
+import type { PromptRun } from '../run/prompt-run';
 import { adoptCallIds } from '../state/call-ids';
 import { emit, recordUsage, type PromptState } from '../state/prompt-state';
 import { callFramed } from '../state/request-frame';
-import { runToolCalls } from '../tools/run-calls';
-
-/** The calls of the turn in flight: a cancellation must still answer each of them. */
-export interface OpenCalls {
-  calls: FunctionCall[];
-}
+import { runToolCalls } from '../calls/run-calls';
 
 /** What a loop says about its requests; the turn fills in the transcript position, model and turn number. */
 export type TurnFrame = Omit<CallModelInput, 'transcriptId' | 'baseLength' | 'append' | 'model' | 'workspace' | 'turn'>;
@@ -39,7 +33,7 @@ export type TurnOutcome<Verdict> =
   | Exclude<TakenTurn<Verdict>, { kind: 'taken' }>
   /** An answer without calls. */
   | { kind: 'answered'; turn: ModelTurn }
-  /** Every call ran; their responses wait in `cursor.append` for the next request. */
+  /** Every call ran; their responses wait in the run's pending message for the next request. */
   | { kind: 'called'; turn: ModelTurn };
 
 /**
@@ -47,25 +41,21 @@ export type TurnOutcome<Verdict> =
  * reference, the cursor moved past the answer, reviewed, its calls given their ids and reported.
  * The commands go out in this order in every loop, which recorded histories depend on.
  */
-export async function takeTurn<V>(
-  state: PromptState,
-  acts: PromptActivities,
-  cursor: Cursor,
-  spec: TurnSpec<V>,
-): Promise<TakenTurn<V>> {
+export async function takeTurn<V>(run: PromptRun, spec: TurnSpec<V>): Promise<TakenTurn<V>> {
+  const state = run.state;
   state.progress.turns += 1;
-  const sent: Cursor = { ...cursor, append: [...cursor.append] };
-  const ask = (model: string) => callFramed(state, requestFor(state, cursor, spec.frame, model), acts.callModel);
+  const sent = run.snapshot();
+  const ask = (model: string) => callFramed(state, requestFor(run, spec.frame, model), run.acts.callModel);
   const turn = await (spec.send ? spec.send(ask) : ask(state.progress.model));
   if (turn.overflow) {
     state.progress.turns -= 1;
     return { kind: 'overflow', fit: turn.overflow };
   }
-  Object.assign(cursor, { length: turn.transcriptLength, append: [] });
+  run.recorded(turn.transcriptLength);
   const verdict = await spec.review?.(turn);
   if (verdict !== undefined) {
     recordUsage(state, turn.model, turn.usage);
-    Object.assign(cursor, sent);
+    run.rewind(sent);
     return { kind: 'abandoned', verdict };
   }
   adoptCallIds(state, turn.functionCalls);
@@ -74,24 +64,19 @@ export async function takeTurn<V>(
 }
 
 /** A turn and then its calls, each answered once; the open calls are tracked for a cancellation. */
-export async function runTurn<V>(
-  state: PromptState,
-  acts: PromptActivities,
-  cursor: Cursor,
-  open: OpenCalls,
-  spec: TurnSpec<V>,
-): Promise<TurnOutcome<V>> {
-  const taken = await takeTurn(state, acts, cursor, spec);
+export async function runTurn<V>(run: PromptRun, spec: TurnSpec<V>): Promise<TurnOutcome<V>> {
+  const taken = await takeTurn(run, spec);
   if (taken.kind !== 'taken') return taken;
   const calls = taken.turn.functionCalls;
   if (calls.length === 0) return { kind: 'answered', turn: taken.turn };
-  open.calls = calls;
-  cursor.append = await runToolCalls(state, calls, acts);
-  open.calls = [];
+  run.callsOpened(calls);
+  run.setMessage(await runToolCalls(run, calls));
+  run.callsAnswered();
   return { kind: 'called', turn: taken.turn };
 }
 
-function requestFor(state: PromptState, cursor: Cursor, frame: TurnFrame, model: string): CallModelInput {
+function requestFor(run: PromptRun, frame: TurnFrame, model: string): CallModelInput {
+  const { state, cursor } = run;
   return {
     ...frame,
     transcriptId: cursor.transcriptId,

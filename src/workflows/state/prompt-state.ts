@@ -1,13 +1,13 @@
 import { upsertSearchAttributes } from '@temporalio/workflow';
 import type { McpCatalog } from '../../core/mcp';
 import type { AgentEvent, AgentEventBody } from '../../core/events';
-import type { AgentDefinition } from '../../core/agents/definition';
 import { createLoopState, type LoopState } from '../../core/loop/detection';
 import { resolveModel } from '../../core/models';
 import type { HookState } from '../../core/hooks/context';
 import { STATUS_ATTRIBUTE, type AgentStatusValue } from '../../core/search-attributes';
 import { addUsage, EMPTY_USAGE, type ApprovalMode, type TerminateReason, type TokenUsage } from '../../core/types';
 import type { FrameMemo } from './request-frame';
+import type { Pause } from '../run/pause';
 import { settingsOf, type PromptSettings } from './settings';
 import { countEvent, createMetricClock, type MetricClock } from './metrics';
 import type {
@@ -24,7 +24,7 @@ const EVENTS_PAGE_SIZE = 500;
 
 /**
  * Everything a prompt knows, in workflow memory; queries read it, the loop and signals change it. The pieces that
- * outlive a run (`progress`, `context`, `loop`, `log`, `book`, and the cursor) are each carried whole across
+ * outlive a run (`progress`, `context`, `loop`, `log`, `book`, and the run's cursor) are each carried whole across
  * continue-as-new (prompt/carry.ts), so a field added to one of them is carried without another line; the rest
  * belongs to this run only.
  */
@@ -38,8 +38,6 @@ export interface PromptState {
   loop: LoopState;
   log: EventLog;
   book: CallBook;
-  /** The live transcript position of the prompt (set by the workflow; read when it ends). */
-  cursor?: { transcriptId: string; length: number };
   /** Hook bookkeeping (see prompt/agent-hooks); it travels in `input.hookState`. */
   hooks: HookState;
   /** The model request frame this run stored last (not carried: the next run stores its own). */
@@ -51,18 +49,11 @@ export interface PromptState {
   finished: boolean;
   terminateReason?: TerminateReason;
   error?: { type: string; message: string };
-  /** Set in a sub-agent: its definition (tools, output schema, limits). */
-  agent?: AgentDefinition;
-  /** A sub-agent's allowed tools (complete_task aside). */
-  agentTools?: string[];
-  /** A sub-agent's accepted complete_task output. */
-  completion?: Record<string, unknown>;
-  /** Paused on an exhausted token budget until `topUpBudget` answers (only between steps, never carried). */
-  budgetPaused?: boolean;
-  budgetAnswer?: number | 'stop';
-  /** A second loop detection paused the prompt until `loopDecision` arrives. */
-  loopPaused?: boolean;
-  loopDecision?: 'continue' | 'disable' | 'stop';
+  /**
+   * Set while the run waits for a person: an exhausted token budget until `topUpBudget` answers, a second loop
+   * detection until `loopDecision` arrives (only between steps, never carried; see run/prompt-run).
+   */
+  pause?: Pause;
 }
 
 /** The event log: `events[0]` has sequence number `base`; older events went with earlier runs. */
@@ -162,8 +153,8 @@ export function eventsPage(state: PromptState, cursor: number): EventsPage {
 
 function phaseOf(state: PromptState, awaitingApproval: boolean, asking: boolean): PromptStatus['phase'] {
   if (state.finished) return 'finished';
-  if (state.loopPaused) return 'loop_detected';
-  if (state.budgetPaused) return 'budget_exhausted';
+  if (state.pause?.kind === 'loop') return 'loop_detected';
+  if (state.pause?.kind === 'budget') return 'budget_exhausted';
   return awaitingApproval ? 'awaiting_approval' : asking ? 'awaiting_answer' : 'running';
 }
 

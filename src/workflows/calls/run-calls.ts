@@ -10,7 +10,9 @@ import { isReadOnly, type ToolErrorKind } from '../../tools/types';
 import { emit, type PromptState } from '../state/prompt-state';
 import { afterTool } from '../hooks/tool-hooks';
 import { permit } from './permit';
-import { runActivityCall, type ToolActs } from './edit-calls';
+import { runActivityCall } from './edit-calls';
+import type { PromptRun } from '../run/prompt-run';
+import type { SubagentScope } from '../run/subagent-scope';
 import { mcpArgsProblem, mcpToolOf, runMcpCall } from './mcp-calls';
 import { executedArgs } from './executed-args';
 
@@ -24,7 +26,8 @@ const MAX_TAIL_CALLS = 3;
  * call alone and in order. Returns exactly one function response per call, in call order
  * (invariant 2). A `cancel` answer cancels that call and every call queued after it.
  */
-export async function runToolCalls(state: PromptState, calls: FunctionCall[], acts: ToolActs): Promise<NewPart[]> {
+export async function runToolCalls(run: PromptRun, calls: FunctionCall[]): Promise<NewPart[]> {
+  const state = run.state;
   const outcomes = new Map<string, ToolOutcome>();
   let cancelled = false;
   for (const wave of planWaves(calls, (call) => parallelSafe(state, call))) {
@@ -33,7 +36,7 @@ export async function runToolCalls(state: PromptState, calls: FunctionCall[], ac
         outcomes.set(call.id, finishInline(state, track(state, call), 'cancelled', CANCELLED_BY_USER));
       continue;
     }
-    const results = await Promise.all(wave.map((call) => processCall(state, call, acts)));
+    const results = await Promise.all(wave.map((call) => processCall(run, call)));
     for (const result of results) {
       outcomes.set(result.callId, result);
       if (result.errorKind === 'cancelled') cancelled = true;
@@ -50,9 +53,10 @@ export function settleCalls(state: PromptState, calls: FunctionCall[], reason: s
   });
 }
 
-async function processCall(state: PromptState, call: FunctionCall, acts: ToolActs): Promise<ToolOutcome> {
+async function processCall(run: PromptRun, call: FunctionCall): Promise<ToolOutcome> {
+  const { state, acts } = run;
   const record = track(state, call);
-  const unauthorized = authorize(state, call.name);
+  const unauthorized = authorize(run.subagent, call.name);
   if (unauthorized) return finishInline(state, record, 'policy_violation', unauthorized);
   if (call.invalid) return finishInline(state, record, 'invalid_tool_params', call.invalid);
   const mcp = mcpToolOf(state, call.name);
@@ -60,37 +64,31 @@ async function processCall(state: PromptState, call: FunctionCall, acts: ToolAct
   if (parsed && !parsed.ok) return finishInline(state, record, parsed.error.kind, parsed.error.message);
   const badMcpArgs = mcp && mcpArgsProblem(record);
   if (badMcpArgs) return finishInline(state, record, 'invalid_tool_params', badMcpArgs);
-  const refusal = await permit(state, record);
+  const refusal = await permit(state, record, run.subagent?.definition.outputSchema);
   if (refusal) return finishInline(state, record, refusal.kind, refusal.message);
-  if (parsed?.tool.runsIn === 'workflow')
-    return finishWorkflowTool(state, record, await runWorkflowTool(state, record, acts), acts);
+  if (parsed?.tool.runsIn === 'workflow') return finishWorkflowTool(run, record, await runWorkflowTool(run, record));
   const outcome = mcp ? await runMcpCall(state, record, mcp, acts) : await runActivityCall(state, record, acts);
-  return finish(state, record, await afterHooks(state, record, outcome, acts));
+  return finish(state, record, await afterHooks(run, record, outcome));
 }
 
 /** AfterTool; a tail call it asks for runs as a call of its own, whose result answers this one. */
-async function afterHooks(
-  state: PromptState,
-  record: CallRecord,
-  outcome: ToolOutcome,
-  acts: ToolActs,
-): Promise<ToolOutcome> {
-  const after = await afterTool(state, record, outcome);
+async function afterHooks(run: PromptRun, record: CallRecord, outcome: ToolOutcome): Promise<ToolOutcome> {
+  const after = await afterTool(run.state, record, outcome);
   if (!after.tail || record.callId.split(TAIL_SUFFIX).length > MAX_TAIL_CALLS) return after.outcome;
-  const tail = await processCall(
-    state,
-    { id: `${record.callId}${TAIL_SUFFIX}`, name: after.tail.name, args: after.tail.args },
-    acts,
-  );
+  const tail = await processCall(run, {
+    id: `${record.callId}${TAIL_SUFFIX}`,
+    name: after.tail.name,
+    args: after.tail.args,
+  });
   return { ...tail, callId: record.callId, name: record.name };
 }
 
 async function finishWorkflowTool(
-  state: PromptState,
+  run: PromptRun,
   record: CallRecord,
   result: WorkflowToolResult,
-  acts: ToolActs,
 ): Promise<ToolOutcome> {
+  const state = run.state;
   if (!result.ok) return finishInline(state, record, 'execution_failed', result.text);
   const outcome: ToolOutcome = {
     callId: record.callId,
@@ -99,14 +97,13 @@ async function finishWorkflowTool(
     ...(result.responseRef ? { responseRef: result.responseRef } : { response: { output: result.text } }),
     preview: result.text.slice(0, 300),
   };
-  return finish(state, record, await afterHooks(state, record, outcome, acts));
+  return finish(state, record, await afterHooks(run, record, outcome));
 }
 
 /** A sub-agent may call only its own tools and complete_task; anything else is answered, not run. */
-function authorize(state: PromptState, name: string): string | undefined {
-  const agent = state.agent;
-  if (!agent || name === 'complete_task' || (state.agentTools ?? []).includes(name)) return undefined;
-  return unauthorizedToolMessage(name, agent.name, state.agentTools ?? []);
+function authorize(subagent: SubagentScope | undefined, name: string): string | undefined {
+  if (!subagent || name === 'complete_task' || subagent.tools.includes(name)) return undefined;
+  return unauthorizedToolMessage(name, subagent.definition.name, [...subagent.tools]);
 }
 
 function track(state: PromptState, call: FunctionCall): CallRecord {

@@ -73,8 +73,12 @@ export function registerQuestionHandlers(state: PromptState): void {
  * a tool call, so the prompt does not continue as new while a question is open. A sub-agent cannot
  * ask: nobody watches its questions.
  */
-export async function askUser(state: PromptState, record: CallRecord): Promise<WorkflowToolResult> {
-  if (state.agent) return { ok: false, text: 'ask_user is not available to sub-agents: decide, or report back.' };
+export async function askUser(
+  state: PromptState,
+  record: CallRecord,
+  inSubagent: boolean,
+): Promise<WorkflowToolResult> {
+  if (inSubagent) return { ok: false, text: 'ask_user is not available to sub-agents: decide, or report back.' };
   record.status = 'awaiting_answer';
   publishStatus(state);
   emit(state, { type: 'question_asked', callId: record.callId, questions: record.args.questions });

@@ -10,7 +10,7 @@ import type { WorkflowToolResult } from './tool-result';
 import { describeTodos, todosOf } from '../../tools/write-todos';
 import { updateTopics } from '../../tools/update-topic';
 import { activateSkill } from './skill-calls';
-import type { PromptActivities } from '../state/activity-options';
+import type { PromptRun } from '../run/prompt-run';
 import { isPatched, PATCHES } from '../patches';
 
 /**
@@ -20,18 +20,15 @@ import { isPatched, PATCHES } from '../patches';
  * `activate_skill` (a skill the prompt found, read by an activity). They run after the policy (and, if
  * asked, a person) allowed them.
  */
-export async function runWorkflowTool(
-  state: PromptState,
-  record: CallRecord,
-  acts: Pick<PromptActivities, 'activateSkill'>,
-): Promise<WorkflowToolResult> {
+export async function runWorkflowTool(run: PromptRun, record: CallRecord): Promise<WorkflowToolResult> {
+  const state = run.state;
   switch (record.name) {
     case 'enter_plan_mode':
       return { ok: true, text: enterPlanMode(state) };
     case 'exit_plan_mode':
       return { ok: true, text: exitPlanMode(state, record) };
     case 'complete_task':
-      return completeTask(state, record);
+      return completeTask(run, record);
     case 'invoke_agent':
       return invokeAgent(state, record);
     case 'write_todos':
@@ -39,9 +36,9 @@ export async function runWorkflowTool(
     case 'update_topic':
       return { ok: true, text: updateTopic(state, record) };
     case 'ask_user':
-      return askUser(state, record);
+      return askUser(state, record, run.subagent !== undefined);
     case 'activate_skill':
-      return activateSkill(state, acts, record);
+      return activateSkill(state, record, run.acts);
     default:
       return { ok: false, text: `${record.name} cannot run here.` };
   }
@@ -94,14 +91,14 @@ function updateTopic(state: PromptState, record: CallRecord): string {
 }
 
 /** Only a sub-agent has an output schema; an accepted output ends its run with `goal`. */
-function completeTask(state: PromptState, record: CallRecord): WorkflowToolResult {
-  const agent = state.agent;
+function completeTask(run: PromptRun, record: CallRecord): WorkflowToolResult {
+  const agent = run.subagent?.definition;
   if (!agent) return { ok: false, text: 'complete_task is only for sub-agents.' };
   // With blob markers the schema was checked on the full output by `judge` (call-policy), not on previews.
   const judged = hasBlobMarkers(record.args) && isPatched(PATCHES.fullArgs);
   const check = judged ? undefined : checkCompleteTask(previewMarkers(record.args), agent.outputSchema);
   if (check && !check.ok) return { ok: false, text: check.message };
-  state.completion = record.args;
+  run.complete(record.args);
   return { ok: true, text: COMPLETE_TASK_ACCEPTED };
 }
 

@@ -35,8 +35,8 @@ export function activateSkillDeclaration(skills: readonly SkillListing[]): Funct
 /** Reads the skill in an activity (on the prompt's host) and answers with its instructions and files. */
 export async function activateSkill(
   state: PromptState,
-  acts: Pick<PromptActivities, 'activateSkill'>,
   record: CallRecord,
+  acts: Pick<PromptActivities, 'activateSkill'>,
 ): Promise<WorkflowToolResult> {
   const name = String(record.args.name ?? '');
   const skill = findSkill(skillsOf(state), name);

@@ -1,7 +1,7 @@
 import type { McpServerConfig, McpToolInfo } from '../../core/mcp';
 import type { ToolOutcome } from '../../core/types';
 import type { CallRecord } from '../api';
-import type { PromptActivities } from '../state/activity-options';
+import type { PromptRun } from '../run/prompt-run';
 import { emit, type PromptState } from '../state/prompt-state';
 import type { ToolActs } from './edit-calls';
 import { isPatched, PATCHES } from '../patches';
@@ -11,7 +11,8 @@ import { isPatched, PATCHES } from '../patches';
  * the state, their declarations in the store (the request frame names them by reference). A server
  * that could not be used, or a tool left out, is a warning event; the prompt goes on without it.
  */
-export async function discoverMcp(state: PromptState, acts: Pick<PromptActivities, 'discoverMcpTools'>): Promise<void> {
+export async function discoverMcp(run: PromptRun): Promise<void> {
+  const { state, acts } = run;
   const servers = state.input.mcpServers;
   if (!servers || Object.keys(servers).length === 0 || !isPatched(PATCHES.mcpDiscovery)) return;
   const found = await acts.discoverMcpTools({ servers, workspace: state.input.workspace });

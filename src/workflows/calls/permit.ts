@@ -1,4 +1,5 @@
-import { condition, getExternalWorkflowHandle, log, workflowInfo } from '@temporalio/workflow';
+import { condition, getExternalWorkflowHandle, log, patched, workflowInfo } from '@temporalio/workflow';
+import type { JsonSchema } from '../../core/agents/json-schema-check';
 import { childApprovalSignal, type CallRecord } from '../api';
 import { emit, publishStatus, type PromptState } from '../state/prompt-state';
 import { beforeTool, notifyApproval } from '../hooks/tool-hooks';
@@ -9,26 +10,30 @@ import { isPatched, PATCHES } from '../patches';
 /** The steps between a valid call and its run: the policy, BeforeTool hooks, and a person where asked. */
 
 /** Policy, BeforeTool hooks and, where either asks, a person: why the call must not run, if it must not. */
-export async function permit(state: PromptState, record: CallRecord): Promise<Refusal | undefined> {
-  const judged = await judge(state, record);
+export async function permit(
+  state: PromptState,
+  record: CallRecord,
+  outputSchema?: JsonSchema,
+): Promise<Refusal | undefined> {
+  const judged = await judge(state, record, undefined, outputSchema);
   const denied = refusalOf(judged);
   if (denied) return denied;
   if (!hasHooks(state, 'BeforeTool', record.name) || !isPatched(PATCHES.beforeToolFirst)) {
     if (judged.verdict.decision === 'ask_user') {
-      const refusal = (await awaitApproval(state, record)) ?? (await recheckAfterApproval(state, record));
+      const refusal = (await awaitApproval(state, record)) ?? (await recheckAfterApproval(state, record, outputSchema));
       if (refusal) return refusal;
     }
-    const hooked = await beforeTool(state, record, (r) => policyRefuses(state, r));
+    const hooked = await beforeTool(state, record, (r) => policyRefuses(state, r, outputSchema));
     return hooked === 'ask' ? undefined : hooked;
   }
   let verdict = judged.verdict.decision;
   const hooked = await beforeTool(state, record, async (r) => {
-    const again = await judge(state, r);
+    const again = await judge(state, r, undefined, outputSchema);
     verdict = again.verdict.decision;
     return refusalOf(again);
   });
   if (hooked === 'ask' || (!hooked && verdict === 'ask_user'))
-    return (await awaitApproval(state, record)) ?? (await recheckAfterApproval(state, record));
+    return (await awaitApproval(state, record)) ?? (await recheckAfterApproval(state, record, outputSchema));
   return hooked;
 }
 

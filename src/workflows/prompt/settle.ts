@@ -7,27 +7,28 @@ import {
 } from '@temporalio/workflow';
 import { STATUS_ATTRIBUTE, type AgentEndingValue } from '../../core/search-attributes';
 import { FAILURES } from '../../core/failures';
-import type { FunctionCall, TerminateReason } from '../../core/types';
-import type { PromptActivities } from '../state/activity-options';
+import type { TerminateReason } from '../../core/types';
+import type { PromptRun } from '../run/prompt-run';
 import { emit, type PromptState } from '../state/prompt-state';
 import { countEnding } from '../state/metrics';
-import { settleCalls } from '../tools/run-calls';
+import { settleCalls } from '../calls/run-calls';
 import { unavailableNow } from '../guards/model-choice';
-import type { Cursor, PromptResult } from '../api';
+import type { PromptResult } from '../api';
 import { afterAgentAtEnding, endPrompt, endPromptOnFailure, recordPending } from './agent-hooks';
 import type { Ending } from './ending';
 import { isPatched, PATCHES } from '../patches';
 
 export type { Ending } from './ending';
 
-export async function settle(state: PromptState, ending: Ending): Promise<PromptResult> {
+export async function settle(run: PromptRun, ending: Ending): Promise<PromptResult> {
+  const state = run.state;
   if (ending.kind === 'result') {
-    const result = finishPrompt(state, ending.reason);
+    const result = finishPrompt(run, ending.reason);
     return ending.sessionEnd === false ? result : endPrompt(state, result);
   }
   await afterAgentAtEnding(state, ending.reason);
   const failure = failPrompt(
-    state,
+    run,
     ApplicationFailure.create({ type: ending.type, message: ending.message, nonRetryable: true }),
     ending.reason,
   );
@@ -35,10 +36,10 @@ export async function settle(state: PromptState, ending: Ending): Promise<Prompt
   throw failure;
 }
 
-function finishPrompt(state: PromptState, reason: 'completed' | 'stopped'): PromptResult {
+function finishPrompt(run: PromptRun, reason: 'completed' | 'stopped'): PromptResult {
+  const state = run.state;
   countEnding(reason);
-  state.finished = true;
-  state.terminateReason = reason;
+  run.end(reason);
   publishEnding(state, 'completed');
   return {
     terminateReason: reason,
@@ -47,16 +48,17 @@ function finishPrompt(state: PromptState, reason: 'completed' | 'stopped'): Prom
     stats: state.progress.stats,
     ...(state.progress.todos ? { todos: state.progress.todos } : {}),
     ...(state.progress.topics ? { topics: state.progress.topics } : {}),
-    ...continuation(state),
+    ...continuation(run),
   };
 }
 
 /** What a session needs to go on after this prompt: the transcript's end, the granted rules, models out of quota. */
-function continuation(state: PromptState): Pick<PromptResult, 'transcript' | 'sessionRules' | 'unavailableModels'> {
-  const cursor = state.cursor;
+function continuation(run: PromptRun): Pick<PromptResult, 'transcript' | 'sessionRules' | 'unavailableModels'> {
+  const { state, cursor } = run;
   const unavailable = unavailableNow(state);
   return {
-    transcript: cursor ? { id: cursor.transcriptId, length: cursor.length } : undefined,
+    // A sub-agent's transcript is its own: its parent goes on in the prompt's.
+    transcript: run.subagent ? undefined : { id: cursor.transcriptId, length: cursor.length },
     sessionRules: state.progress.sessionRules,
     ...(unavailable.length > 0 ? { unavailableModels: unavailable } : {}),
   };
@@ -64,32 +66,27 @@ function continuation(state: PromptState): Pick<PromptResult, 'transcript' | 'se
 
 /** A limit ends the prompt with a failure of `type`, after the pending message is written. */
 export async function endWithRecord(
-  acts: PromptActivities,
-  cursor: Cursor,
+  run: PromptRun,
   reason: TerminateReason,
   type: string,
   message: string,
 ): Promise<Ending> {
-  await recordPending(acts, cursor);
+  await recordPending(run);
   return { kind: 'failure', reason, type, message };
 }
 
-export async function recordCancellation(
-  state: PromptState,
-  acts: PromptActivities,
-  cursor: Cursor,
-  openCalls: FunctionCall[],
-): Promise<void> {
-  const append = openCalls.length > 0 ? settleCalls(state, openCalls, 'The prompt was cancelled.') : cursor.append;
+export async function recordCancellation(run: PromptRun): Promise<void> {
+  const { state, cursor } = run;
+  const open = [...run.openCalls];
+  const append = open.length > 0 ? settleCalls(state, open, 'The prompt was cancelled.') : cursor.append;
   if (append.some((p) => p.kind === 'functionResponse')) {
-    await acts
+    await run.acts
       .recordMessage({ transcriptId: cursor.transcriptId, index: cursor.length, append })
       .catch((err) => log.warn('could not record cancelled calls', { err: String(err) }));
   }
   emit(state, { type: 'cancelled' });
   countEnding('cancelled');
-  state.finished = true;
-  state.terminateReason = 'cancelled';
+  run.end('cancelled');
   publishEnding(state, 'cancelled');
 }
 
@@ -98,14 +95,13 @@ export async function recordCancellation(
  * workflow task and be retried forever, so everything leaves as a non-retryable ApplicationFailure
  * whose type and message say what went wrong.
  */
-export function failPrompt(state: PromptState, err: unknown, reason: TerminateReason = 'error'): TemporalFailure {
+export function failPrompt(run: PromptRun, err: unknown, reason: TerminateReason = 'error'): TemporalFailure {
+  const state = run.state;
   const cause = err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? err.cause : err;
   const type = cause instanceof ApplicationFailure ? (cause.type ?? FAILURES.error.type) : FAILURES.internal.type;
   const message = cause instanceof Error ? cause.message : String(cause);
   countEnding(reason);
-  state.finished = true;
-  state.terminateReason = reason;
-  state.error = { type, message };
+  run.end(reason, { type, message });
   emit(state, { type: 'error', errorType: type, message });
   publishEnding(state, reason === 'cancelled' ? 'cancelled' : 'failed');
   const details = [
@@ -113,7 +109,7 @@ export function failPrompt(state: PromptState, err: unknown, reason: TerminateRe
       turns: state.progress.turns,
       stats: state.progress.stats,
       response: state.progress.response,
-      ...continuation(state),
+      ...continuation(run),
     },
   ];
   return ApplicationFailure.create({

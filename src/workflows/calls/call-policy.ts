@@ -1,4 +1,5 @@
 import { isCancellation, log, proxyLocalActivities } from '@temporalio/workflow';
+import type { JsonSchema } from '../../core/agents/json-schema-check';
 import type { Activities } from '../../activities';
 import type { JudgeCallInput, JudgeCallResult } from '../../activities/judge-call';
 import { hasBlobMarkers, previewMarkers } from '../../core/blob-marker';
@@ -31,6 +32,7 @@ export async function judge(
   state: PromptState,
   record: CallRecord,
   allowRuleFor?: ApprovalMode,
+  outputSchema?: JsonSchema,
 ): Promise<JudgeCallResult> {
   const rules = [
     ...defaultRules(record.name),
@@ -41,7 +43,6 @@ export async function judge(
   const context = { mode: state.progress.mode, plansDir: PLANS_DIR, workspaceRoot: state.input.workspace };
   const narrowing = allowRuleFor ? shellNarrowing(record.name) : undefined;
   if (hasBlobMarkers(record.args) && isPatched(PATCHES.fullArgs)) {
-    const outputSchema = outputSchemaFor(state, record);
     return judgeFullArgs({
       name: record.name,
       args: record.args,
@@ -49,7 +50,7 @@ export async function judge(
       context,
       allowRuleFor,
       narrowing,
-      outputSchema,
+      outputSchema: record.name === 'complete_task' ? outputSchema : undefined,
     });
   }
   const call = { name: record.name, args: previewMarkers(record.args) as Record<string, unknown> };
@@ -73,8 +74,12 @@ export function refusalOf(judged: JudgeCallResult): Refusal | undefined {
 }
 
 /** The policy asked again (after a BeforeTool hook rewrote the arguments): a deny refuses the call. */
-export async function policyRefuses(state: PromptState, record: CallRecord): Promise<Refusal | undefined> {
-  return refusalOf(await judge(state, record));
+export async function policyRefuses(
+  state: PromptState,
+  record: CallRecord,
+  outputSchema?: JsonSchema,
+): Promise<Refusal | undefined> {
+  return refusalOf(await judge(state, record, undefined, outputSchema));
 }
 
 /**
@@ -83,10 +88,14 @@ export async function policyRefuses(state: PromptState, record: CallRecord): Pro
  * `proceed_always` first adds its session rule, and on an edit tool switches to auto_edit as
  * Gemini CLI does.
  */
-export async function recheckAfterApproval(state: PromptState, record: CallRecord): Promise<Refusal | undefined> {
+export async function recheckAfterApproval(
+  state: PromptState,
+  record: CallRecord,
+  outputSchema?: JsonSchema,
+): Promise<Refusal | undefined> {
   const outcome = record.decision?.outcome;
   if (outcome === 'proceed_always' || outcome === 'proceed_always_tool' || outcome === 'proceed_always_server') {
-    const { allowRule } = await judge(state, record, state.progress.mode);
+    const { allowRule } = await judge(state, record, state.progress.mode, outputSchema);
     const server = outcome === 'proceed_always_server' ? mcpToolOf(state, record.name)?.server : undefined;
     // Gemini CLI's server scope: one rule for `mcp_<server>_*`; on any other call it is the call's own rule.
     const rule =
@@ -96,7 +105,7 @@ export async function recheckAfterApproval(state: PromptState, record: CallRecor
     if (rule) state.progress.sessionRules.push(rule);
     if (EDIT_TOOLS.includes(record.name) && state.progress.mode === 'default') setMode(state, 'auto_edit');
   }
-  const refusal = refusalOf(await judge(state, record));
+  const refusal = refusalOf(await judge(state, record, undefined, outputSchema));
   if (!refusal || refusal.kind !== 'policy_violation') return refusal;
   return { ...refusal, message: `${refusal.message} An approval cannot override a policy deny.` };
 }
@@ -107,10 +116,6 @@ export async function recheckAfterApproval(state: PromptState, record: CallRecor
  */
 function shellNarrowing(name: string): ShellNarrowing {
   return name !== SHELL_TOOL || isPatched(PATCHES.alwaysAllowsSubcommand) ? 'subcommand' : 'root';
-}
-
-function outputSchemaFor(state: PromptState, record: CallRecord) {
-  return record.name === 'complete_task' && state.agent ? state.agent.outputSchema : undefined;
 }
 
 /**
