@@ -1,4 +1,4 @@
-import { condition, getExternalWorkflowHandle, log, patched, workflowInfo } from '@temporalio/workflow';
+import { condition, getExternalWorkflowHandle, log, workflowInfo } from '@temporalio/workflow';
 import type { JsonSchema } from '../../core/agents/json-schema-check';
 import { childApprovalSignal, type CallRecord } from '../api';
 import { emit, publishStatus, type PromptState } from '../state/prompt-state';

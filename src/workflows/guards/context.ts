@@ -1,4 +1,4 @@
-import { patched, setHandler, workflowInfo } from '@temporalio/workflow';
+import { setHandler, workflowInfo } from '@temporalio/workflow';
 import { checkPayload } from '../../core/message-input';
 import { failedAttemptAfter, shouldCompress } from '../../core/compression';
 import type { PromptRun } from '../run/prompt-run';
