@@ -48,7 +48,7 @@ export interface PromptRequest {
   explicit?: { model: boolean; approvalMode: boolean };
   /** Read the workspace's own configuration without a trusted-folders entry (`--trust-workspace`). */
   trustWorkspace?: boolean;
-  /** The host whose workers run the tools (default: this machine's; see host-worker). */
+  /** The host whose workers run the tools (default: this machine's; see worker/host.ts). */
   host?: string;
 }
 
