@@ -7,7 +7,7 @@ import type { JsonModelSeam } from '../../model/seam';
 import { ToolError, type WebAccess, type WebAnswer } from '../../tools/types';
 import type { Grounding } from '../../tools/web-text';
 import { fetchPageText } from './fetch-page';
-import { isPrivateHost, takeRateSlot } from './hosts';
+import { isPrivateHost, takeRateSlot } from './url-hosts';
 
 /** The tools activity's `maximumAttempts` (state/activity-options.ts): the last attempt answers the model. */
 const TOOL_MAX_ATTEMPTS = 5;

@@ -2,7 +2,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fetchPageText, htmlToText } from './fetch-page';
 import { isPrivateAddress } from './addresses';
-import { isPrivateHost, takeRateSlot } from './hosts';
+import { isPrivateHost, takeRateSlot } from './url-hosts';
 
 let server: http.Server;
 let base: string;

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { guardedGet, type Resolver } from './guarded-get';
-import { isPrivateHost } from './hosts';
+import { isPrivateHost } from './url-hosts';
 
 /** Gemini CLI's direct fetch: 10 s per URL, bodies over 10 MB refused, text capped later by the tool. */
 const FETCH_TIMEOUT_MS = 10_000;

@@ -10,7 +10,7 @@ import {
   type HooksConfig,
 } from '../../core/hooks/types';
 import { emit, type PromptState } from '../state/prompt-state';
-import { onHost } from '../state/host-routing';
+import { onHost } from '../state/host-queue';
 import type { HostFields } from '../../core/host-routing';
 
 /** What a hook event needs besides its plan: the event's fields and references. */

@@ -6,14 +6,14 @@ import type { PromptSettings } from './settings';
 import { withLocalReads } from './local-tools';
 import { summarized, toolSummary } from './summaries';
 import { MCP_DEFAULT_TIMEOUT_MS } from '../../core/mcp';
-import { onHost, readsMayRunLocally } from './host-routing';
+import { onHost, readsMayRunLocally } from './host-queue';
 
 /**
  * The activities of a prompt, each with the options its kind needs. Temporal owns retries: model
  * calls back off as Gemini CLI does (5 s doubling to 30 s, 10 attempts); tools heartbeat so a dead
  * worker's call moves on quickly; utility answers (routing, next speaker) fall back to a default.
  * What touches the workspace (tools, memory, `@path` files, the edit fixer's read, MCP) runs on the
- * prompt's host queue (state/host-routing.ts); model calls and store writes stay on the shared queue.
+ * prompt's host queue (state/host-queue.ts); model calls and store writes stay on the shared queue.
  */
 export function activitiesFor(input: PromptSettings) {
   const modelRetry = {
