@@ -2,7 +2,7 @@
 const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
 
-/** Modules that must never reach the workflow sandbox, nor the pure code it imports (STYLE rule 2). */
+/** Modules that must never reach the workflow sandbox, nor the pure code it imports (the workflow layer's rule: deterministic code only). */
 const SANDBOX_BANNED = [
   {
     group: ['node:*', 'fs', 'fs/*', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'stream', 'zlib'],

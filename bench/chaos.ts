@@ -8,7 +8,7 @@ import type { BenchEnv } from './env';
 import { spawnBin, stopBin, type BinProcess } from './processes';
 
 /**
- * `npm run bench -- --chaos` (issue 17): 100 concurrent prompts with a shell command each, on two
+ * `npm run bench -- --chaos`: 100 concurrent prompts with a shell command each, on two
  * hosts, while a driver SIGKILLs a random worker 10 times and restarts the Temporal server once.
  * Every prompt must end with its reference answer, every command must have run at most once (each
  * appends its prompt's id to one ledger), and every call that asked for approval must have been

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the benchmark suite of issue 8. Starts its own dev server(s), runs each
+ * `npm run bench`: the benchmark suite. Starts its own dev server(s), runs each
  * measurement, prints the table and writes it to docs/benchmarks.md (quick mode only prints,
  * unless --out is given). Options: --quick, --only=side-by-side,cold,per-turn,history,start,concurrency,resume,
  * --variants (per-turn cost under server and worker variants), --out=FILE; --chaos runs the chaos run alone.
@@ -180,7 +180,7 @@ async function main(): Promise<void> {
   }
 }
 
-/** `--chaos` alone (issue 17): the chaos run, its figures on stdout; any loss fails the bench. */
+/** `--chaos` alone: the chaos run, its figures on stdout; any loss fails the bench. */
 async function chaosStep(env: BenchEnv): Promise<void> {
   try {
     const result = await runChaos(env);

@@ -21,7 +21,7 @@ export async function withHeartbeat<T>(
 /**
  * A heartbeat for progress (a streamed chunk) that is sent only once the call has run `intervalMs`:
  * a call that ends sooner never heartbeats. The SDK sends an attempt's first heartbeat at once and
- * the server persists it, a write per model call that issue 18 measured at ~2 ms of server CPU a
+ * the server persists it, a write per model call that we measured at ~2 ms of server CPU a
  * turn; the timer alone already keeps the heartbeat timeout (three beats per timeout), and the
  * SDK throttles later beats to one per 80 % of the timeout whatever calls them.
  */

@@ -9,7 +9,7 @@ const POLLER_FRESH_MS = 90_000;
 const ACTIVITY_QUEUE = 2;
 
 /**
- * Whether a running prompt waits for its host (issue 17): one of its activities is scheduled and not
+ * Whether a running prompt waits for its host: one of its activities is scheduled and not
  * taken, and no worker of the host polls the host's queue. Temporal keeps such an activity waiting
  * (we set no schedule-to-start timeout), so this is the only place the wait shows.
  */

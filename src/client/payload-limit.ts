@@ -4,7 +4,7 @@ import type { WorkflowClientInterceptor } from '@temporalio/client';
  * The most this client puts in one workflow start, signal or update (JSON bytes). Temporal refuses a
  * payload over 2 MiB (`limit.blobSize.error`) and a gRPC message over 4 MB, but only after a
  * round trip and with a bare "Failed to start Workflow"; and whatever it accepts stays in the
- * workflow's history for good (DESIGN invariant 4 keeps every payload under 256 KiB). So the CLI
+ * workflow's history for good (invariant 4 in docs/architecture.md keeps every payload under 256 KiB). So the CLI
  * refuses larger input itself, before sending, saying what to do instead.
  */
 export const MAX_MESSAGE_BYTES = 256 * 1024;

@@ -52,7 +52,7 @@ export interface StatusReport {
   todos?: Todo[];
   /** The chapters the model named (`update_topic`), oldest first. */
   topics?: Topic[];
-  /** The host whose workers run the prompt's tools (issue 17); shown while it runs. */
+  /** The host whose workers run the prompt's tools; shown while it runs. */
   host?: string;
   /** Set while an activity of the prompt waits because no worker of its host is up (client/host-pollers.ts). */
   waitingForHost?: string;

@@ -1,5 +1,5 @@
 /**
- * Hosts (issue 17): a workspace lives on one machine, so the activities that touch it run on a task
+ * Hosts: a workspace lives on one machine, so the activities that touch it run on a task
  * queue of that machine's workers, `<task queue>@<host>`, while workflows and model calls stay on
  * the shared queue that every worker polls.
  */

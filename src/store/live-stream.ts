@@ -5,7 +5,7 @@ import type { StreamPiece } from '../core/live-text';
 import { PRIVATE_DIR, PRIVATE_FILE } from '../private-files';
 
 /**
- * The side channel for live model output (DESIGN invariant 4 keeps it out of history): the model
+ * The side channel for live model output (invariant 4 in docs/architecture.md keeps it out of history): the model
  * activity publishes pieces as they stream, `run`/`watch`/`chat` read them. It lives beside the
  * transcript store, so it survives worker restarts; it is a preview with bounded retention, and the
  * events of a prompt stay its record.

@@ -4,7 +4,7 @@ import { hostOfIdentity } from '../core/host-routing';
 
 /**
  * Joins `hostWorker` (activities only, on this host's queue `<task queue>@<host>`, for the
- * activities that touch its workspaces: issue 17) to `main` (workflows and every activity on the
+ * activities that touch its workspaces) to `main` (workflows and every activity on the
  * shared queue). The SDK serves one task queue per Worker, so the two run together: `main.run()`
  * runs both and ends when both have, `main.shutdown()` stops both (each lets its running activities
  * finish within its grace time), and either failing stops the other.
@@ -32,7 +32,7 @@ const STORE_CHECK_MS = 30_000;
 /**
  * A worker keeping transcripts in files under its own home, on a queue that other hosts' workers
  * also serve, cannot work: a prompt's model calls and its tools land on different machines, and
- * each reads only its own files. It says so once, naming the setting that fixes it (issue 17).
+ * each reads only its own files. It says so once, naming the setting that fixes it.
  * Hosts are told apart by worker identities (`pid@host`, core/host-routing.ts). Returns the stop function.
  */
 export function watchForOtherHosts(

@@ -180,7 +180,7 @@ export interface PromptStatus {
   error?: { type: string; message: string };
   stats: PromptStats;
   eventCount: number;
-  /** The prompt's host (issue 17), absent for prompts started before hosts. */
+  /** The prompt's host, absent for prompts started before hosts. */
   host?: string;
   /** Earlier runs of this prompt (it continues as new when its history grows long). */
   runs: number;

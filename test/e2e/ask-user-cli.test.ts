@@ -1,5 +1,5 @@
 /**
- * `ask_user` through the binary (issue 15): `run` without a terminal prints the question and the
+ * `ask_user` through the binary: `run` without a terminal prints the question and the
  * exact commands that answer it; `pending` and `status` (text and --json) show it; `durable-agent
  * answer` refuses bad answers with exit 42 and sends a good one, and the printed stock `temporal
  * workflow signal` line works too; a worker SIGKILLed while a question waits loses nothing. Run

@@ -1,5 +1,5 @@
 /**
- * `ask_user` (issue 15): the question waits durably like an approval, shows in the status query and
+ * `ask_user`: the question waits durably like an approval, shows in the status query and
  * the search attribute, and its answer, sent as the `answerQuestion` signal or the `submitAnswer`
  * update, reaches the model as the call's function response. Bad answers never wedge the prompt.
  */

@@ -10,7 +10,7 @@ import { exited, spawnWorker } from '../helpers/processes';
 import { startPromptOnWorkerProcess } from '../helpers/worker-prompt';
 import { unfenced } from '../helpers/sent-parts';
 
-/** Gemini CLI's background shell commands (issue 16): `is_background`, and the tools that read them. */
+/** Gemini CLI's background shell commands: `is_background`, and the tools that read them. */
 let h: Harness;
 beforeAll(async () => {
   h = await createHarness('background-shell');

@@ -10,7 +10,7 @@ import { answer } from '../helpers/hook-config';
 
 type Sent = { contents: { role: string; parts: { text?: string }[] }[] };
 
-/** Gemini CLI's chat commands and SessionStart messages (issue 16), through the binary, on this file's worker. */
+/** Gemini CLI's chat commands and SessionStart messages, through the binary, on this file's worker. */
 let h: Harness;
 let box: Sandbox;
 let env: Record<string, string>;

@@ -1,5 +1,5 @@
 /**
- * Bad input at the edges of `run` (issue 12, "poor handling"): each gets a clear message and a
+ * Bad input at the edges of `run`: each gets a clear message and a
  * documented exit code, starts nothing it cannot finish, and loses nothing. The binary runs as a
  * real process; large inputs are generated here.
  */

@@ -9,7 +9,7 @@ import { closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, maybeRecordHistory, type Harness } from '../helpers/agent-harness';
 import { answer, hooksOn, saveAndAnswer } from '../helpers/hook-config';
 
-/** Gemini CLI's hook shapes and timing (issue 16): BeforeTool `ask`, Notification, PreCompress, SessionStart. */
+/** Gemini CLI's hook shapes and timing: BeforeTool `ask`, Notification, PreCompress, SessionStart. */
 let h: Harness;
 beforeAll(async () => {
   h = await createHarness('hooks-gemini');

@@ -1,5 +1,5 @@
 /**
- * What the policy and the approver see is exactly what runs (issue 12): a string argument over
+ * What the policy and the approver see is exactly what runs: a string argument over
  * 2 KiB travels through the workflow as a blob marker, and every decision (policy, plan mode,
  * approvals) must still judge its full text; a marker the model forges is refused; a reused call
  * id gets its own decision. Real dev server, real SDK against the fake Gemini server, real shell.

@@ -1,5 +1,5 @@
 /**
- * The binary with issue 15's prompt features: a mistyped `@path` is left out with a warning, one out of
+ * The binary with the prompt's features: a mistyped `@path` is left out with a warning, one out of
  * the workspace stops `run` with exit 42 before anything starts; a referenced file and the model's todo
  * list show in stream-json and in `status` (text and `--json`). Run `npm run build` first: the binary runs `dist/`.
  */

@@ -6,7 +6,7 @@ import { closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, type Harness } from '../helpers/agent-harness';
 
 /**
- * `read_file` of images, PDFs and audio (issue 25): the next request carries the file as inline data
+ * `read_file` of images, PDFs and audio: the next request carries the file as inline data
  * with its MIME type, inside the function response on Gemini 3 and beside it on older models, audio in
  * a message of its own; the bytes reach the model but never the workflow history.
  */

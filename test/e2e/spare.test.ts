@@ -1,5 +1,5 @@
 /**
- * The spare process (issue 18, warm start): a `worker` keeps one process with the CLI loaded, and
+ * The spare process: a `worker` keeps one process with the CLI loaded, and
  * `run` hands its command to it over `<home>/spare.sock`. Output, exit codes and signals are those of
  * the in-process path (DURABLE_AGENT_SPARE=0); a dead client, a stale socket and a malformed request
  * lose nothing. One worker serves every case. Run `npm run build` first: the binary runs `dist/`.
