@@ -50,11 +50,18 @@ export async function patchUse(
   return { open, uses };
 }
 
-/** What `replay-check` advises for one patch: keep it, deprecate it, or remove it. */
+/**
+ * What `replay-check` advises for one patch. A run without the marker may have passed the patch's point on
+ * older code, so it keeps the old branch alive; once every open run took the new branch the check may become
+ * `deprecate`, and a retiring patch goes when no open run recorded it.
+ */
 export function patchAdvice({ patch, recorded, missing }: PatchUse): string {
   const head = `${patch.id} (since ${patch.since})`;
+  if (patch.retiring)
+    return recorded > 0
+      ? `${head}: retiring; remove the deprecate call once the ${recorded} open run(s) that recorded it end`
+      : `${head}: can go; no open run recorded it`;
   if (missing > 0) return `${head}: keep; ${missing} open run(s) lack its marker`;
-  if (recorded > 0)
-    return `${head}: may become deprecatePatch; remove it once the ${recorded} open run(s) that recorded it end`;
+  if (recorded > 0) return `${head}: may become deprecatePatch; every open run took its new branch`;
   return `${head}: can go; no open run needs it`;
 }

@@ -40,3 +40,13 @@ test('ids are unique, and each entry says what it guards and since when', () => 
     expect(p.guards.length).toBeGreaterThan(20);
   }
 });
+
+test('a patch checked with deprecate() is marked retiring, and one checked with isPatched() is not', () => {
+  const all = sources()
+    .map(({ text }) => text)
+    .join('\n');
+  const wrong = entries
+    .filter(([key, p]) => all.includes(`deprecate(PATCHES.${key})`) !== ('retiring' in p && p.retiring === true))
+    .map(([key]) => key);
+  expect(wrong).toEqual([]);
+});

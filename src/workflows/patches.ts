@@ -10,6 +10,8 @@ export interface Patch {
   readonly id: string;
   readonly guards: string;
   readonly since: string;
+  /** Set once the old branch is gone and the check is `deprecate(PATCHES.x)`: the call is next to go. */
+  readonly retiring?: true;
 }
 
 /**

@@ -56,7 +56,9 @@ test('replay-check passes the histories a run recorded, lists one a changed bund
   const advised = await box.run(['replay-check', '--since', '1h']);
   expectExit(advised, 0);
   expect(advised.stdout).toContain('against the 1 open prompt and sub-agent run(s)');
-  expect(advised.stdout).toMatch(/^ {2}project-memory \(since \S+\): may become deprecatePatch; remove it once /m);
+  expect(advised.stdout).toMatch(
+    /^ {2}project-memory \(since \S+\): may become deprecatePatch; every open run took its new branch$/m,
+  );
   expect(advised.stdout).toMatch(/^ {2}status-at-end \(since \S+\): keep; 1 open run\(s\) lack its marker$/m);
   held.kill();
 
