@@ -4,8 +4,10 @@ import type { ToolOutcome } from '../../core/types';
 import { findTool } from '../../tools/index';
 import type { RunToolInput } from '../../activities/run-tool';
 import type { PromptActivities } from '../state/activity-options';
-import { emit, recordUtilityUsage, type PromptState } from '../state/prompt-state';
+import type { PromptState } from '../state/prompt-state';
+import { emit, recordUtilityUsage } from '../run/records';
 import { isPatched, PATCHES } from '../patches';
+import { setKnownFiles } from '../run/context-part';
 
 /** The activities a tool call may need: the tool (or an MCP server's), and the edit fixer after a failed `replace`. */
 export type ToolActs = Pick<PromptActivities, 'runTool' | 'fixEdit' | 'callMcpTool' | 'activateSkill'>;
@@ -63,7 +65,7 @@ function remember(state: PromptState, outcome: ToolOutcome): void {
   known[outcome.known.path] = outcome.known.fingerprint;
   const paths = Object.keys(known);
   for (const path of paths.slice(0, Math.max(0, paths.length - MAX_KNOWN_FILES))) delete known[path];
-  state.context.knownFiles = known;
+  setKnownFiles(state, known);
 }
 
 function fixable(state: PromptState, record: CallRecord, outcome: ToolOutcome): boolean {

@@ -1,7 +1,8 @@
-import { condition, getExternalWorkflowHandle, log, patched, workflowInfo } from '@temporalio/workflow';
+import { condition, getExternalWorkflowHandle, log, workflowInfo } from '@temporalio/workflow';
 import type { JsonSchema } from '../../core/agents/json-schema-check';
 import { childApprovalSignal, type CallRecord } from '../api';
-import { emit, publishStatus, type PromptState } from '../state/prompt-state';
+import type { PromptState } from '../state/prompt-state';
+import { emit, publishStatus } from '../run/records';
 import { beforeTool, notifyApproval } from '../hooks/tool-hooks';
 import { hasHooks } from '../hooks/runner';
 import { judge, policyRefuses, recheckAfterApproval, refusalOf, type Refusal } from './call-policy';

@@ -3,7 +3,8 @@ import { describeIssues } from '../../core/confirmation';
 import { echo, payloadProblem } from '../../core/message-input';
 import { answerText, normaliseAnswer, questionAnswerSchema, type QuestionAnswer } from '../../core/questions';
 import { answerQuestionSignal, submitAnswerUpdate, type CallRecord } from '../api';
-import { emit, publishStatus, type PromptState } from '../state/prompt-state';
+import type { PromptState } from '../state/prompt-state';
+import { emit, publishStatus } from '../run/records';
 import type { WorkflowToolResult } from './tool-result';
 
 /**
