@@ -14,9 +14,8 @@ import {
 } from '../api';
 import type { PromptState } from '../state/prompt-state';
 import { emit, publishStatus, setMode } from '../run/records';
-import { countApprovalDecided } from '../state/metrics';
 import { registerQuestionHandlers } from './questions';
-import { dropChildApproval, noteChildApproval } from '../run/book';
+import { decideCall, dropChildApproval, noteChildApproval } from '../run/book';
 
 /**
  * Checks a confirmation against the prompt's state. Returns the reason it cannot apply, or
@@ -104,8 +103,7 @@ export function registerApprovalHandlers(state: PromptState): void {
 async function applyConfirmation(state: PromptState, confirmation: ToolConfirmation): Promise<void> {
   const call = state.book.calls.get(confirmation.callId);
   if (call) {
-    call.decision = confirmation;
-    countApprovalDecided(state.metrics, confirmation.callId, confirmation.outcome);
+    decideCall(state, call, confirmation);
     return;
   }
   const child = state.book.childApprovals.get(confirmation.callId);

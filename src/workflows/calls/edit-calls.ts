@@ -8,6 +8,7 @@ import type { PromptState } from '../state/prompt-state';
 import { emit, recordUtilityUsage } from '../run/records';
 import { isPatched, PATCHES } from '../patches';
 import { setKnownFiles } from '../run/context-part';
+import { setCallStatus } from '../run/book';
 
 /** The activities a tool call may need: the tool (or an MCP server's), and the edit fixer after a failed `replace`. */
 export type ToolActs = Pick<PromptActivities, 'runTool' | 'fixEdit' | 'callMcpTool' | 'activateSkill'>;
@@ -27,7 +28,7 @@ const MAX_EXPLANATION = 500;
  * since it adds activities to the histories of such calls).
  */
 export async function runActivityCall(state: PromptState, record: CallRecord, acts: ToolActs): Promise<ToolOutcome> {
-  record.status = 'executing';
+  setCallStatus(record, 'executing');
   const knownFiles = knownFilesFor(state, record);
   const input: RunToolInput = {
     callId: record.callId,

@@ -7,6 +7,7 @@ import { emit } from '../run/records';
 import type { ToolActs } from './edit-calls';
 import { isPatched, PATCHES } from '../patches';
 import { setMcp } from '../run/progress';
+import { setCallStatus } from '../run/book';
 
 /**
  * Gemini CLI's MCP discovery, once at the start of each run of a prompt: the tools' names stay in
@@ -44,7 +45,7 @@ export function runMcpCall(
   tool: McpToolInfo,
   acts: ToolActs,
 ): Promise<ToolOutcome> {
-  record.status = 'executing';
+  setCallStatus(record, 'executing');
   return acts.callMcpTool({
     callId: record.callId,
     name: record.name,

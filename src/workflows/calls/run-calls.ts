@@ -16,7 +16,7 @@ import type { PromptRun } from '../run/prompt-run';
 import type { SubagentScope } from '../run/subagent-scope';
 import { mcpArgsProblem, mcpToolOf, runMcpCall } from './mcp-calls';
 import { executedArgs } from './executed-args';
-import { trackCall } from '../run/book';
+import { settleCall, trackCall } from '../run/book';
 
 const CANCELLED_BY_USER = 'User cancelled operation.';
 /** AfterTool tail calls chain at most this deep (ids `<call>~tail~tail…`). */
@@ -126,8 +126,7 @@ function finishInline(state: PromptState, record: CallRecord, kind: ToolErrorKin
 }
 
 function finish(state: PromptState, record: CallRecord, outcome: ToolOutcome): ToolOutcome {
-  record.outcome = outcome;
-  record.status = outcome.ok ? 'success' : outcome.errorKind === 'cancelled' ? 'cancelled' : 'error';
+  settleCall(record, outcome);
   countToolCall(state, outcome.ok);
   emit(state, {
     type: 'tool_call_response',

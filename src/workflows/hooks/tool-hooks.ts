@@ -7,6 +7,7 @@ import { firePromptHook } from './runner';
 import type { PromptState } from '../state/prompt-state';
 import type { CallRecord } from '../api';
 import { hookStop } from '../run/context-part';
+import { setCallArgs } from '../run/book';
 
 type Refusal = { kind: ToolErrorKind; message: string };
 
@@ -40,7 +41,7 @@ export async function beforeTool(
       kind: parsed.error.kind,
       message: `A BeforeTool hook rewrote the arguments into invalid ones: ${parsed.error.message}`,
     };
-  record.args = args;
+  setCallArgs(record, args);
   return (await recheck(record)) ?? ask;
 }
 

@@ -1,6 +1,14 @@
 import type { FunctionCall } from '../../core/types';
-import type { CallRecord, ChildApprovalNotice, ContextCarry, PromptCarry, PromptProgress } from '../api';
+import type {
+  CallRecord,
+  ChildApprovalNotice,
+  ContextCarry,
+  PromptCarry,
+  PromptProgress,
+  ToolConfirmation,
+} from '../api';
 import type { PromptState } from '../state/prompt-state';
+import { countApprovalDecided } from '../state/metrics';
 
 /** The run's call book (its calls by id, the sub-agents' calls awaiting approval), written only here. */
 
@@ -11,6 +19,28 @@ export function trackCall(state: PromptState, call: FunctionCall): CallRecord {
   const record: CallRecord = { callId: call.id, name: call.name, args: call.args, status: 'validating' };
   state.book.calls.set(call.id, record);
   return record;
+}
+
+/** A call of the book moves on (awaiting approval or an answer, scheduled, executing). */
+export function setCallStatus(record: CallRecord, status: CallRecord['status']): void {
+  record.status = status;
+}
+
+/** A hook or a person's `modify` gave the call new arguments. */
+export function setCallArgs(record: CallRecord, args: CallRecord['args']): void {
+  record.args = args;
+}
+
+/** The call ended with `outcome`: its status says how. */
+export function settleCall(record: CallRecord, outcome: NonNullable<CallRecord['outcome']>): void {
+  record.outcome = outcome;
+  record.status = outcome.ok ? 'success' : outcome.errorKind === 'cancelled' ? 'cancelled' : 'error';
+}
+
+/** A person decided on a call awaiting approval; the metrics count the wait. */
+export function decideCall(state: PromptState, call: CallRecord, confirmation: ToolConfirmation): void {
+  call.decision = confirmation;
+  countApprovalDecided(state.metrics, confirmation.callId, confirmation.outcome);
 }
 
 /** A sub-agent's call awaits approval, or no longer does. */
