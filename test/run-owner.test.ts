@@ -33,6 +33,26 @@ const STATE_ACTS = /\(\s*state\s*:\s*PromptState\s*,\s*acts\b/;
 /** A write to a field of the run's ending or pause (`state.finished = true`, `state.pause = …`). */
 const OWNED_WRITE = /\bstate\.(finished|terminateReason|error|pause)\s*=[^=]/;
 
+/**
+ * A write to any piece of a prompt's state (`state.x = …`, `state.x.y += …`, `state.x.push(…)`,
+ * `Object.assign(state…`): the owner's modules in run/ are the only writers.
+ */
+const STATE_WRITE = new RegExp(
+  String.raw`\bstate\.[A-Za-z_$][\w$]*(?:\.[\w$]+|\[[^\]]+\])*\s*(?:=(?![=>])|\+\+|--|[-+*]=|(?:\|\||\?\?|&&)=)` +
+    String.raw`|\bstate\.[\w$.]+\.(?:push|splice|set|delete|shift|pop|unshift|clear|sort)\(` +
+    String.raw`|Object\.assign\(\s*state\b`,
+);
+
+/** A write to a call record of the book (`record.status = …`): run/book.ts moves calls on. */
+const RECORD_WRITE = /\b(?:record|call)\.(?:status|outcome|decision|args)\s*=(?![=>])/;
+
+/** The session workflow's `state` is the session's own (SessionState), not a prompt's. */
+const SESSION_FILES = ['session-workflow.ts', 'session-commands.ts'].map((name) => path.join(WORKFLOWS, name));
+
+function promptFiles(): string[] {
+  return sourceFiles(WORKFLOWS).filter((f) => !f.startsWith(OWNER) && !SESSION_FILES.includes(f));
+}
+
 describe('the run owner', () => {
   it('no workflow function takes (state, acts, …): a step takes the run', () => {
     expect(offenders(STATE_ACTS)).toEqual([]);
@@ -46,10 +66,17 @@ describe('the run owner', () => {
     expect(offenders(OWNED_WRITE)).toEqual([]);
   });
 
+  it('PromptState and its call records are written only by the owner (src/workflows/run/)', () => {
+    expect(offenders(STATE_WRITE, promptFiles())).toEqual([]);
+    expect(offenders(RECORD_WRITE, promptFiles())).toEqual([]);
+  });
+
   it('the scans see what they look for', () => {
     const sample = path.join(__dirname, 'fixtures', 'run-owner-sample.ts.txt');
     expect(offenders(STATE_ACTS, [sample])).toHaveLength(1);
     expect(offenders(/Object\.assign\(\s*cursor\b/, [sample])).toHaveLength(1);
     expect(offenders(OWNED_WRITE, [sample])).toHaveLength(2);
+    expect(offenders(STATE_WRITE, [sample])).toHaveLength(5);
+    expect(offenders(RECORD_WRITE, [sample])).toHaveLength(1);
   });
 });

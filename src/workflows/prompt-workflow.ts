@@ -21,14 +21,8 @@ import { FAILURES } from '../core/failures';
 import { checkBeforeRequest, observeTurn, onDetection, registerLoopHandlers } from './guards/loop';
 import { eventsQuery, statusQuery, type PromptInput, type PromptResult, type Cursor } from './api';
 import { callWithFallback, chooseModel, continuation } from './guards/model-choice';
-import {
-  createPromptState,
-  emit,
-  eventsPage,
-  recordUtilityUsage,
-  statusOf,
-  type PromptState,
-} from './state/prompt-state';
+import { createPromptState, eventsPage, statusOf, type PromptState } from './state/prompt-state';
+import { emit, recordUtilityUsage } from './run/records';
 import { continueAsNewIfSuggested, restoreCarry } from './prompt/carry';
 import { toolsForMode } from './calls/workflow-tools';
 import { invokeAgentDeclaration } from './calls/agent-calls';

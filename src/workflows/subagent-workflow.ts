@@ -18,7 +18,8 @@ import { registerApprovalHandlers } from './calls/approvals';
 import { failPrompt, recordCancellation } from './prompt/settle';
 import { eventsQuery, statusQuery, type SubagentResult, type SubagentInput } from './api';
 import { SUBAGENT_FAILURE_PREFIX } from '../core/failures';
-import { createPromptState, emit, eventsPage, statusOf, type PromptState } from './state/prompt-state';
+import { createPromptState, eventsPage, statusOf, type PromptState } from './state/prompt-state';
+import { emit } from './run/records';
 import { runToolCalls, settleCalls } from './calls/run-calls';
 import { mcpToolNames } from './calls/mcp-calls';
 import { runTurn, takeTurn, type TakenTurn, type TurnFrame, type TurnSpec } from './prompt/turn';
@@ -26,6 +27,8 @@ import { compressionDue, maybeCompress } from './guards/context';
 import { callWithFallback, chooseModel } from './guards/model-choice';
 import { autoRoutingModels } from '../core/models';
 import { isPatched, PATCHES } from './patches';
+import { setMemoryRef } from './run/context-part';
+import { setMcp } from './run/progress';
 
 /**
  * One sub-agent run, as Gemini CLI's local executor: model turn, its allowed tools (anything else is
@@ -36,8 +39,8 @@ import { isPatched, PATCHES } from './patches';
 export async function subagentWorkflow(input: SubagentInput): Promise<SubagentResult> {
   const agent = input.agent;
   const state = createPromptState({ ...input, maxTurns: agent.maxTurns });
-  if (input.memoryRef) state.context.memoryRef = input.memoryRef;
-  if (input.mcp) state.mcp = input.mcp;
+  if (input.memoryRef) setMemoryRef(state, input.memoryRef);
+  if (input.mcp) setMcp(state, input.mcp);
   const tools = resolveAgentTools(agent, [...toolNames, ...mcpToolNames(state)]);
   // Plan mode belongs to the main prompt; a sub-agent runs in the mode it was started in.
   const allowed = tools.ok ? tools.tools.filter((name) => findTool(name)?.kind !== 'plan') : [];

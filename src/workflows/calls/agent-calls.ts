@@ -3,7 +3,6 @@ import { hasBlobMarkers, isBlobMarker } from '../../core/blob-marker';
 import { activitiesFor } from '../state/activity-options';
 import { oneLine } from '../state/summaries';
 import type { AgentDefinition } from '../../core/agents/definition';
-import { addUsage, EMPTY_USAGE } from '../../core/types';
 import { completeTaskOutputText } from '../../core/agents/complete-task';
 import { subAgentModel } from '../../core/models';
 import {
@@ -17,6 +16,7 @@ import { toFunctionDeclaration, type FunctionDeclaration } from '../../tools';
 import type { PromptState } from '../state/prompt-state';
 import type { CallRecord, SubagentInput, SubagentResult } from '../api';
 import { isPatched, PATCHES } from '../patches';
+import { recordChildUsage } from '../run/records';
 
 /** The child's signature, by its registered name: importing the workflow itself would tie the layers in a circle. */
 type SubagentWorkflow = (input: SubagentInput) => Promise<SubagentResult>;
@@ -106,8 +106,5 @@ function childInput(state: PromptState, agent: AgentDefinition, record: CallReco
 }
 
 function addChildUsage(state: PromptState, result: SubagentResult): void {
-  state.progress.stats.usage = addUsage(state.progress.stats.usage, result.stats.usage);
-  for (const [model, usage] of Object.entries(result.stats.models)) {
-    state.progress.stats.models[model] = addUsage(state.progress.stats.models[model] ?? EMPTY_USAGE, usage);
-  }
+  recordChildUsage(state, result.stats.usage, result.stats.models);
 }

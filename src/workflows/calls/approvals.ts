@@ -12,9 +12,10 @@ import {
   type ChildApprovalNotice,
   type ToolConfirmation,
 } from '../api';
-import { emit, publishStatus, setMode, type PromptState } from '../state/prompt-state';
-import { countApprovalDecided } from '../state/metrics';
+import type { PromptState } from '../state/prompt-state';
+import { emit, publishStatus, setMode } from '../run/records';
 import { registerQuestionHandlers } from './questions';
+import { decideCall, dropChildApproval, noteChildApproval } from '../run/book';
 
 /**
  * Checks a confirmation against the prompt's state. Returns the reason it cannot apply, or
@@ -85,8 +86,7 @@ export function registerApprovalHandlers(state: PromptState): void {
     const check = checkPayload('childApproval', childApprovalSchema, payload);
     if (!check.ok) return emit(state, { type: 'warning', message: check.reason });
     const notice = check.value as ChildApprovalNotice;
-    if (notice.pending) state.book.childApprovals.set(notice.callId, notice);
-    else state.book.childApprovals.delete(notice.callId);
+    noteChildApproval(state, notice);
     publishStatus(state);
   });
   setHandler(setApprovalModeSignal, (payload: unknown) => {
@@ -103,13 +103,12 @@ export function registerApprovalHandlers(state: PromptState): void {
 async function applyConfirmation(state: PromptState, confirmation: ToolConfirmation): Promise<void> {
   const call = state.book.calls.get(confirmation.callId);
   if (call) {
-    call.decision = confirmation;
-    countApprovalDecided(state.metrics, confirmation.callId, confirmation.outcome);
+    decideCall(state, call, confirmation);
     return;
   }
   const child = state.book.childApprovals.get(confirmation.callId);
   if (!child) return;
-  state.book.childApprovals.delete(confirmation.callId);
+  dropChildApproval(state, confirmation.callId);
   publishStatus(state);
   await getExternalWorkflowHandle(child.childWorkflowId).signal(toolConfirmationSignal, confirmation);
 }

@@ -17,9 +17,11 @@ import { mcpTrustRules } from '../../core/mcp';
 import { mcpToolOf } from './mcp-calls';
 import { PLANS_DIR } from '../../tools/plan-mode';
 import type { ToolErrorKind } from '../../tools/types';
-import { setMode, type PromptState } from '../state/prompt-state';
+import type { PromptState } from '../state/prompt-state';
+import { setMode } from '../run/records';
 import type { CallRecord } from '../api';
 import { isPatched, PATCHES } from '../patches';
+import { addSessionRule } from '../run/progress';
 
 export type Refusal = { kind: ToolErrorKind; message: string };
 
@@ -102,7 +104,7 @@ export async function recheckAfterApproval(
       allowRule && server
         ? { ...allowRule, toolName: `mcp_${server}_*`, source: `session: always allow MCP server ${server}` }
         : allowRule;
-    if (rule) state.progress.sessionRules.push(rule);
+    if (rule) addSessionRule(state, rule);
     if (EDIT_TOOLS.includes(record.name) && state.progress.mode === 'default') setMode(state, 'auto_edit');
   }
   const refusal = refusalOf(await judge(state, record, undefined, outputSchema));

@@ -4,8 +4,11 @@ import type { ToolOutcome } from '../../core/types';
 import { findTool } from '../../tools/index';
 import type { RunToolInput } from '../../activities/run-tool';
 import type { PromptActivities } from '../state/activity-options';
-import { emit, recordUtilityUsage, type PromptState } from '../state/prompt-state';
+import type { PromptState } from '../state/prompt-state';
+import { emit, recordUtilityUsage } from '../run/records';
 import { isPatched, PATCHES } from '../patches';
+import { setKnownFiles } from '../run/context-part';
+import { setCallStatus } from '../run/book';
 
 /** The activities a tool call may need: the tool (or an MCP server's), and the edit fixer after a failed `replace`. */
 export type ToolActs = Pick<PromptActivities, 'runTool' | 'fixEdit' | 'callMcpTool' | 'activateSkill'>;
@@ -25,7 +28,7 @@ const MAX_EXPLANATION = 500;
  * since it adds activities to the histories of such calls).
  */
 export async function runActivityCall(state: PromptState, record: CallRecord, acts: ToolActs): Promise<ToolOutcome> {
-  record.status = 'executing';
+  setCallStatus(record, 'executing');
   const knownFiles = knownFilesFor(state, record);
   const input: RunToolInput = {
     callId: record.callId,
@@ -63,7 +66,7 @@ function remember(state: PromptState, outcome: ToolOutcome): void {
   known[outcome.known.path] = outcome.known.fingerprint;
   const paths = Object.keys(known);
   for (const path of paths.slice(0, Math.max(0, paths.length - MAX_KNOWN_FILES))) delete known[path];
-  state.context.knownFiles = known;
+  setKnownFiles(state, known);
 }
 
 function fixable(state: PromptState, record: CallRecord, outcome: ToolOutcome): boolean {

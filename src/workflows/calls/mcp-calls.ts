@@ -2,9 +2,12 @@ import type { McpServerConfig, McpToolInfo } from '../../core/mcp';
 import type { ToolOutcome } from '../../core/types';
 import type { CallRecord } from '../api';
 import type { PromptRun } from '../run/prompt-run';
-import { emit, type PromptState } from '../state/prompt-state';
+import type { PromptState } from '../state/prompt-state';
+import { emit } from '../run/records';
 import type { ToolActs } from './edit-calls';
 import { isPatched, PATCHES } from '../patches';
+import { setMcp } from '../run/progress';
+import { setCallStatus } from '../run/book';
 
 /**
  * Gemini CLI's MCP discovery, once at the start of each run of a prompt: the tools' names stay in
@@ -16,7 +19,7 @@ export async function discoverMcp(run: PromptRun): Promise<void> {
   const servers = state.input.mcpServers;
   if (!servers || Object.keys(servers).length === 0 || !isPatched(PATCHES.mcpDiscovery)) return;
   const found = await acts.discoverMcpTools({ servers, workspace: state.input.workspace });
-  state.mcp = { tools: found.tools, declarationsRef: found.declarationsRef, resourceServers: found.resourceServers };
+  setMcp(state, { tools: found.tools, declarationsRef: found.declarationsRef, resourceServers: found.resourceServers });
   for (const message of found.problems) emit(state, { type: 'warning', message });
 }
 
@@ -42,7 +45,7 @@ export function runMcpCall(
   tool: McpToolInfo,
   acts: ToolActs,
 ): Promise<ToolOutcome> {
-  record.status = 'executing';
+  setCallStatus(record, 'executing');
   return acts.callMcpTool({
     callId: record.callId,
     name: record.name,

@@ -1,11 +1,13 @@
 import { condition, getExternalWorkflowHandle, log, workflowInfo } from '@temporalio/workflow';
 import type { JsonSchema } from '../../core/agents/json-schema-check';
 import { childApprovalSignal, type CallRecord } from '../api';
-import { emit, publishStatus, type PromptState } from '../state/prompt-state';
+import type { PromptState } from '../state/prompt-state';
+import { emit, publishStatus } from '../run/records';
 import { beforeTool, notifyApproval } from '../hooks/tool-hooks';
 import { hasHooks } from '../hooks/runner';
 import { judge, policyRefuses, recheckAfterApproval, refusalOf, type Refusal } from './call-policy';
 import { isPatched, PATCHES } from '../patches';
+import { setCallArgs, setCallStatus } from '../run/book';
 
 /** The steps between a valid call and its run: the policy, BeforeTool hooks, and a person where asked. */
 
@@ -39,7 +41,7 @@ export async function permit(
 
 /** Waits (durably, for as long as it takes) for a person's decision; returns why the call won't run. */
 async function awaitApproval(state: PromptState, record: CallRecord): Promise<Refusal | undefined> {
-  record.status = 'awaiting_approval';
+  setCallStatus(record, 'awaiting_approval');
   publishStatus(state);
   emit(state, { type: 'tool_call_awaiting_approval', callId: record.callId, name: record.name, args: record.args });
   await notifyApproval(state, record);
@@ -49,7 +51,7 @@ async function awaitApproval(state: PromptState, record: CallRecord): Promise<Re
     timeout === undefined
       ? (await condition(() => record.decision !== undefined), true)
       : await condition(() => record.decision !== undefined, timeout);
-  record.status = 'scheduled';
+  setCallStatus(record, 'scheduled');
   publishStatus(state);
   await tellParent(state, record, false);
   if (!decided || !record.decision) {
@@ -58,7 +60,7 @@ async function awaitApproval(state: PromptState, record: CallRecord): Promise<Re
   const { outcome, args, reason } = record.decision;
   if (outcome === 'cancel')
     return { kind: 'cancelled', message: `User denied execution.${reason ? ` The user said: ${reason}` : ''}` };
-  if (outcome === 'modify' && args) record.args = args;
+  if (outcome === 'modify' && args) setCallArgs(record, args);
   return undefined;
 }
 

@@ -3,8 +3,10 @@ import { describeIssues } from '../../core/confirmation';
 import { echo, payloadProblem } from '../../core/message-input';
 import { answerText, normaliseAnswer, questionAnswerSchema, type QuestionAnswer } from '../../core/questions';
 import { answerQuestionSignal, submitAnswerUpdate, type CallRecord } from '../api';
-import { emit, publishStatus, type PromptState } from '../state/prompt-state';
+import type { PromptState } from '../state/prompt-state';
+import { emit, publishStatus } from '../run/records';
 import type { WorkflowToolResult } from './tool-result';
+import { setCallStatus } from '../run/book';
 
 /**
  * Checks an answer against the prompt's state. Returns the answer, normalised, or the reason it
@@ -79,7 +81,7 @@ export async function askUser(
   inSubagent: boolean,
 ): Promise<WorkflowToolResult> {
   if (inSubagent) return { ok: false, text: 'ask_user is not available to sub-agents: decide, or report back.' };
-  record.status = 'awaiting_answer';
+  setCallStatus(record, 'awaiting_answer');
   publishStatus(state);
   emit(state, { type: 'question_asked', callId: record.callId, questions: record.args.questions });
   const timeout = state.input.approvalTimeoutMs;
@@ -87,7 +89,7 @@ export async function askUser(
     timeout === undefined
       ? (await condition(() => record.answer !== undefined), true)
       : await condition(() => record.answer !== undefined, timeout);
-  record.status = 'executing';
+  setCallStatus(record, 'executing');
   publishStatus(state);
   if (!answered || !record.answer)
     return { ok: false, text: `No answer arrived within ${timeout} ms, so the questions went unanswered.` };

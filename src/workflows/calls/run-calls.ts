@@ -7,7 +7,8 @@ import { modelIdOf } from '../state/call-ids';
 import { unauthorizedToolMessage } from '../../core/agents/recovery';
 import { findTool, parseToolArgs } from '../../tools';
 import { isReadOnly, type ToolErrorKind } from '../../tools/types';
-import { emit, type PromptState } from '../state/prompt-state';
+import type { PromptState } from '../state/prompt-state';
+import { countToolCall, emit } from '../run/records';
 import { afterTool } from '../hooks/tool-hooks';
 import { permit } from './permit';
 import { runActivityCall } from './edit-calls';
@@ -15,6 +16,7 @@ import type { PromptRun } from '../run/prompt-run';
 import type { SubagentScope } from '../run/subagent-scope';
 import { mcpArgsProblem, mcpToolOf, runMcpCall } from './mcp-calls';
 import { executedArgs } from './executed-args';
+import { settleCall, trackCall } from '../run/book';
 
 const CANCELLED_BY_USER = 'User cancelled operation.';
 /** AfterTool tail calls chain at most this deep (ids `<call>~tail~tail…`). */
@@ -107,11 +109,7 @@ function authorize(subagent: SubagentScope | undefined, name: string): string | 
 }
 
 function track(state: PromptState, call: FunctionCall): CallRecord {
-  const existing = state.book.calls.get(call.id);
-  if (existing) return existing;
-  const record: CallRecord = { callId: call.id, name: call.name, args: call.args, status: 'validating' };
-  state.book.calls.set(call.id, record);
-  return record;
+  return trackCall(state, call);
 }
 
 function finishInline(state: PromptState, record: CallRecord, kind: ToolErrorKind, message: string): ToolOutcome {
@@ -128,10 +126,8 @@ function finishInline(state: PromptState, record: CallRecord, kind: ToolErrorKin
 }
 
 function finish(state: PromptState, record: CallRecord, outcome: ToolOutcome): ToolOutcome {
-  record.outcome = outcome;
-  record.status = outcome.ok ? 'success' : outcome.errorKind === 'cancelled' ? 'cancelled' : 'error';
-  state.progress.stats.toolCalls.total += 1;
-  state.progress.stats.toolCalls[outcome.ok ? 'success' : 'failed'] += 1;
+  settleCall(record, outcome);
+  countToolCall(state, outcome.ok);
   emit(state, {
     type: 'tool_call_response',
     callId: record.callId,

@@ -4,7 +4,8 @@ import { checkCompleteTask, COMPLETE_TASK_ACCEPTED } from '../../core/agents/com
 import { PLANS_DIR } from '../../tools/plan-mode';
 import { invokeAgent } from './agent-calls';
 import { askUser } from './questions';
-import { emit, setMode, type PromptState } from '../state/prompt-state';
+import type { PromptState } from '../state/prompt-state';
+import { emit, setMode } from '../run/records';
 import type { CallRecord } from '../api';
 import type { WorkflowToolResult } from './tool-result';
 import { describeTodos, todosOf } from '../../tools/write-todos';
@@ -12,6 +13,7 @@ import { updateTopics } from '../../tools/update-topic';
 import { activateSkill } from './skill-calls';
 import type { PromptRun } from '../run/prompt-run';
 import { isPatched, PATCHES } from '../patches';
+import { rememberModeBeforePlan, setTodos, setTopics } from '../run/progress';
 
 /**
  * Tools the workflow carries out itself because they change the prompt, not the world: plan mode,
@@ -45,7 +47,7 @@ export async function runWorkflowTool(run: PromptRun, record: CallRecord): Promi
 }
 
 function enterPlanMode(state: PromptState): string {
-  state.progress.modeBeforePlan = state.progress.mode;
+  rememberModeBeforePlan(state);
   setMode(state, 'plan');
   return (
     `Plan mode is on. Only read-only tools run now, and write_file/replace may only write Markdown files under ` +
@@ -70,7 +72,7 @@ function exitPlanMode(state: PromptState, record: CallRecord): string {
 /** The list replaces the previous one in the prompt's progress (carried across continue-as-new). */
 function writeTodos(state: PromptState, record: CallRecord): string {
   const todos = todosOf(record.args);
-  state.progress.todos = todos;
+  setTodos(state, todos);
   emit(state, { type: 'todos', todos });
   return describeTodos(todos);
 }
@@ -78,7 +80,7 @@ function writeTodos(state: PromptState, record: CallRecord): string {
 /** The chapters live in the prompt's progress (carried across continue-as-new), like the todo list. */
 function updateTopic(state: PromptState, record: CallRecord): string {
   const update = updateTopics(state.progress.topics ?? [], record.args, state.progress.turns);
-  state.progress.topics = update.topics;
+  setTopics(state, update.topics);
   const { title, summary, intent } = update.topics[update.topics.length - 1];
   emit(state, {
     type: 'topic',

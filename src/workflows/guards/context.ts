@@ -2,21 +2,31 @@ import { setHandler, workflowInfo } from '@temporalio/workflow';
 import { checkPayload } from '../../core/message-input';
 import { failedAttemptAfter, shouldCompress } from '../../core/compression';
 import type { PromptRun } from '../run/prompt-run';
-import { emit, recordUtilityUsage, type PromptState } from '../state/prompt-state';
+import type { PromptState } from '../state/prompt-state';
+import { emit, recordUtilityUsage } from '../run/records';
 import { preCompress } from '../hooks/tool-hooks';
 import { hasHooks } from '../hooks/runner';
 import { compressSignal, steerSignal, topUpBudgetSignal, type Cursor, steerSchema, topUpSchema } from '../api';
 import { isPatched, PATCHES } from '../patches';
+import {
+  addSteering,
+  compressionStarted,
+  raiseTokenBudget,
+  requestCompression,
+  setCompressionFailed,
+  setLastPromptTokens,
+  takeSteering,
+} from '../run/context-part';
 
 export function registerContextHandlers(run: PromptRun): void {
   const state = run.state;
   setHandler(steerSignal, (payload: unknown) => {
     const check = checkPayload('steer', steerSchema, payload);
     if (!check.ok) return emit(state, { type: 'warning', message: check.reason });
-    state.context.steering.push(check.value.text);
+    addSteering(state, check.value.text);
   });
   setHandler(compressSignal, () => {
-    state.context.forceCompress = true;
+    requestCompression(state);
   });
   setHandler(topUpBudgetSignal, (payload: unknown) => {
     const parsed = checkPayload('topUpBudget', topUpSchema, payload);
@@ -39,7 +49,7 @@ export async function beforeRequest(run: PromptRun): Promise<void> {
  */
 export function deliverSteering(run: PromptRun): void {
   const state = run.state;
-  for (const text of state.context.steering.splice(0)) {
+  for (const text of takeSteering(state)) {
     emit(state, { type: 'user_steering', text });
     run.addParts({ kind: 'text', text: `[The user adds, while you work:] ${text}` });
   }
@@ -69,8 +79,7 @@ export async function maybeCompress(run: PromptRun): Promise<void> {
   }
   const force = state.context.forceCompress;
   await preCompress(state, force ? 'manual' : 'auto');
-  state.context.forceCompress = false;
-  state.context.compressions += 1;
+  compressionStarted(state);
   const result = await run.acts.compressTranscript({
     transcriptId: cursor.transcriptId,
     length: cursor.length,
@@ -81,10 +90,10 @@ export async function maybeCompress(run: PromptRun): Promise<void> {
     lastPromptTokens: state.context.lastPromptTokens,
   });
   recordUtilityUsage(state, result.usage);
-  state.context.compressionFailed = failedAttemptAfter(state.context.compressionFailed, result.status, force);
+  setCompressionFailed(state, failedAttemptAfter(state.context.compressionFailed, result.status, force));
   if (result.transcriptId !== cursor.transcriptId) {
     run.moveTo(result.transcriptId, result.newLength);
-    state.context.lastPromptTokens = result.newTokens;
+    setLastPromptTokens(state, result.newTokens);
   }
   emit(state, {
     type: 'chat_compressed',
@@ -119,7 +128,7 @@ export async function checkBudget(run: PromptRun): Promise<'go' | 'stop'> {
     });
     const answer = await run.pauseFor('budget');
     if (answer === 'stop') return 'stop';
-    state.context.tokenBudget += answer ?? 0;
+    raiseTokenBudget(state, answer ?? 0);
     emit(state, { type: 'warning', message: `token budget raised to ${state.context.tokenBudget}` });
   }
   return 'go';

@@ -10,9 +10,11 @@ import {
   type LoopDetection,
 } from '../../core/loop/detection';
 import type { FunctionCall } from '../../core/types';
-import { emit, type PromptState } from '../state/prompt-state';
+import type { PromptState } from '../state/prompt-state';
+import { emit } from '../run/records';
 import type { PromptRun } from '../run/prompt-run';
 import { type LoopDecision, loopDecisionSignal, loopDecisionSchema } from '../api';
+import { setLoop } from '../run/progress';
 
 export function registerLoopHandlers(run: PromptRun): void {
   const state = run.state;
@@ -32,11 +34,11 @@ export async function checkBeforeRequest(
   ask: (model: string) => Promise<LoopCheckResult>,
 ): Promise<LoopDetection | undefined> {
   const pre = beforeModelRequest(state.loop);
-  state.loop = pre.state;
+  setLoop(state, pre.state);
   if (!pre.checkDue) return undefined;
   const models = state.settings.loopCheckModels;
   const result = await runLlmLoopCheck(state.loop, models, (model) => ask(model).catch(() => undefined));
-  state.loop = result.state;
+  setLoop(state, result.state);
   return result.detection;
 }
 
@@ -50,7 +52,7 @@ export function observeTurn(
 ): LoopDetection | undefined {
   if (turn.loop && !state.loop.disabled) return turn.loop;
   const observation = observeModelTurn(state.loop, turn);
-  state.loop = observation.state;
+  setLoop(state, observation.state);
   return observation.detection;
 }
 
@@ -65,7 +67,7 @@ export async function onDetection(
 ): Promise<{ recover: string } | { resume: true } | { stop: true }> {
   const state = run.state;
   const action = recordDetection(state.loop, detection);
-  state.loop = action.state;
+  setLoop(state, action.state);
   emit(state, {
     type: 'loop_detected',
     kind: detection.kind,
@@ -73,11 +75,11 @@ export async function onDetection(
     final: action.action === 'stop',
   });
   // The looping turn is dropped from the conversation, so its text must not count against the next one.
-  state.loop = { ...state.loop, content: createLoopState().content };
+  setLoop(state, { ...state.loop, content: createLoopState().content });
   if (action.action === 'recover') return { recover: action.message };
   const decision: LoopDecision = (await run.pauseFor('loop', state.settings.loopDecisionTimeoutMs)) ?? 'stop';
   if (decision === 'stop') return { stop: true };
-  state.loop = decision === 'disable' ? disableLoopDetection(state.loop) : continueAfterLoop(state.loop);
+  setLoop(state, decision === 'disable' ? disableLoopDetection(state.loop) : continueAfterLoop(state.loop));
   emit(state, {
     type: 'warning',
     message: decision === 'disable' ? 'loop detection turned off for this prompt' : 'going on after a loop warning',

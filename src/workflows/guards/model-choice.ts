@@ -11,8 +11,10 @@ import {
   type ModelUnavailability,
 } from '../../core/model-availability';
 import type { PromptRun } from '../run/prompt-run';
-import { emit, recordUtilityUsage, type PromptState } from '../state/prompt-state';
+import type { PromptState } from '../state/prompt-state';
+import { emit, recordUtilityUsage } from '../run/records';
 import { countFallback } from '../state/metrics';
+import { markFellBack, setModel, setUnavailable } from '../run/progress';
 
 /**
  * The model for the whole prompt (sticky, as Gemini CLI): an explicit `-m` is used as given;
@@ -31,7 +33,7 @@ export async function chooseModel(run: PromptRun): Promise<void> {
       classifierModel: state.settings.classifierModel,
     });
     recordUtilityUsage(state, routed.usage);
-    state.progress.model = resolveModel(routed.model, { resolutions: state.input.modelResolutions });
+    setModel(state, resolveModel(routed.model, { resolutions: state.input.modelResolutions }));
   }
   emit(state, { type: 'model_info', model: state.progress.model });
 }
@@ -57,7 +59,7 @@ export async function callWithFallback(
     const failed = state.progress.model;
     // Workflow time: the reset is counted from when the workflow learned of the failure.
     const resetMs = quotaResetOf(quota) ?? QUOTA_RESET_UNKNOWN_MS;
-    state.progress.unavailable = markUnavailable(unavailableNow(state), failed, Date.now() + resetMs, Date.now());
+    setUnavailable(state, markUnavailable(unavailableNow(state), failed, Date.now() + resetMs, Date.now()));
     const fallback = state.progress.fellBack ? undefined : fallbackFor(state, failed);
     if (!fallback || !mayFallBack()) throw err;
     // The worker refused the call: its message says until when the model is out.
@@ -88,9 +90,9 @@ function skipUnavailable(state: PromptState): void {
 
 function switchModel(state: PromptState, fallback: string, message: string): void {
   countFallback(state.progress.model, fallback);
-  state.progress.fellBack = true;
+  markFellBack(state);
   emit(state, { type: 'warning', message });
-  state.progress.model = fallback;
+  setModel(state, fallback);
   emit(state, { type: 'model_info', model: fallback });
 }
 

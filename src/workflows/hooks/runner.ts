@@ -9,7 +9,8 @@ import {
   type HookEventName,
   type HooksConfig,
 } from '../../core/hooks/types';
-import { emit, type PromptState } from '../state/prompt-state';
+import type { PromptState } from '../state/prompt-state';
+import { emit } from '../run/records';
 import { onHost } from '../state/host-queue';
 import type { HostFields } from '../../core/host-routing';
 

@@ -6,6 +6,8 @@ import type { ToolErrorKind } from '../../tools/types';
 import { firePromptHook } from './runner';
 import type { PromptState } from '../state/prompt-state';
 import type { CallRecord } from '../api';
+import { hookStop } from '../run/context-part';
+import { setCallArgs } from '../run/book';
 
 type Refusal = { kind: ToolErrorKind; message: string };
 
@@ -26,7 +28,7 @@ export async function beforeTool(
   });
   if (!decision) return undefined;
   if (decision.stop) {
-    state.hooks.stop = effectiveReason(decision.reason);
+    hookStop(state, effectiveReason(decision.reason));
     return { kind: 'policy_violation', message: toolHookMessage('stop', decision.reason) };
   }
   if (decision.blocked) return { kind: 'policy_violation', message: toolHookMessage('block-before', decision.reason) };
@@ -39,7 +41,7 @@ export async function beforeTool(
       kind: parsed.error.kind,
       message: `A BeforeTool hook rewrote the arguments into invalid ones: ${parsed.error.message}`,
     };
-  record.args = args;
+  setCallArgs(record, args);
   return (await recheck(record)) ?? ask;
 }
 
@@ -57,7 +59,7 @@ export async function afterTool(
     toolResponse: { ref: outcome.responseRef, response: outcome.response },
   });
   if (!decision) return { outcome };
-  if (decision.stop) state.hooks.stop = effectiveReason(decision.reason);
+  if (decision.stop) hookStop(state, effectiveReason(decision.reason));
   let next = outcome;
   if (decision.toolResponseRef) {
     const replaced = decision.stop || decision.blocked;

@@ -3,12 +3,14 @@ import { effectiveReason, hookContextPart } from '../../core/hooks/context';
 import type { HookDecision } from '../../core/hooks/types';
 import type { ModelHookInput } from '../../activities/hooks/model-hooks';
 import type { ModelTurn } from '../../core/types';
-import { emit, type PromptState } from '../state/prompt-state';
+import type { PromptState } from '../state/prompt-state';
+import { emit } from '../run/records';
 import { firePromptHook, hasHooks } from '../hooks/runner';
 import type { PromptResult } from '../api';
 import type { PromptRun } from '../run/prompt-run';
 import type { Ending } from './ending';
 import { isPatched, PATCHES } from '../patches';
+import { hookStop, hooksBegan, hooksCleared, hooksContinueWith, setLastPromptTokens } from '../run/context-part';
 
 /**
  * The agent-level hook events of a prompt (as Gemini CLI fires them). Each returns quickly without
@@ -34,7 +36,7 @@ export async function beginPrompt(run: PromptRun): Promise<Ending | undefined> {
 
 async function beforeAgent(run: PromptRun): Promise<Ending | undefined> {
   const state = run.state;
-  state.hooks.began = true;
+  hooksBegan(state);
   const decision = await firePromptHook(state, 'BeforeAgent', undefined, { fields: { prompt: state.hooks.prompt } });
   if (!decision) return undefined;
   if (decision.stop) {
@@ -64,7 +66,7 @@ export async function finishOrContinue(run: PromptRun): Promise<Ending | undefin
   const reason = effectiveReason(decision.reason);
   emit(state, { type: 'agent_execution_blocked', reason, systemMessage: decision.systemMessage });
   run.setMessage([{ kind: 'text', text: reason }]);
-  Object.assign(state.hooks, { prompt: reason, stopHookActive: true });
+  hooksContinueWith(state, reason);
   return beforeAgent(run);
 }
 
@@ -168,15 +170,14 @@ export async function afterModel(run: PromptRun, turn: ModelTurn): Promise<void>
       functionCalls: [],
       thoughts: [],
     });
-  if (decision.stop) state.hooks.stop = effectiveReason(decision.reason);
+  if (decision.stop) hookStop(state, effectiveReason(decision.reason));
 }
 
 /** Gemini CLI resets the chat; here the conversation goes on in a fresh, empty transcript. */
 function clearContext(run: PromptRun): void {
   const state = run.state;
-  state.hooks.clears += 1;
-  run.moveTo(`${workflowInfo().workflowId}/cleared-${state.hooks.clears}`, 0);
-  state.context.lastPromptTokens = 0;
+  run.moveTo(`${workflowInfo().workflowId}/cleared-${hooksCleared(state)}`, 0);
+  setLastPromptTokens(state, 0);
   emit(state, { type: 'warning', message: 'a hook cleared the conversation context' });
 }
 

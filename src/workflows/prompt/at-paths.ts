@@ -1,6 +1,6 @@
 import { parseAtPaths } from '../../tools/at-paths';
 import type { PromptRun } from '../run/prompt-run';
-import { emit } from '../state/prompt-state';
+import { emit } from '../run/records';
 import { isPatched, PATCHES } from '../patches';
 
 /**

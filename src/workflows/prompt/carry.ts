@@ -1,6 +1,7 @@
 import { allHandlersFinished, condition, continueAsNew, workflowInfo } from '@temporalio/workflow';
 import type { PromptState } from '../state/prompt-state';
 import type { PromptRun } from '../run/prompt-run';
+import { restorePieces } from '../run/book';
 import type { AgentEvent } from '../../core/events';
 import type { LoopState } from '../../core/loop/types';
 import type { PolicyRule } from '../../core/policy/types';
@@ -77,10 +78,8 @@ export function carryOf(state: PromptState, cursor: Readonly<Cursor>): PromptCar
 export function restoreCarry(state: PromptState, resume: NonNullable<PromptInput['resume']>): Cursor {
   const carry = 'progress' in resume ? (resume as PromptCarry) : fromFlatCarry(resume as FlatPromptCarry);
   // Over the fresh pieces: a field the carry left out (undefined does not survive JSON) keeps its start value.
-  state.progress = { ...state.progress, ...defined(carry.progress) };
-  state.context = { ...state.context, ...defined(carry.context) };
-  Object.assign(state, { loop: carry.loop, log: carry.log });
-  state.book.calls = new Map(carry.calls.map((call) => [call.callId, call]));
+  const { loop, log, calls } = carry;
+  restorePieces(state, { progress: defined(carry.progress), context: defined(carry.context), loop, log, calls });
   return carry.cursor;
 }
 

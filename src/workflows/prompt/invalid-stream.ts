@@ -1,7 +1,7 @@
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
 import { FAILURES } from '../../core/failures';
 import type { PromptRun } from '../run/prompt-run';
-import { emit } from '../state/prompt-state';
+import { emit } from '../run/records';
 import type { Cursor } from '../api';
 import { endWithRecord, type Ending } from './settle';
 import { isPatched, PATCHES } from '../patches';

@@ -1,6 +1,6 @@
 import { FAILURES } from '../../core/failures';
 import type { PromptRun } from '../run/prompt-run';
-import { emit } from '../state/prompt-state';
+import { emit } from '../run/records';
 import { recordPending } from './agent-hooks';
 import { endWithRecord, type Ending } from './settle';
 

@@ -1,8 +1,9 @@
 import { isCancellation } from '@temporalio/workflow';
 import type { PromptActivities } from '../state/activity-options';
-import { emit } from '../state/prompt-state';
+import { emit } from '../run/records';
 import type { PromptRun } from '../run/prompt-run';
 import { isPatched, PATCHES } from '../patches';
+import { setMemoryRef, setSkills } from '../run/context-part';
 
 /**
  * Reads the project context (GEMINI.md files) and finds the Agent Skills once, at the start of a new
@@ -28,9 +29,9 @@ export async function loadProjectMemory(run: PromptRun): Promise<void> {
   }
   for (const warning of loaded.warnings) emit(state, { type: 'warning', message: `context files: ${warning}` });
   for (const warning of loaded.skillWarnings ?? []) emit(state, { type: 'warning', message: `skills: ${warning}` });
-  if (loaded.skills) state.context.skills = loaded.skills;
+  if (loaded.skills) setSkills(state, loaded.skills);
   if (!loaded.memoryRef) return;
-  state.context.memoryRef = loaded.memoryRef;
+  setMemoryRef(state, loaded.memoryRef);
   emit(state, { type: 'memory_loaded', files: loaded.files, chars: loaded.chars });
 }
 

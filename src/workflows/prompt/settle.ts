@@ -9,7 +9,8 @@ import { STATUS_ATTRIBUTE, type AgentEndingValue } from '../../core/search-attri
 import { FAILURES } from '../../core/failures';
 import type { TerminateReason } from '../../core/types';
 import type { PromptRun } from '../run/prompt-run';
-import { emit, type PromptState } from '../state/prompt-state';
+import type { PromptState } from '../state/prompt-state';
+import { emit } from '../run/records';
 import { countEnding } from '../state/metrics';
 import { settleCalls } from '../calls/run-calls';
 import { unavailableNow } from '../guards/model-choice';
@@ -17,6 +18,7 @@ import type { PromptResult } from '../api';
 import { afterAgentAtEnding, endPrompt, endPromptOnFailure, recordPending } from './agent-hooks';
 import type { Ending } from './ending';
 import { isPatched, PATCHES } from '../patches';
+import { setPublishedStatus } from '../run/progress';
 
 export type { Ending } from './ending';
 
@@ -124,6 +126,6 @@ export function failPrompt(run: PromptRun, err: unknown, reason: TerminateReason
 /** Sets the status search attribute to how the prompt ended, when the cluster has it. */
 export function publishEnding(state: PromptState, value: AgentEndingValue): void {
   if (!state.input.searchAttributes || !isPatched(PATCHES.statusAtEnd)) return;
-  state.progress.publishedStatus = value;
+  setPublishedStatus(state, value);
   upsertSearchAttributes([{ key: STATUS_ATTRIBUTE, value }]);
 }

@@ -2,8 +2,10 @@ import type { CallModelInput } from '../../activities/call-model';
 import type { ModelTurn } from '../../core/types';
 import type { PromptRun } from '../run/prompt-run';
 import { adoptCallIds } from '../state/call-ids';
-import { emit, recordUsage, type PromptState } from '../state/prompt-state';
-import { callFramed } from '../state/request-frame';
+import type { PromptState } from '../state/prompt-state';
+import { emit, recordUsage } from '../run/records';
+import { callFramed, type FrameMemo } from '../state/request-frame';
+import { addResponse, countTurn, rememberFrame } from '../run/progress';
 import { runToolCalls } from '../calls/run-calls';
 
 /** What a loop says about its requests; the turn fills in the transcript position, model and turn number. */
@@ -43,12 +45,14 @@ export type TurnOutcome<Verdict> =
  */
 export async function takeTurn<V>(run: PromptRun, spec: TurnSpec<V>): Promise<TakenTurn<V>> {
   const state = run.state;
-  state.progress.turns += 1;
+  countTurn(state);
   const sent = run.snapshot();
-  const ask = (model: string) => callFramed(state, requestFor(run, spec.frame, model), run.acts.callModel);
+  const remember = (frame: FrameMemo) => rememberFrame(state, frame);
+  const ask = (model: string) =>
+    callFramed(state.frame, remember, requestFor(run, spec.frame, model), run.acts.callModel);
   const turn = await (spec.send ? spec.send(ask) : ask(state.progress.model));
   if (turn.overflow) {
-    state.progress.turns -= 1;
+    countTurn(state, false);
     return { kind: 'overflow', fit: turn.overflow };
   }
   run.recorded(turn.transcriptLength);
@@ -93,7 +97,7 @@ function reportTurn(state: PromptState, turn: ModelTurn): void {
   for (const thought of turn.thoughts) emit(state, { type: 'thought', turn: number, ...thought });
   if (turn.text) {
     emit(state, { type: 'content', turn: number, text: turn.text });
-    state.progress.response += turn.text;
+    addResponse(state, turn.text);
   }
   for (const call of turn.functionCalls) {
     emit(state, { type: 'tool_call_request', turn: number, callId: call.id, name: call.name, args: call.args });

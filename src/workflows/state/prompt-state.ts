@@ -1,15 +1,13 @@
-import { upsertSearchAttributes } from '@temporalio/workflow';
 import type { McpCatalog } from '../../core/mcp';
-import type { AgentEvent, AgentEventBody } from '../../core/events';
+import type { AgentEvent } from '../../core/events';
 import { createLoopState, type LoopState } from '../../core/loop/detection';
 import { resolveModel } from '../../core/models';
 import type { HookState } from '../../core/hooks/context';
-import { STATUS_ATTRIBUTE, type AgentStatusValue } from '../../core/search-attributes';
-import { addUsage, EMPTY_USAGE, type ApprovalMode, type TerminateReason, type TokenUsage } from '../../core/types';
+import { EMPTY_USAGE, type TerminateReason } from '../../core/types';
 import type { FrameMemo } from './request-frame';
 import type { Pause } from '../run/pause';
 import { settingsOf, type PromptSettings } from './settings';
-import { countEvent, createMetricClock, type MetricClock } from './metrics';
+import { createMetricClock, type MetricClock } from './metrics';
 import type {
   CallRecord,
   ChildApprovalNotice,
@@ -107,42 +105,6 @@ export function createPromptState(input: PromptInput): PromptState {
   };
 }
 
-/** Appends an event; `time` is workflow time, so replay rebuilds the same log. */
-export function emit(state: PromptState, body: AgentEventBody): void {
-  state.log.events.push({
-    ...body,
-    seq: state.log.base + state.log.events.length,
-    time: new Date().toISOString(),
-  } as AgentEvent);
-  countEvent(state.metrics, body, state.progress.model);
-}
-
-/** Mirrors "a call awaits approval" into the status search attribute, when the cluster has it. */
-export function publishStatus(state: PromptState): void {
-  if (!state.input.searchAttributes) return;
-  const calls = [...state.book.calls.values()];
-  const waiting = state.book.childApprovals.size > 0 || calls.some((c) => c.status === 'awaiting_approval');
-  const asking = calls.some((c) => c.status === 'awaiting_answer');
-  const value: AgentStatusValue = waiting ? 'awaiting_approval' : asking ? 'awaiting_answer' : 'running';
-  if (state.progress.publishedStatus === value) return;
-  state.progress.publishedStatus = value;
-  upsertSearchAttributes([{ key: STATUS_ATTRIBUTE, value }]);
-}
-
-/** Tokens of utility calls (routing, loop checks, next speaker, compression), per model. */
-export function recordUtilityUsage(state: PromptState, usage: Record<string, TokenUsage> | undefined): void {
-  for (const [model, u] of Object.entries(usage ?? {})) {
-    state.progress.stats.usage = addUsage(state.progress.stats.usage, u);
-    state.progress.stats.models[model] = addUsage(state.progress.stats.models[model] ?? EMPTY_USAGE, u);
-  }
-}
-
-export function recordUsage(state: PromptState, model: string, usage: TokenUsage): void {
-  if (usage.input > 0) state.context.lastPromptTokens = usage.input;
-  state.progress.stats.usage = addUsage(state.progress.stats.usage, usage);
-  state.progress.stats.models[model] = addUsage(state.progress.stats.models[model] ?? EMPTY_USAGE, usage);
-}
-
 export function eventsPage(state: PromptState, cursor: number): EventsPage {
   // A cursor from before this run's first event skips to it: older events are gone with their run.
   const start = Math.max(state.log.base, Math.floor(Number(cursor) || 0));
@@ -189,11 +151,4 @@ export function statusOf(state: PromptState): PromptStatus {
     todos: state.progress.todos,
     topics: state.progress.topics,
   };
-}
-
-/** The one place the approval mode changes, so every change is an event watchers see. */
-export function setMode(state: PromptState, mode: ApprovalMode): void {
-  if (state.progress.mode === mode) return;
-  state.progress.mode = mode;
-  emit(state, { type: 'approval_mode', mode });
 }

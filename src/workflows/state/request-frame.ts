@@ -35,14 +35,18 @@ export function framedRequest(
   return { request: memo?.json === json ? { ...rest, frameRef: memo.ref } : request, json };
 }
 
-/** Sends one model request through `call`, remembering the frame reference its answer carries. */
+/**
+ * Sends one model request through `call`, by reference to the frame `memo` holds when it is the same; the frame
+ * reference its answer carries goes to `remember`.
+ */
 export async function callFramed<T extends { frameRef?: string }>(
-  holder: { frame?: FrameMemo },
+  memo: FrameMemo | undefined,
+  remember: (frame: FrameMemo) => void,
   request: CallModelInput,
   call: (input: FramedCallModelInput) => Promise<T>,
 ): Promise<T> {
-  const { request: framed, json } = framedRequest(holder.frame, request);
+  const { request: framed, json } = framedRequest(memo, request);
   const turn = await call(framed);
-  if (turn.frameRef) holder.frame = { json, ref: turn.frameRef };
+  if (turn.frameRef) remember({ json, ref: turn.frameRef });
   return turn;
 }
