@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { PATCHES, type Patch } from '../workflows/patches';
+import { AGENT_WORKFLOW_TYPES } from './histories';
 
 /** How the open runs stand with one replay patch. */
 export interface PatchUse {
@@ -10,8 +11,10 @@ export interface PatchUse {
   missing: number;
 }
 
-/** The workflow types that check patches (the session workflow checks none). */
-const PATCHED_TYPES = "WorkflowType IN ('agentPromptWorkflow', 'subagentWorkflow')";
+/** The workflow types that check patches: all of the agent's but the session workflow, which checks none. */
+const PATCHED_TYPES = `WorkflowType IN (${AGENT_WORKFLOW_TYPES.filter((t) => t !== 'agentSessionWorkflow')
+  .map((t) => `'${t}'`)
+  .join(', ')})`;
 
 /** The ids of the patch markers (`core_patch`) a history recorded. */
 function markerIds(events: { markerRecordedEventAttributes?: unknown }[]): Set<string> {

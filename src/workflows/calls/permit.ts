@@ -1,4 +1,5 @@
-import { condition, getExternalWorkflowHandle, log, workflowInfo } from '@temporalio/workflow';
+import { getExternalWorkflowHandle, log, workflowInfo } from '@temporalio/workflow';
+import { waitForPerson } from './wait-for-person';
 import type { JsonSchema } from '../../core/agents/json-schema-check';
 import { childApprovalSignal, type CallRecord } from '../api';
 import type { PromptState } from '../state/prompt-state';
@@ -47,10 +48,7 @@ async function awaitApproval(state: PromptState, record: CallRecord): Promise<Re
   await notifyApproval(state, record);
   await tellParent(state, record, true);
   const timeout = state.input.approvalTimeoutMs;
-  const decided =
-    timeout === undefined
-      ? (await condition(() => record.decision !== undefined), true)
-      : await condition(() => record.decision !== undefined, timeout);
+  const decided = await waitForPerson(() => record.decision !== undefined, timeout);
   setCallStatus(record, 'scheduled');
   publishStatus(state);
   await tellParent(state, record, false);

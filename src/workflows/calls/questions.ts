@@ -1,4 +1,5 @@
-import { condition, log, setHandler } from '@temporalio/workflow';
+import { log, setHandler } from '@temporalio/workflow';
+import { waitForPerson } from './wait-for-person';
 import { describeIssues } from '../../core/confirmation';
 import { echo, payloadProblem } from '../../core/message-input';
 import { answerText, normaliseAnswer, questionAnswerSchema, type QuestionAnswer } from '../../core/questions';
@@ -85,10 +86,7 @@ export async function askUser(
   publishStatus(state);
   emit(state, { type: 'question_asked', callId: record.callId, questions: record.args.questions });
   const timeout = state.input.approvalTimeoutMs;
-  const answered =
-    timeout === undefined
-      ? (await condition(() => record.answer !== undefined), true)
-      : await condition(() => record.answer !== undefined, timeout);
+  const answered = await waitForPerson(() => record.answer !== undefined, timeout);
   setCallStatus(record, 'executing');
   publishStatus(state);
   if (!answered || !record.answer)
