@@ -2,10 +2,10 @@ import * as path from 'node:path';
 import { FakeGeminiServer, textResponse } from '../src/fake-gemini';
 import { findFreePort } from '../src/server/dev-server';
 import { recordOwnAddress } from '../src/cli/own-server';
+import { awaitLeftServer } from '../src/cli/left-server';
 import { spawnBin } from './processes';
 import { makeWorkspace, type BenchEnv } from './env';
 import { ensureGeminiCli, makeGeminiHome, runGeminiCli } from '../test/helpers/gemini-cli';
-import { sleep } from './stats';
 
 /** Both programs' cold one-turn run, ms from process start: to the answer on stdout, and to exit. */
 export interface ColdResult {
@@ -39,7 +39,9 @@ export async function measureCold(env: BenchEnv, runs: number): Promise<ColdResu
         { GOOGLE_GEMINI_BASE_URL: fake.url, TEMPORAL_ADDRESS: address, DURABLE_AGENT_HOME: home },
         workspace,
       );
-      await sleep(200); // the leash stops the embedded server just after `run` exits: let its port go
+      // The leash stops the embedded server once `run` exits; it takes a second or two to shut down. The next
+      // runs start with no server up, as a cold run does (a run started meanwhile would wait it out first).
+      await awaitLeftServer(home);
       fake.load([textResponse(ANSWER)]);
       const theirs = await runGeminiCli({
         entry,

@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { getTestEnv, closeTestEnv, type TestEnv } from '../../test/helpers/temporal-env';
@@ -42,6 +44,10 @@ async function withClient<T>(address: string, fn: (client: Client) => Promise<T>
   }
 }
 
+async function waitFor(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
 describe('startDevServer', () => {
   it('keeps workflows in its SQLite file across a restart', async () => {
     const dbFile = path.join(env.tmpDir, 'dev-server-test', 'nested', 'temporal.db');
@@ -79,6 +85,42 @@ describe('startDevServer', () => {
     const described = await withClient(second.address, (client) => client.workflow.getHandle(workflowId).describe());
     expect(described.status.name).toBe('RUNNING');
     await second.stop();
+  });
+
+  it('starts again on its port when the port is released a moment after a kill', async () => {
+    const dbFile = path.join(env.tmpDir, 'dev-server-port-test', 'temporal.db');
+    const workflowId = `port-${Date.now()}`;
+    const first = await start(dbFile);
+    await withClient(first.address, (client) =>
+      client.workflow.start('noSuchWorkflow', { workflowId, taskQueue: env.uniqueTaskQueue('no-worker') }),
+    );
+    first.process.kill('SIGKILL');
+    await first.stop();
+    // Another process holds the killed server's port for a moment, as a connection or a dying server can.
+    const [ip, port] = [first.address.split(':')[0], Number(first.address.split(':')[1])];
+    const holder = net.createServer((socket) => socket.destroy()).listen(port, ip);
+    await once(holder, 'listening');
+    const said: string[] = [];
+    const second = startDevServer({ cliPath: env.cliPath, dbFile, port, headless: true, log: (m) => said.push(m) });
+    await waitFor(() => said.some((m) => /found a port in use/.test(m)));
+    holder.close();
+    const server = await second;
+    servers.push(server);
+    expect(server.address).toBe(first.address);
+    const described = await withClient(server.address, (client) => client.workflow.getHandle(workflowId).describe());
+    expect(described.status.name).toBe('RUNNING');
+    await server.stop();
+  });
+
+  it('tries a start that failed on a port in use once more, then reports the output', async () => {
+    const calls = path.join(env.tmpDir, 'port-in-use-calls');
+    const fakeCli = path.join(env.tmpDir, 'port-in-use-temporal');
+    const script = `#!/bin/sh\necho call >> "${calls}"\necho "listen tcp: bind: address already in use" >&2\nexit 2\n`;
+    fs.writeFileSync(fakeCli, script, { mode: 0o755 });
+    await expect(startDevServer({ cliPath: fakeCli, headless: true, log: () => undefined })).rejects.toThrow(
+      /exited \(code 2\) before serving[\s\S]*address already in use/,
+    );
+    expect(fs.readFileSync(calls, 'utf8').trim().split('\n')).toHaveLength(2);
   });
 
   it('registers the default search attributes', async () => {

@@ -5,10 +5,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as path from 'node:path';
 import { leashToThisProcess } from './server-leash';
-import { captureTail, fileTail } from './server-output';
+import { capturedOutput, fileOutput } from './server-output';
+import { findFreePort, isServerReachable, waitForFreePorts } from './ports';
+
+export { findFreePort, isServerReachable };
 
 /** Registered on every server this module starts; list and pending queries filter on them. */
 export const DEFAULT_SEARCH_ATTRIBUTES: Record<string, string> = {
@@ -69,16 +71,39 @@ export interface DevServer {
  */
 export const DEFAULT_SQLITE_PRAGMAS: Record<string, string> = { journal_mode: 'wal' };
 
-/** Starts the dev server and resolves once its frontend answers for `namespace`. */
+/**
+ * Starts the dev server and resolves once its frontend answers for `namespace`. A start that fails
+ * on a port still in use (a server killed a moment ago, a port another process held briefly) is
+ * tried once more when the port is free again.
+ */
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
   const ip = options.ip ?? '127.0.0.1';
   const port = options.port ?? (await findFreePort(ip));
+  try {
+    return await launch(options, ip, port);
+  } catch (err) {
+    if (!(err instanceof PortInUseError)) throw err;
+    const ports = options.headless ? [port] : [port, options.uiPort ?? port + 1000];
+    const say = options.log ?? ((msg: string) => void process.stderr.write(`${msg}\n`));
+    say(`Temporal dev server at ${ip}:${port} found a port in use; starting it again once ${ports.join(', ')} free`);
+    if (!(await waitForFreePorts(ip, ports, PORT_WAIT_MS))) throw err;
+    return launch(options, ip, port);
+  }
+}
+
+/** How long a restart waits for a port in use to be released before it gives up. */
+const PORT_WAIT_MS = 10_000;
+
+/** The server exited before serving because one of its ports was in use. */
+class PortInUseError extends Error {}
+
+async function launch(options: DevServerOptions, ip: string, port: number): Promise<DevServer> {
   const address = `${ip}:${port}`;
   if (options.dbFile) fs.mkdirSync(path.dirname(path.resolve(options.dbFile)), { recursive: true, mode: 0o700 });
   const output = options.outputFile ? fs.openSync(options.outputFile, 'w', 0o600) : (options.stdio ?? 'pipe');
   const child = spawn(options.cliPath, devServerArgs(options, ip, port), { stdio: ['ignore', output, output] });
   if (typeof output === 'number') fs.closeSync(output);
-  const tail = options.outputFile ? fileTail(options.outputFile) : captureTail(child);
+  const said = options.outputFile ? fileOutput(options.outputFile) : capturedOutput(child);
   // 'close' rather than 'exit': the output's tail is complete only once the pipes have closed.
   const exited = new Promise<string>((resolve) => {
     child.once('close', (code, signal) => resolve(signal ?? `code ${code}`));
@@ -101,8 +126,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     await waitUntilServing(address, options.namespace ?? 'default', exited, options.startTimeoutMs ?? 60_000);
   } catch (err) {
     await stop(2000);
-    const output = tail();
-    throw new Error(`${(err as Error).message}${output ? `\nServer output (tail):\n${output}` : ''}`);
+    const tail = said.tail();
+    const message = `${(err as Error).message}${tail ? `\nServer output (tail):\n${tail}` : ''}`;
+    throw said.portInUse() ? new PortInUseError(message) : new Error(message);
   }
   const uiUrl = options.headless ? undefined : `http://${ip}:${options.uiPort ?? port + 1000}`;
   options.log?.(`Temporal dev server ready at ${address}${uiUrl ? `, Web UI ${uiUrl}` : ''}`);
@@ -179,33 +205,4 @@ async function stopProcess(child: ChildProcess, exited: Promise<string>, graceMs
   const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
   await exited;
   clearTimeout(timer);
-}
-
-/** True when something accepts TCP connections at `host:port` within `timeoutMs`. */
-export function isServerReachable(address: string, timeoutMs = 1000): Promise<boolean> {
-  const split = address.lastIndexOf(':');
-  const host = address.slice(0, split).replace(/^\[(.*)\]$/, '$1') || '127.0.0.1';
-  const port = Number(address.slice(split + 1));
-  return new Promise((resolve) => {
-    const socket = net.connect({ host, port });
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(timeoutMs, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-  });
-}
-
-/** A port that was free on `host` a moment ago (the OS picks it). */
-export function findFreePort(host = '127.0.0.1'): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, host, () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
