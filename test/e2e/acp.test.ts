@@ -14,7 +14,7 @@ import {
   type ScriptLine,
 } from '../../src/fake-gemini';
 import { messageText, permissionAsked, spawnAcp, type AcpEditor } from '../helpers/acp';
-import { expectExit, sandboxesCleanedAfterEach, type Sandbox } from '../helpers/cli';
+import { eventually, expectExit, sandboxesCleanedAfterEach, type Sandbox } from '../helpers/cli';
 import { closeTestEnv, TEST_ENV_VARS } from '../helpers/temporal-env';
 
 jest.setTimeout(180_000);
@@ -117,4 +117,87 @@ test('a call approved with `durable-agent approve` withdraws the editor’s requ
     status: 'completed',
     content: [{ content: { text: expect.stringContaining('from-shell') } }],
   });
+});
+
+test('session/cancel ends the running prompt: the open call gets its response, the prompt `cancelled`', async () => {
+  const { box, editor } = await setUp('cancel', [
+    functionCallResponse({ name: 'run_shell_command', args: { command: 'echo never' } }),
+  ]);
+  const session = await newSession(editor, box);
+  const prompt = editor.connection.agent.request('session/prompt', {
+    sessionId: session.sessionId,
+    prompt: text('go'),
+  });
+  const asked = await permissionAsked(editor);
+  await editor.connection.agent.notify('session/cancel', { sessionId: session.sessionId });
+  expect((await prompt).stopReason).toBe('cancelled');
+  expect(asked.withdrawn).toBe(true);
+  const ended = editor.updatesOf(session.sessionId, 'tool_call_update');
+  expect(ended).toMatchObject([{ toolCallId: asked.request.toolCall.toolCallId, status: 'failed' }]);
+});
+
+test('set_mode: yolo before the first prompt, default again after it; each prompt runs in the mode shown', async () => {
+  const { box, editor } = await setUp('modes', [
+    functionCallResponse({ name: 'run_shell_command', args: { command: 'echo one' } }),
+    textResponse('first done'),
+    functionCallResponse({ name: 'run_shell_command', args: { command: 'echo two' } }),
+    textResponse('second done'),
+  ]);
+  const session = await newSession(editor, box);
+  const sessionId = session.sessionId;
+  await editor.connection.agent.request('session/set_mode', { sessionId, modeId: 'yolo' });
+  expect(editor.updatesOf(sessionId, 'current_mode_update')).toEqual([
+    { sessionUpdate: 'current_mode_update', currentModeId: 'yolo' },
+  ]);
+  expect((await editor.connection.agent.request('session/prompt', { sessionId, prompt: text('one') })).stopReason).toBe(
+    'end_turn',
+  );
+  expect(editor.asked).toHaveLength(0);
+  // Back to default once the session runs: its next prompt asks again.
+  await editor.connection.agent.request('session/set_mode', { sessionId, modeId: 'default' });
+  editor.answer = async () => ({ outcome: { outcome: 'selected', optionId: 'proceed_once' } });
+  expect((await editor.connection.agent.request('session/prompt', { sessionId, prompt: text('two') })).stopReason).toBe(
+    'end_turn',
+  );
+  expect(editor.asked).toHaveLength(1);
+  expect(messageText(editor, sessionId)).toBe('first donesecond done');
+  const bad = editor.connection.agent.request('session/set_mode', { sessionId, modeId: 'reckless' });
+  await expect(bad).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('unknown mode reckless') });
+});
+
+test('bad input gets a JSON-RPC error and the agent keeps serving; a second prompt while one runs is refused', async () => {
+  const { box, editor } = await setUp('bad', [
+    functionCallResponse({ name: 'run_shell_command', args: { command: 'echo ok' } }),
+    textResponse('still here'),
+  ]);
+  editor.writeRaw('{"jsonrpc":"2.0","id":7,"method":');
+  await eventually(() => /"code":-32700/.test(editor.stdout()), 30_000, 'the parse error');
+  const agent = editor.connection.agent;
+  await expect(agent.request('session/prompt', { sessionId: 'nope', prompt: text('hi') })).rejects.toMatchObject({
+    code: -32602,
+    message: expect.stringContaining('unknown session nope'),
+  });
+  await expect(agent.request('session/new', { mcpServers: [] } as never)).rejects.toMatchObject({ code: -32602 });
+  await expect(agent.request('session/frobnicate', {})).rejects.toMatchObject({ code: -32601 });
+  const session = await newSession(editor, box);
+  const sessionId = session.sessionId;
+  const image = [{ type: 'image' as const, data: 'AAAA', mimeType: 'image/png' }];
+  await expect(agent.request('session/prompt', { sessionId, prompt: image })).rejects.toMatchObject({ code: -32602 });
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  editor.answer = async () => {
+    await released;
+    return { outcome: { outcome: 'selected', optionId: 'proceed_once' } };
+  };
+  const first = agent.request('session/prompt', { sessionId, prompt: text('go') });
+  await permissionAsked(editor);
+  await expect(agent.request('session/prompt', { sessionId, prompt: text('again') })).rejects.toMatchObject({
+    code: -32600,
+    message: expect.stringContaining('a prompt is running'),
+  });
+  release();
+  expect((await first).stopReason).toBe('end_turn');
+  expect(messageText(editor, sessionId)).toBe('still here');
+  // Standard output carried protocol messages only.
+  for (const line of editor.stdout().trim().split('\n')) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
 });

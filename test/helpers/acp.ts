@@ -36,6 +36,8 @@ export interface AcpEditor {
   /** Replace to answer permission requests; the default waits until the agent withdraws the request. */
   answer: PermissionAnswer;
   stderr(): string;
+  /** Everything the agent wrote to stdout so far (protocol messages only, one JSON object a line). */
+  stdout(): string;
   /** The updates of `sessionId` of one kind. */
   updatesOf<K extends SessionUpdate['sessionUpdate']>(
     sessionId: string,
@@ -54,7 +56,9 @@ const untilWithdrawn: PermissionAnswer = (_request, signal) =>
 export async function spawnAcp(box: Sandbox, env: Record<string, string>, args = ['acp']): Promise<AcpEditor> {
   const child = spawn(process.execPath, [BIN, ...args], { cwd: box.dir, env: box.env(env), stdio: 'pipe' });
   let stderr = '';
+  let stdout = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   const editor = {
     child,
     updates: [] as SessionNotification[],
@@ -77,6 +81,7 @@ export async function spawnAcp(box: Sandbox, env: Record<string, string>, args =
   Object.assign(editor, {
     connection,
     stderr: () => stderr,
+    stdout: () => stdout,
     updatesOf: (sessionId: string, kind: string) =>
       editor.updates.filter((n) => n.sessionId === sessionId && n.update.sessionUpdate === kind).map((n) => n.update),
     writeRaw: (line: string) => child.stdin.write(`${line}\n`),
