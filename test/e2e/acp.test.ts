@@ -45,6 +45,7 @@ async function newSession(editor: AcpEditor, box: Sandbox) {
   return editor.connection.agent.request('session/new', { cwd: box.workspace, mcpServers: [] });
 }
 
+const GATED = 'while [ ! -f go ]; do sleep 0.1; done; echo from-shell';
 const text = (t: string): ContentBlock[] => [{ type: 'text', text: t }];
 
 test('a prompt streams its answer, a plan and an edit as a diff; the edit asked in the editor; end_turn', async () => {
@@ -93,7 +94,8 @@ test('a prompt streams its answer, a plan and an edit as a diff; the edit asked 
 
 test('a call approved with `durable-agent approve` withdraws the editor’s request and the prompt completes', async () => {
   const { box, env, editor } = await setUp('withdraw', [
-    functionCallResponse({ name: 'run_shell_command', args: { command: 'echo from-shell' } }),
+    // The call runs until the test lets it go: the editor's request must be withdrawn before it ends.
+    functionCallResponse({ name: 'run_shell_command', args: { command: GATED } }),
     textResponse('ran it'),
   ]);
   const session = await newSession(editor, box);
@@ -103,14 +105,16 @@ test('a call approved with `durable-agent approve` withdraws the editor’s requ
   });
   const asked = await permissionAsked(editor);
   const call = asked.request.toolCall;
-  expect(call).toMatchObject({ kind: 'execute', title: 'run_shell_command: echo from-shell' });
+  expect(call).toMatchObject({ kind: 'execute', title: `run_shell_command: ${GATED}` });
   const pending = await box.run(['pending'], { env });
   const promptId = pending.stdout.split(/\s+/)[0];
   if (!pending.stdout.includes(call.toolCallId)) throw new Error(`pending: ${pending.stdout} ${pending.stderr}`);
   const approved = await box.run(['approve', promptId!, call.toolCallId], { env });
   expectExit(approved, 0);
+  await eventually(() => asked.withdrawn, 60_000, 'the editor’s request withdrawn');
+  expect(editor.updatesOf(session.sessionId, 'tool_call_update')).toEqual([]);
+  fs.writeFileSync(path.join(box.workspace, 'go'), '');
   expect((await prompt).stopReason).toBe('end_turn');
-  expect(asked.withdrawn).toBe(true);
   expect(messageText(editor, session.sessionId)).toBe('ran it');
   const ended = editor.updatesOf(session.sessionId, 'tool_call_update').find((u) => u.toolCallId === call.toolCallId);
   expect(ended).toMatchObject({
