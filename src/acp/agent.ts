@@ -34,30 +34,31 @@ export interface AgentDeps {
 export const API_KEY_METHOD = 'gemini-api-key';
 
 export function acpAgent(deps: AgentDeps): AgentApp {
-  const sessions = new Sessions();
+  const sessions = new Map<string, AcpSession>();
   const app = agent({ name: 'durable-agent' })
     .onRequest('initialize', () => initializeResponse(deps.version))
     .onRequest('authenticate', ({ params }) => authenticate(params.methodId, deps))
     .onRequest('session/new', async ({ params, client }) => {
-      const session = sessions.add(await newSession(deps.client, params));
+      const session = await newSession(deps.client, params);
+      sessions.set(session.id, session);
       void notify(client, session.id)(commandsUpdate);
       return { sessionId: session.id, modes: modeState(session.mode), configOptions: configOptions(session.model) };
     })
     .onRequest('session/prompt', ({ params, client }) =>
-      prompt(sessions.get(params.sessionId), params.prompt, client, deps),
+      prompt(sessionOf(sessions, params.sessionId), params.prompt, client, deps),
     )
     .onNotification('session/cancel', async ({ params }) => {
-      const running = sessions.find(params.sessionId)?.running;
+      const running = sessions.get(params.sessionId)?.running;
       if (running)
         await deps.client
           .cancel(running.promptId)
           .catch((err: unknown) => deps.logger.warn({ err: String(err) }, 'cancel failed'));
     })
     .onRequest('session/set_mode', ({ params, client }) =>
-      setMode(sessions.get(params.sessionId), params.modeId, client, deps),
+      setMode(sessionOf(sessions, params.sessionId), params.modeId, client, deps),
     )
     .onRequest('session/set_config_option', ({ params }) => {
-      const session = sessions.get(params.sessionId);
+      const session = sessionOf(sessions, params.sessionId);
       if (params.configId !== MODEL_OPTION || typeof params.value !== 'string')
         throw RequestError.invalidParams({ configId: params.configId }, `unknown config option ${params.configId}`);
       if (!session.defaults)
@@ -68,25 +69,11 @@ export function acpAgent(deps: AgentDeps): AgentApp {
   return addSessionMethods(app);
 }
 
-/** The sessions this connection created or attached. */
-class Sessions {
-  private readonly byId = new Map<string, AcpSession>();
-
-  add(session: AcpSession): AcpSession {
-    this.byId.set(session.id, session);
-    return session;
-  }
-
-  find(id: string): AcpSession | undefined {
-    return this.byId.get(id);
-  }
-
-  /** The session, or the JSON-RPC error for an unknown id. */
-  get(id: string): AcpSession {
-    const session = this.byId.get(id);
-    if (!session) throw RequestError.invalidParams({ sessionId: id }, `unknown session ${id}`);
-    return session;
-  }
+/** A session this connection created or attached, or the JSON-RPC error for an unknown id. */
+function sessionOf(sessions: Map<string, AcpSession>, id: string): AcpSession {
+  const session = sessions.get(id);
+  if (!session) throw RequestError.invalidParams({ sessionId: id }, `unknown session ${id}`);
+  return session;
 }
 
 function authenticate(methodId: string, deps: AgentDeps) {

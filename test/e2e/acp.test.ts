@@ -15,7 +15,8 @@ import {
 } from '../../src/fake-gemini';
 import { messageText, permissionAsked, spawnAcp, type AcpEditor } from '../helpers/acp';
 import { eventually, expectExit, sandboxesCleanedAfterEach, type Sandbox } from '../helpers/cli';
-import { closeTestEnv, TEST_ENV_VARS } from '../helpers/temporal-env';
+import { hasPollers } from '../../src/client';
+import { closeTestEnv, getTestEnv, TEST_ENV_VARS } from '../helpers/temporal-env';
 
 jest.setTimeout(180_000);
 
@@ -36,6 +37,9 @@ async function setUp(name: string, script: ScriptLine[]) {
   const box = sandbox(name, sharedAddress());
   const env = { GOOGLE_GEMINI_BASE_URL: fake.url, DURABLE_AGENT_TASK_QUEUE: `acp-${name}-${Date.now()}` };
   box.start(['worker'], { env });
+  // The worker polls before the editor starts: otherwise `acp` would run one of its own.
+  const { client } = await getTestEnv();
+  await eventually(() => hasPollers(client, env.DURABLE_AGENT_TASK_QUEUE), 60_000, 'the worker polling');
   const editor = await spawnAcp(box, env);
   editors.push(editor);
   return { box, env, editor, fake };
