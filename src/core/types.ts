@@ -64,6 +64,8 @@ export interface ModelTurn {
   functionCalls: FunctionCall[];
   finishReason?: string;
   usage: TokenUsage;
+  /** Usage of earlier tries of this call whose answers were dropped (invalid, broken): billed all the same. */
+  droppedTries?: TokenUsage[];
   model: string;
   /** Transcript length after the request and this response were appended. */
   transcriptLength: number;

@@ -1,7 +1,7 @@
 import { EMPTY_USAGE, type TokenUsage, type ToolOutcome } from '../../core/types';
 import type { PromptInput } from '../api';
 import { createPromptState } from '../state/prompt-state';
-import { costSoFar, recordChildUsage, recordToolUsage, recordUsage, recordUtilityUsage } from './records';
+import { costSoFar, recordChildUsage, recordToolUsage, recordTurnUsage, recordUtilityUsage } from './records';
 
 jest.mock('@temporalio/workflow', () => ({
   ...jest.requireActual('@temporalio/workflow'),
@@ -23,7 +23,7 @@ const M = 1_000_000;
 describe('the run records each request once, with its cost', () => {
   it('prices main turns and utility requests one by one, settings prices over the catalogue', () => {
     const state = createPromptState(input);
-    recordUsage(state, 'cheap', tokens(M, M));
+    recordTurnUsage(state, { model: 'cheap', usage: tokens(M, M) });
     recordUtilityUsage(state, {
       usage: { cheap: tokens(2 * M) },
       requests: [
@@ -68,12 +68,12 @@ describe('the run records each request once, with its cost', () => {
     expect(state.progress.stats.cost).toEqual({ usd: 8, models: { cheap: 8 }, unpriced: [] });
   });
 
-  it('a run carried from before costs were counted starts from its tokens priced', () => {
+  it('a run carried from before costs were counted starts from its tokens priced; dropped tries count', () => {
     const state = createPromptState(input);
     state.progress.stats.models = { cheap: tokens(M) };
     expect(state.progress.stats.cost).toBeUndefined();
     expect(costSoFar(state).usd).toBe(1);
-    recordUsage(state, 'cheap', tokens(M));
-    expect(state.progress.stats.cost?.usd).toBe(2);
+    recordTurnUsage(state, { model: 'cheap', usage: tokens(M), droppedTries: [tokens(M)] });
+    expect(state.progress.stats.cost?.usd).toBe(3);
   });
 });

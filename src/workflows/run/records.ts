@@ -5,6 +5,7 @@ import {
   addUsage,
   EMPTY_USAGE,
   type ApprovalMode,
+  type ModelTurn,
   type RequestUsage,
   type TokenUsage,
   type ToolOutcome,
@@ -64,9 +65,11 @@ export function recordToolUsage(state: PromptState, outcome: ToolOutcome): ToolO
   return kept;
 }
 
-export function recordUsage(state: PromptState, model: string, usage: TokenUsage): void {
-  if (usage.input > 0) state.context.lastPromptTokens = usage.input;
-  addModelUsage(state, model, usage);
+/** A main turn's tokens: its answer's, and those of the tries inside its call whose answers were dropped. */
+export function recordTurnUsage(state: PromptState, turn: Pick<ModelTurn, 'model' | 'usage' | 'droppedTries'>): void {
+  for (const usage of turn.droppedTries ?? []) addModelUsage(state, turn.model, usage);
+  if (turn.usage.input > 0) state.context.lastPromptTokens = turn.usage.input;
+  addModelUsage(state, turn.model, turn.usage);
 }
 
 /** A sub-agent's tokens and cost: its total, then each of its models (its cost priced from them if it has none). */
