@@ -13,7 +13,7 @@ import {
 import { addCosts, addRequestCost, costOfModels, type CostStats } from '../../core/cost';
 import { MODEL_PRICES, withPriceOverrides, type PriceTable } from '../../core/models';
 import type { PromptStats } from '../api';
-import { countEvent } from '../state/metrics';
+import { countCost, countEvent } from '../state/metrics';
 import type { PromptState } from '../state/prompt-state';
 
 /**
@@ -86,7 +86,9 @@ function addModelUsage(state: PromptState, model: string, usage: TokenUsage): vo
   const spent = costSoFar(state);
   state.progress.stats.usage = addUsage(state.progress.stats.usage, usage);
   state.progress.stats.models[model] = addUsage(state.progress.stats.models[model] ?? EMPTY_USAGE, usage);
-  state.progress.stats.cost = addRequestCost(spent, model, usage, pricesOf(state));
+  const cost = addRequestCost(spent, model, usage, pricesOf(state));
+  if (cost.usd > spent.usd) countCost(model, cost.usd - spent.usd);
+  state.progress.stats.cost = cost;
 }
 
 /** The catalogue's prices with the settings' over them. */
