@@ -4,6 +4,7 @@ import { functionCallResponse, textResponse } from '../../src/fake-gemini';
 import { closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, maybeRecordHistory, type Harness } from '../helpers/agent-harness';
 import { diffCheckpoints, restoreWorkspace } from '../../src/checkpoints';
+import { sessionTurns } from '../../src/client/turns';
 
 let h: Harness;
 beforeAll(async () => {
@@ -103,6 +104,16 @@ test('every turn that changed files has a checkpoint that restores to the exact 
     [1, turn1.checkpoint],
     [2, turn2.checkpoint],
   ]);
+  // The client's listing: a prompt run alone is its own session, turns from 1, which call changed what.
+  const listed = await sessionTurns(h.env.client, run.workflowId);
+  expect(listed.turns.map((t) => [t.turn, t.promptId, t.checkpoint])).toEqual([
+    [1, run.workflowId, turn1.checkpoint],
+    [2, run.workflowId, turn2.checkpoint],
+    [3, run.workflowId, turn2.checkpoint],
+  ]);
+  const [replace, write] = listed.turns[0].calls;
+  expect(await diffCheckpoints(h.store, replace.before, replace.after!)).toMatchObject({ modified: ['edit.txt'] });
+  expect(await diffCheckpoints(h.store, write.before, write.after!)).toMatchObject({ added: ['made/by-edit.txt'] });
   await maybeRecordHistory(h, run.workflowId, 'workspace-checkpoints');
 });
 
