@@ -6,10 +6,10 @@ import { InputError } from '../../src/client/input-error';
 import { rewind } from '../../src/client/rewind';
 import type { TravelTurns } from '../../src/client/turn-point';
 import { textResponse } from '../../src/fake-gemini';
-import { closeSessionSignal, sendMessageUpdate, sessionStatusQuery } from '../../src/workflows/api';
+import { closeSessionSignal } from '../../src/workflows/api';
 import { agentSessionWorkflow } from '../../src/workflows/session-workflow';
 import { createHarness, type Harness } from '../helpers/agent-harness';
-import { promptResultOnceStarted } from '../helpers/session-prompts';
+import { askSession } from '../helpers/session-prompts';
 import { withoutSessionContext } from '../helpers/sent-parts';
 import { closeTestEnv } from '../helpers/temporal-env';
 
@@ -40,11 +40,7 @@ function sentTexts(): string[] {
   return body.contents.map((c) => `${c.role}:${withoutSessionContext(c.parts)[0].text ?? 'call or response'}`);
 }
 
-async function ask(sessionId: string, text: string): Promise<void> {
-  const session = h.env.client.workflow.getHandle(sessionId);
-  await promptResultOnceStarted(h.env.client, await session.executeUpdate(sendMessageUpdate, { args: [{ text }] }));
-  while ((await session.query(sessionStatusQuery)).current) await new Promise((r) => setTimeout(r, 20));
-}
+const ask = (sessionId: string, text: string) => askSession(h.env.client, sessionId, text);
 
 /** A session of two prompts whose workspace changed after each; its turns as the checkpoints' listing gives them. */
 async function twoTurns(): Promise<{ turns: TravelTurns; workspace: string; first: Record<string, string> }> {

@@ -5,7 +5,7 @@ import { closeSessionSignal, sendMessageUpdate, sessionStatusQuery } from '../..
 import { lastRewindQuery, rewindConversationUpdate } from '../../src/workflows/rewind-api';
 import { closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, maybeRecordHistory, type Harness } from '../helpers/agent-harness';
-import { promptResultOnceStarted } from '../helpers/session-prompts';
+import { askSession, promptResultOnceStarted } from '../helpers/session-prompts';
 import { withoutSessionContext } from '../helpers/sent-parts';
 
 type Sent = {
@@ -42,12 +42,7 @@ async function startSession() {
 
 type Session = Awaited<ReturnType<typeof startSession>>;
 
-async function ask(session: Session, text: string): Promise<void> {
-  const promptId = await session.executeUpdate(sendMessageUpdate, { args: [{ text }] });
-  await promptResultOnceStarted(h.env.client, promptId);
-  // The session takes in its prompt's result a moment after the prompt ends.
-  while ((await session.query(sessionStatusQuery)).current) await new Promise((r) => setTimeout(r, 20));
-}
+const ask = (session: Session, text: string) => askSession(h.env.client, session.workflowId, text);
 
 /** What the newest request sent, one line per message: role and its text, or the call or response it held. */
 function lastSent(): string[] {
