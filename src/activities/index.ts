@@ -31,6 +31,7 @@ import { commandRecords } from './command-records';
 import { discoverMcpTools, type DiscoverMcpInput } from './mcp/discover';
 import { callMcpTool, type CallMcpToolInput } from './mcp/call';
 import { cutTranscript, type CutTranscriptInput } from './cut-transcript';
+import { checkpointWorkspace, type CheckpointInput } from './checkpoint';
 
 export interface ActivityDeps {
   models: ModelSeam;
@@ -135,6 +136,10 @@ function transcriptAndToolActivities(deps: ActivityDeps) {
     },
     async runHooks(input: RunHooksInput) {
       return runHooks({ store: deps.store, env: commandEnv, runner, heartbeatIntervalMs }, input);
+    },
+    /** A checkpoint of the workspace before a call that may change files, and at the end of its turn. */
+    async checkpointWorkspace(input: CheckpointInput) {
+      return checkpointWorkspace({ store: deps.store, home: deps.home }, input);
     },
     /** Records a user message without a model call: the last function responses of a stopped prompt. */
     async recordMessage(input: RecordMessageInput): Promise<number> {
