@@ -30,6 +30,7 @@ import { workerBackgroundShells } from './background';
 import { commandRecords } from './command-records';
 import { discoverMcpTools, type DiscoverMcpInput } from './mcp/discover';
 import { callMcpTool, type CallMcpToolInput } from './mcp/call';
+import { cutTranscript, type CutTranscriptInput } from './cut-transcript';
 import { checkpointWorkspace, type CheckpointInput } from './checkpoint';
 
 export interface ActivityDeps {
@@ -147,6 +148,10 @@ function transcriptAndToolActivities(deps: ActivityDeps) {
       const message = { role: 'user', parts };
       await deps.store.writeMessage(input.transcriptId, input.index, message, Context.current().info.attempt);
       return input.index + 1;
+    },
+    /** A rewound or forked conversation: a new transcript of another's first messages. */
+    async cutTranscript(input: CutTranscriptInput) {
+      return cutTranscript(deps.store, input, Context.current().info.attempt);
     },
   };
 }
