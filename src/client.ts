@@ -32,6 +32,7 @@ import { buildPromptInput, launchPrompt, newSessionDefaults, sessionSettings } f
 import { sessionOf } from './client/resumed-session';
 import { latestSession } from './client/sessions';
 import { promptStatus } from './client/status';
+import { sessionTurns } from './client/turns';
 
 export * from './client/index';
 
@@ -100,6 +101,11 @@ export class AgentClient {
 
   status(promptId: string) {
     return promptStatus(this.temporal, promptId);
+  }
+
+  /** A session's (or a prompt's) turns, numbered from 1, with their checkpoints and which call changed what. */
+  turns(id: string) {
+    return sessionTurns(this.temporal, id);
   }
 
   /** Ids of running prompts with a call awaiting approval or an answer. */

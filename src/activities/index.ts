@@ -30,6 +30,8 @@ import { workerBackgroundShells } from './background';
 import { commandRecords } from './command-records';
 import { discoverMcpTools, type DiscoverMcpInput } from './mcp/discover';
 import { callMcpTool, type CallMcpToolInput } from './mcp/call';
+import { cutTranscript, type CutTranscriptInput } from './cut-transcript';
+import { checkpointWorkspace, type CheckpointInput } from './checkpoint';
 
 export interface ActivityDeps {
   models: ModelSeam;
@@ -139,6 +141,10 @@ function transcriptAndToolActivities(deps: ActivityDeps) {
     async runHooks(input: RunHooksInput) {
       return runHooks({ store: deps.store, env: commandEnv, runner, heartbeatIntervalMs }, input);
     },
+    /** A checkpoint of the workspace before a call that may change files, and at the end of its turn. */
+    async checkpointWorkspace(input: CheckpointInput) {
+      return checkpointWorkspace({ store: deps.store, home: deps.home }, input);
+    },
     /** Records a user message without a model call: the last function responses of a stopped prompt. */
     async recordMessage(input: RecordMessageInput): Promise<number> {
       // Audio or video read by a call of the stopped prompt would need a message of its own: left out.
@@ -146,6 +152,10 @@ function transcriptAndToolActivities(deps: ActivityDeps) {
       const message = { role: 'user', parts };
       await deps.store.writeMessage(input.transcriptId, input.index, message, Context.current().info.attempt);
       return input.index + 1;
+    },
+    /** A rewound or forked conversation: a new transcript of another's first messages. */
+    async cutTranscript(input: CutTranscriptInput) {
+      return cutTranscript(deps.store, input, Context.current().info.attempt);
     },
   };
 }

@@ -220,12 +220,13 @@ function toolResultLine(e: Extract<AgentEvent, { type: 'tool_call_response' }>):
 
 /**
  * Lines of ours, which Gemini CLI's stream-json does not have: the todo list, the questions an
- * `ask_user` call waits on (its answer comes as the call's tool_result), and the chapters of the work
- * (`update_topic`), so a long run reads as chapters.
+ * `ask_user` call waits on (its answer comes as the call's tool_result), the chapters of the work
+ * (`update_topic`), so a long run reads as chapters, and each turn's workspace checkpoint.
  */
 function ownLine(e: AgentEvent): Record<string, unknown> | undefined {
   if (e.type === 'todos') return { type: 'todos', todos: e.todos };
   if (e.type === 'question_asked') return { type: 'question', tool_id: e.callId, questions: e.questions };
+  if (e.type === 'checkpoint') return { type: 'checkpoint', turn: e.turn, checkpoint: e.checkpoint };
   if (e.type !== 'topic') return undefined;
   const chapter = e.opened ? { title: e.title, ...(e.summary ? { summary: e.summary } : {}) } : {};
   return { type: 'topic', ...chapter, strategic_intent: e.intent };

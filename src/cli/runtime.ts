@@ -114,7 +114,7 @@ async function ensureRuntimeServer(config: Config, options: RuntimeOptions): Pro
  * A worker running in this process until `stop`. The worker SDK, the stores and the model SDK are
  * loaded here, not at start-up: `run` with a worker already polling needs none of them.
  */
-async function startWorker(
+export async function startWorker(
   config: Config,
   taskQueue: string,
   fakeUrl?: string,

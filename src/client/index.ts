@@ -25,6 +25,7 @@ export { followEvents, followPrompt, type FollowItem, type FollowOptions } from 
 export { followShown, type StoreConfig } from './follow-shown';
 export { openArgsStore, showFullArgs, withFullArgs, withFullPendingArgs, type ArgsStore } from './full-args';
 export { latestSession } from './sessions';
+export { sessionTurns, type SessionTurns, type TurnView } from './turns';
 export { resumedSession, sessionOf } from './resumed-session';
 export {
   LARGE_TEXT_HINT,

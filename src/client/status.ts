@@ -20,6 +20,7 @@ import type { Topic } from '../tools/update-topic';
 import { waitsForHost } from './host-pollers';
 import { terminationOf, wedgedReason } from './troubles';
 import { runningToolsOf, type RunningTool } from './running-tools';
+import { checkpointOfEachTurn, type TurnRecord } from '../core/checkpoints';
 
 async function hostReport(client: Client, description: WorkflowExecutionDescription, host: string) {
   const waiting = await waitsForHost(client, description, host).catch(() => false);
@@ -58,6 +59,8 @@ export interface StatusReport {
   waitingForHost?: string;
   /** Tool calls executing now; present only while there are some. */
   runningTools?: RunningTool[];
+  /** Each turn's checkpoint (the workspace as the turn left it); absent in prompts from before checkpoints. */
+  checkpoints?: { turn: number; checkpoint?: string }[];
 }
 
 /** What the server says about a workflow execution (throws WorkflowNotFoundError for an unknown id). */
@@ -134,22 +137,31 @@ export async function promptStatus(client: Client, workflowId: string): Promise<
       const host = s.host ? await hostReport(client, description, s.host) : {};
       const tools = runningToolsOf(s, description);
       const running = tools.length > 0 ? { runningTools: tools } : {};
-      return { ...base, status, turns: s.turns, ...waiting, ...running, stats: s.stats, ...todos, ...host };
+      const named = checkpointsOf(s.turnRecords);
+      return { ...base, status, turns: s.turns, ...waiting, ...running, stats: s.stats, ...todos, ...host, ...named };
     }
     case 'COMPLETED': {
       const r = (await handle.result()) as PromptResult;
       const todos = { ...(r.todos ? { todos: r.todos } : {}), ...(r.topics ? { topics: r.topics } : {}) };
-      return { ...base, status: 'completed', turns: r.turns, response: r.response, stats: r.stats, ...todos };
+      const named = checkpointsOf(r.turnRecords);
+      return { ...base, status: 'completed', turns: r.turns, response: r.response, stats: r.stats, ...todos, ...named };
     }
     default:
       return closedWithoutResult(client, handle, base);
   }
 }
 
+/** `checkpoints` of the status report: each turn's, as the turn records name them. */
+function checkpointsOf(records: TurnRecord[] | undefined): Pick<StatusReport, 'checkpoints'> {
+  if (!records) return {};
+  const refs = checkpointOfEachTurn(records);
+  return { checkpoints: records.map((r, k) => ({ turn: r.turn, ...(refs[k] ? { checkpoint: refs[k] } : {}) })) };
+}
+
 /** What a closed prompt's last status query still tells: turns, stats, text so far, todos and topics. */
 function progressOf(s: PromptStatus): Partial<StatusReport> {
   const lists = { ...(s.todos && { todos: s.todos }), ...(s.topics && { topics: s.topics }) };
-  return { turns: s.turns, stats: s.stats, response: s.response, ...lists };
+  return { turns: s.turns, stats: s.stats, response: s.response, ...lists, ...checkpointsOf(s.turnRecords) };
 }
 
 async function closedWithoutResult(

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { describeIssues } from '../core/confirmation';
 import { SHELL_TOOL, type PolicyRule } from '../core/policy/types';
 import type { ApprovalMode } from '../core/types';
+import type { CheckpointSettings } from '../core/checkpoints';
 import { inMergeOrder, readingOnly, SettingsFileError, type LoadedSettings } from './settings';
 import {
   MODEL_CONFIGS_KEYS,
@@ -21,6 +22,16 @@ import {
  */
 const toolList = z.array(z.string().trim().min(1, 'must not be empty')).optional();
 
+/** `general.checkpointing`: Gemini CLI's `enabled`, and our exclusions and caps (README "Checkpoints"). */
+const checkpointingSchema = z
+  .strictObject({
+    enabled: z.boolean().optional(),
+    exclude: z.array(z.string().trim().min(1, 'must not be empty')).optional(),
+    maxFileBytes: z.number().int().positive().optional(),
+    maxCheckpointBytes: z.number().int().positive().optional(),
+  })
+  .optional();
+
 const geminiKeys = z.object({
   model: z
     .looseObject({ name: z.string().trim().min(1, 'must not be empty').optional(), prices: modelPricesSchema })
@@ -29,6 +40,7 @@ const geminiKeys = z.object({
     .looseObject({
       // Gemini CLI's settings cannot say yolo: only -y or --approval-mode can.
       defaultApprovalMode: z.enum(['default', 'auto_edit', 'plan']).optional(),
+      checkpointing: checkpointingSchema,
     })
     .optional(),
   tools: z
@@ -54,6 +66,7 @@ const USED = new Set([
   'model.name',
   'model.prices',
   'general.defaultApprovalMode',
+  'general.checkpointing',
   'tools.core',
   'tools.exclude',
   ...MODEL_CONFIGS_KEYS,
@@ -68,6 +81,8 @@ export interface GeminiSettings {
   warnings: string[];
   /** `modelConfigs`: model names that replace the catalogue's; `model.prices`: prices over the catalogue's. */
   models: ModelSettings;
+  /** `general.checkpointing`, the workspace's keys over the user's. */
+  checkpointing?: CheckpointSettings;
 }
 
 export function geminiSettings(loaded: LoadedSettings): GeminiSettings {
@@ -83,6 +98,7 @@ export function geminiSettings(loaded: LoadedSettings): GeminiSettings {
     // The workspace's file comes second and wins, as in Gemini CLI.
     out.model = model?.name ?? out.model;
     out.approvalMode = general?.defaultApprovalMode ?? out.approvalMode;
+    if (general?.checkpointing) out.checkpointing = { ...out.checkpointing, ...general.checkpointing };
     out.rules.push(...toolRules(file, tools ?? {}));
     const ignored = leafKeys(raw).filter((key) => !USED.has(key));
     if (ignored.length > 0)

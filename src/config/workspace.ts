@@ -58,7 +58,7 @@ export function configSources(
 }
 
 export type WorkspaceConfig = Required<Pick<PromptInput, 'policyRules' | 'agents' | 'workspaceTrusted'>> &
-  Pick<PromptInput, 'hooks' | 'contextFileNames' | 'mcpServers' | 'web' | 'systemMd'> &
+  Pick<PromptInput, 'hooks' | 'contextFileNames' | 'mcpServers' | 'web' | 'systemMd' | 'checkpointing'> &
   ModelSettings;
 
 /**
@@ -108,6 +108,7 @@ export async function loadWorkspaceConfig(
     ...(await atConfigEdge(async () => fromSettings(files))),
     workspaceTrusted: trusted,
     ...gemini.models,
+    ...(gemini.checkpointing ? { checkpointing: gemini.checkpointing } : {}),
     ...(await systemMdInput(config)),
   };
 }

@@ -27,6 +27,8 @@ export type AgentEventBody =
       modified?: true;
     }
   | { type: 'finished'; turn: number; reason?: string; usage: TokenUsage }
+  /** The workspace as turn `turn` left it (the prompt's own turn number): a checkpoint's reference. */
+  | { type: 'checkpoint'; turn: number; checkpoint: string }
   | { type: 'max_turns'; maxTurns: number }
   /** The session's model turns, its prompts together, reached `maxSessionTurns` (Gemini CLI's MaxSessionTurns). */
   | { type: 'max_session_turns'; maxSessionTurns: number }

@@ -34,16 +34,34 @@ export class FileTranscriptStore implements TranscriptStore {
   async putBlob(content: string): Promise<string> {
     const ref = `sha256:${createHash('sha256').update(content).digest('hex')}`;
     if (this.blobCache.has(ref)) return ref;
-    const file = this.blobPath(ref);
-    if (!(await exists(file))) {
-      await fs.mkdir(path.dirname(file), { recursive: true, mode: PRIVATE_DIR });
-      // A unique temporary name per write: parallel tools often store identical results at once.
-      const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-      await fs.writeFile(tmp, content, { mode: PRIVATE_FILE });
-      await fs.rename(tmp, file);
-    }
+    await this.writeBlob(ref, content);
     this.remember(ref, content);
     return ref;
+  }
+
+  /** Bytes are not kept in the text cache: workspace files are many and mostly written once. */
+  async putBytes(content: Uint8Array): Promise<string> {
+    const ref = `sha256:${createHash('sha256').update(content).digest('hex')}`;
+    if (!this.blobCache.has(ref)) await this.writeBlob(ref, content);
+    return ref;
+  }
+
+  async getBytes(ref: string): Promise<Buffer> {
+    const cached = this.blobCache.get(ref);
+    if (cached !== undefined) return Buffer.from(cached, 'utf8');
+    return fs.readFile(this.blobPath(ref)).catch((err: NodeJS.ErrnoException) => {
+      throw err.code === 'ENOENT' ? new BlobMissingError(ref) : err;
+    });
+  }
+
+  private async writeBlob(ref: string, content: string | Uint8Array): Promise<void> {
+    const file = this.blobPath(ref);
+    if (await exists(file)) return;
+    await fs.mkdir(path.dirname(file), { recursive: true, mode: PRIVATE_DIR });
+    // A unique temporary name per write: parallel tools often store identical results at once.
+    const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+    await fs.writeFile(tmp, content, { mode: PRIVATE_FILE });
+    await fs.rename(tmp, file);
   }
 
   async getBlob(ref: string): Promise<string> {

@@ -101,6 +101,26 @@ export class PostgresTranscriptStore implements TranscriptStore {
     return ref;
   }
 
+  /** Bytes are not kept in the text cache: workspace files are many and mostly written once. */
+  async putBytes(content: Uint8Array): Promise<string> {
+    const ref = `sha256:${createHash('sha256').update(content).digest('hex')}`;
+    if (this.blobCache.has(ref)) return ref;
+    await this.pool.query('INSERT INTO blobs (ref, content) VALUES ($1, $2) ON CONFLICT (ref) DO NOTHING', [
+      ref,
+      Buffer.from(content.buffer, content.byteOffset, content.byteLength),
+    ]);
+    return ref;
+  }
+
+  async getBytes(ref: string): Promise<Buffer> {
+    const cached = this.blobCache.get(ref);
+    if (cached !== undefined) return Buffer.from(cached, 'utf8');
+    checkRef(ref);
+    const { rows } = await this.pool.query<{ content: Buffer }>('SELECT content FROM blobs WHERE ref = $1', [ref]);
+    if (rows.length === 0) throw new BlobMissingError(ref);
+    return rows[0].content;
+  }
+
   async getBlob(ref: string): Promise<string> {
     const cached = this.blobCache.get(ref);
     if (cached !== undefined) return cached;

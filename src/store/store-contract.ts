@@ -58,6 +58,23 @@ function describeBlobs(ctx: Ctx): void {
       expect(await (await ctx().another()).getBlob(await ctx().store.putBlob(''))).toBe('');
     });
 
+    it('stores bytes as they are, at the address of their sha256, beside text', async () => {
+      const bytes = Buffer.from([0, 255, 254, 0x80, 10, 13, 0xc3, 0x28, 0]);
+      const ref = await ctx().store.putBytes(bytes);
+      expect(ref).toBe(`sha256:${createHash('sha256').update(bytes).digest('hex')}`);
+      expect(await ctx().store.putBytes(new Uint8Array(bytes))).toBe(ref);
+      expect(Buffer.compare(await (await ctx().another()).getBytes(ref), bytes)).toBe(0);
+      // Text and its UTF-8 bytes are one blob, whichever way it was stored or is read.
+      const text = 'caf\u00e9 \u{1F600}\n';
+      expect(await ctx().store.putBytes(Buffer.from(text, 'utf8'))).toBe(await ctx().store.putBlob(text));
+      expect((await (await ctx().another()).getBytes(await ctx().store.putBlob('plain'))).toString('utf8')).toBe(
+        'plain',
+      );
+      expect((await ctx().store.getBytes(await ctx().store.putBytes(new Uint8Array(0)))).length).toBe(0);
+      await expect(ctx().store.getBytes(sha256('never stored as bytes'))).rejects.toThrow(BlobMissingError);
+      await expect(ctx().store.getBytes('sha256:../x')).rejects.toThrow(/not a blob reference/);
+    });
+
     it('refuses a reference that is not a sha256, and one it never stored', async () => {
       await expect(ctx().store.getBlob('sha256:../../etc/passwd')).rejects.toThrow(/not a blob reference/);
       // A missing blob is a typed error whose text names the reference alone: no store path or URL.

@@ -10,6 +10,13 @@ export interface TranscriptStore {
   putBlob(content: string): Promise<string>;
   getBlob(ref: string): Promise<string>;
   /**
+   * Stores bytes as they are (a workspace file, binary or not) and returns their reference, the sha256 of the
+   * bytes: the same address as `putBlob` of the text whose UTF-8 encoding they are.
+   */
+  putBytes(content: Uint8Array): Promise<string>;
+  /** A blob's bytes, exactly as stored (`getBlob` decodes them as UTF-8). */
+  getBytes(ref: string): Promise<Buffer>;
+  /**
    * Writes message `index` of a transcript. A later write to the same index replaces the earlier one
    * only if its `attempt` is not lower (a stale activity attempt cannot clobber a newer one).
    */

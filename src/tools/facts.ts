@@ -67,6 +67,16 @@ export function asksByDefault(tool: ToolFacts): boolean {
   return MUTATOR_KINDS.includes(tool.kind) || tool.kind === 'fetch' || tool.asks === true;
 }
 
+/**
+ * May change files in the workspace, so a checkpoint is taken before it runs: edits, deletes, moves and commands
+ * (a shell command can change anything), and sub-agents, whose calls include those. Tools that write only the
+ * user's memory or the prompt's own state do not count.
+ */
+export function mayChangeWorkspace(tool: ToolFacts & { reach?: ToolReach }): boolean {
+  if (tool.reach === 'user-memory' || tool.reach === 'transcript' || tool.promptOnly) return false;
+  return MUTATOR_KINDS.includes(tool.kind) || tool.kind === 'agent';
+}
+
 /** What an approval shows: the diff of the file (`edit`), the command (`exec`), or the arguments (`info`). */
 export function confirmationOf(tool: ToolFacts): 'edit' | 'exec' | 'info' {
   if (tool.editsFiles) return 'edit';

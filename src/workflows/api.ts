@@ -17,13 +17,14 @@ import type { ApprovalMode, NewPart, TerminateReason, ToolCallStatus, ToolOutcom
 import type { Todo } from '../tools/write-todos';
 import type { PromptShape, SystemMdPaths } from '../core/prompt/shape';
 import type { Topic } from '../tools/update-topic';
+import type { CheckpointFields, TurnRecordFields } from '../core/checkpoints';
 
 /** Shared by workflows and the client: the whole message surface of a prompt. */
 
 export const DEFAULT_TASK_QUEUE = 'durable-agent';
 export const DEFAULT_MAX_TURNS = 100;
 
-export interface PromptInput extends HostFields {
+export interface PromptInput extends HostFields, CheckpointFields {
   prompt: string;
   /** Real path of the workspace on the worker's machine. */
   workspace: string;
@@ -125,7 +126,7 @@ export interface PromptInput extends HostFields {
 
 export type { PromptStats };
 
-export interface PromptResult {
+export interface PromptResult extends TurnRecordFields {
   terminateReason: TerminateReason;
   response: string;
   turns: number;
@@ -166,7 +167,7 @@ export interface ToolCallView {
   status: ToolCallStatus;
 }
 
-export interface PromptStatus {
+export interface PromptStatus extends TurnRecordFields {
   phase: 'running' | 'awaiting_approval' | 'awaiting_answer' | 'loop_detected' | 'budget_exhausted' | 'finished';
   turns: number;
   approvalMode: ApprovalMode;
@@ -256,7 +257,7 @@ export interface PromptCarry {
 }
 
 /** Where the prompt stands: its model, mode, turns, answer so far, usage and granted rules. */
-export interface PromptProgress {
+export interface PromptProgress extends TurnRecordFields {
   model: string;
   /** The one fallback from the strong to the fast model has happened. */
   fellBack: boolean;
@@ -343,10 +344,7 @@ export interface SessionInput {
   sessionTurns?: number;
 }
 
-export interface QueuedMessage {
-  promptId: string;
-  text: string;
-}
+export type QueuedMessage = { promptId: string; text: string };
 
 export interface SessionStatus {
   current?: string;

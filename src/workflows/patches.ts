@@ -105,6 +105,11 @@ export const PATCHES = {
     since: '2026-11-27',
     guards: "PreCompress (auto) fires at the check before a conversation's first request too",
   },
+  workspaceCheckpoints: {
+    id: 'workspace-checkpoints',
+    since: '2026-11-28',
+    guards: 'a checkpoint of the workspace before each call that may change files and at the end of its turn',
+  },
 } as const satisfies Record<string, Patch>;
 
 /** Whether this run takes the patch's new branch (`patched` from the Temporal SDK, by the register's id). */

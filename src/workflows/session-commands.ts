@@ -30,7 +30,8 @@ export function registerSessionCommands(id: string, input: SessionInput, state: 
   setHandler(compressSessionUpdate, () => exclusive(state, () => compress(id, input, state)), { validator });
 }
 
-async function exclusive<T>(state: SessionCommandState, run: () => Promise<T>): Promise<T> {
+/** Runs a session command with the session marked busy: the next message waits for it. */
+export async function exclusive<T>(state: Pick<SessionCommandState, 'busy'>, run: () => Promise<T>): Promise<T> {
   state.busy = true;
   try {
     return await run();

@@ -17,6 +17,9 @@ import type { ModelUnavailability } from '../core/model-availability';
 import type { agentPromptWorkflow } from './prompt-workflow';
 import { fireSessionHook } from './hooks/runner';
 import { registerSessionCommands } from './session-commands';
+import { registerRewind } from './session-rewind';
+import type { RewindRecord } from '../core/rewind';
+import type { RewindableSessionInput } from './rewind-api';
 import { payloadProblem } from '../core/message-input';
 import type { PromptResult } from './api';
 import { oneLine, promptMemo } from './state/summaries';
@@ -34,7 +37,7 @@ import {
  * transcript, one at a time, in order; `proceed_always` rules carry from prompt to prompt. When
  * Temporal suggests it, the session continues as new between prompts, carrying its state.
  */
-export async function agentSessionWorkflow(input: SessionInput): Promise<void> {
+export async function agentSessionWorkflow(input: RewindableSessionInput): Promise<void> {
   const id = workflowInfo().workflowId;
   const state: SessionState = {
     transcript: input.transcript ?? { id: `session/${id}`, length: 0 },
@@ -45,9 +48,11 @@ export async function agentSessionWorkflow(input: SessionInput): Promise<void> {
     closed: false,
     unavailable: input.unavailableModels ?? [],
     busy: false,
+    ...(input.lastRewind ? { lastRewind: input.lastRewind } : {}),
   };
   registerSessionHandlers(id, state);
   registerSessionCommands(id, input, state);
+  registerRewind(id, state);
   // A new session (not one continued as new) fires SessionStart; its context goes to the first prompt.
   if (input.promptCount === undefined) state.hookStart = await fireSessionHook(input.defaults, 'SessionStart');
   for (;;) {
@@ -74,6 +79,7 @@ export async function agentSessionWorkflow(input: SessionInput): Promise<void> {
         promptCount: state.count,
         ...(state.unavailable.length > 0 ? { unavailableModels: state.unavailable } : {}),
         ...turnsCarried(input, state),
+        ...(state.lastRewind ? { lastRewind: state.lastRewind } : {}),
       });
     }
   }
@@ -103,8 +109,10 @@ interface SessionState {
   hookStart?: { context?: string; systemMessage?: string };
   /** Models found out of quota, and until when: each prompt starts on the fallback meanwhile. */
   unavailable: ModelUnavailability[];
-  /** A `/clear` or `/compress` is running. */
+  /** A `/clear`, `/compress` or rewind is running. */
   busy: boolean;
+  /** The last rewind, for `rewind --undo`. */
+  lastRewind?: RewindRecord;
 }
 
 function registerSessionHandlers(id: string, state: SessionState): void {

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import type { PromptResult } from '../../src/workflows/api';
+import { sendMessageUpdate, sessionStatusQuery, type PromptResult } from '../../src/workflows/api';
 
 /**
  * A session's queued message becomes a prompt only when its turn comes: waits (50 ms a try, `tries` times) for the
@@ -16,4 +16,15 @@ export async function promptResultOnceStarted(client: Client, promptId: string, 
     await new Promise((r) => setTimeout(r, 50));
   }
   return (await handle.result()) as PromptResult;
+}
+
+/** Sends `text` to a session, waits for its prompt's result, then until the session has taken that result in. */
+export async function askSession(client: Client, sessionId: string, text: string): Promise<PromptResult> {
+  const session = client.workflow.getHandle(sessionId);
+  const result = await promptResultOnceStarted(
+    client,
+    await session.executeUpdate(sendMessageUpdate, { args: [{ text }] }),
+  );
+  while ((await session.query(sessionStatusQuery)).current) await new Promise((r) => setTimeout(r, 20));
+  return result;
 }

@@ -17,6 +17,7 @@ import type { SubagentScope } from '../run/subagent-scope';
 import { mcpArgsProblem, mcpToolOf, runMcpCall } from './mcp-calls';
 import { executedArgs } from './executed-args';
 import { settleCall, trackCall } from '../run/book';
+import { checkpointBeforeCall } from './checkpoint-calls';
 
 const CANCELLED_BY_USER = 'User cancelled operation.';
 /** AfterTool tail calls chain at most this deep (ids `<call>~tail~tail…`). */
@@ -68,6 +69,7 @@ async function processCall(run: PromptRun, call: FunctionCall): Promise<ToolOutc
   if (badMcpArgs) return finishInline(state, record, 'invalid_tool_params', badMcpArgs);
   const refusal = await permit(state, record, run.subagent?.definition.outputSchema);
   if (refusal) return finishInline(state, record, refusal.kind, refusal.message);
+  await checkpointBeforeCall(run, record);
   if (parsed?.tool.runsIn === 'workflow') return finishWorkflowTool(run, record, await runWorkflowTool(run, record));
   const outcome = mcp ? await runMcpCall(state, record, mcp, acts) : await runActivityCall(state, record, acts);
   return finish(state, record, await afterHooks(run, record, outcome));

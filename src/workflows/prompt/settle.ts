@@ -50,6 +50,7 @@ function finishPrompt(run: PromptRun, reason: 'completed' | 'stopped'): PromptRe
     stats: state.progress.stats,
     ...(state.progress.todos ? { todos: state.progress.todos } : {}),
     ...(state.progress.topics ? { topics: state.progress.topics } : {}),
+    ...turnRecordsOf(state),
     ...continuation(run),
   };
 }
@@ -111,6 +112,7 @@ export function failPrompt(run: PromptRun, err: unknown, reason: TerminateReason
       turns: state.progress.turns,
       stats: state.progress.stats,
       response: state.progress.response,
+      ...turnRecordsOf(state),
       ...continuation(run),
     },
   ];
@@ -121,6 +123,11 @@ export function failPrompt(run: PromptRun, err: unknown, reason: TerminateReason
     details,
     cause: cause instanceof Error ? cause : undefined,
   });
+}
+
+/** The turn records, for `checkpoints` and `rewind` once the prompt is closed (absent in runs from before them). */
+function turnRecordsOf(state: PromptState): Pick<PromptResult, 'turnRecords'> {
+  return state.progress.turnRecords ? { turnRecords: state.progress.turnRecords } : {};
 }
 
 /** Sets the status search attribute to how the prompt ended, when the cluster has it. */

@@ -7,6 +7,8 @@ import { emit, recordTurnUsage } from '../run/records';
 import { callFramed, type FrameMemo } from '../state/request-frame';
 import { addResponse, countTurn, rememberFrame } from '../run/progress';
 import { runToolCalls } from '../calls/run-calls';
+import { checkpointTurnEnd } from '../calls/checkpoint-calls';
+import { openTurnRecord } from '../run/turn-records';
 
 /** What a loop says about its requests; the turn fills in the transcript position, model and turn number. */
 export type TurnFrame = Omit<CallModelInput, 'transcriptId' | 'baseLength' | 'append' | 'model' | 'workspace' | 'turn'>;
@@ -63,6 +65,7 @@ export async function takeTurn<V>(run: PromptRun, spec: TurnSpec<V>): Promise<Ta
     return { kind: 'abandoned', verdict };
   }
   adoptCallIds(state, turn.functionCalls);
+  if (!run.subagent) openTurnRecord(state, { id: run.cursor.transcriptId, length: run.cursor.length });
   reportTurn(state, turn);
   return { kind: 'taken', turn };
 }
@@ -76,6 +79,7 @@ export async function runTurn<V>(run: PromptRun, spec: TurnSpec<V>): Promise<Tur
   run.callsOpened(calls);
   run.setMessage(await runToolCalls(run, calls));
   run.callsAnswered();
+  await checkpointTurnEnd(run);
   return { kind: 'called', turn: taken.turn };
 }
 

@@ -39,7 +39,6 @@ export function activitiesFor(input: PromptSettings) {
     retry: { ...modelRetry, maximumAttempts: LLM_LOOP_CHECK_MAX_ATTEMPTS },
   });
   const utility = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: { maximumAttempts: 1 } });
-  const { files, fixer, memory } = readActivities(host);
   const mcp = mcpActivities(input);
   return {
     callModel: summarized(model.callModel, (i) => i.model),
@@ -48,20 +47,17 @@ export function activitiesFor(input: PromptSettings) {
       ? withLocalReads(summarized(tools.runTool, toolSummary))
       : summarized(tools.runTool, toolSummary),
     recordMessage: tools.recordMessage,
-    loadMemory: memory.loadMemory,
-    activateSkill: memory.activateSkill,
     agentResult: tools.agentResult,
     checkForLoop: loopCheck.checkForLoop,
     routeModel: utility.routeModel,
     checkNextSpeaker: utility.checkNextSpeaker,
-    fixEdit: fixer.fixEdit,
-    expandAtPaths: files.expandAtPaths,
+    ...readActivities(host),
     discoverMcpTools: mcp.discoverMcpTools,
     callMcpTool: mcp.callMcpTool,
   };
 }
 
-/** Activities that read the workspace or the host's files, on the host's queue (`host`). */
+/** Activities that read the workspace or the host's files (and checkpoints), on the host's queue (`host`). */
 function readActivities(host: { taskQueue?: string }) {
   // Reading a prompt's `@path` files: a failure is the user's mistake (non-retryable), a crash is retried.
   const files = proxyActivities<Activities>({
@@ -81,7 +77,25 @@ function readActivities(host: { taskQueue?: string }) {
     startToCloseTimeout: '1 minute',
     retry: { maximumAttempts: 3 },
   });
-  return { files, fixer, memory };
+  return {
+    loadMemory: memory.loadMemory,
+    activateSkill: memory.activateSkill,
+    fixEdit: fixer.fixEdit,
+    expandAtPaths: files.expandAtPaths,
+    checkpointWorkspace: checkpoints(host).checkpointWorkspace,
+  };
+}
+
+/**
+ * Checkpoints run on the host, like the tools whose changes they keep. A walk of a large workspace reads every
+ * changed file once; it is retried after a crash (taking it again stores nothing twice).
+ */
+function checkpoints(host: { taskQueue?: string }) {
+  return proxyActivities<Activities>({
+    ...host,
+    startToCloseTimeout: '10 minutes',
+    retry: { initialInterval: '1 second', maximumAttempts: 5 },
+  });
 }
 
 /**

@@ -150,5 +150,6 @@ export function statusOf(state: PromptState): PromptStatus {
     runs: state.progress.runs,
     todos: state.progress.todos,
     topics: state.progress.topics,
+    ...(state.progress.turnRecords ? { turnRecords: state.progress.turnRecords } : {}),
   };
 }

@@ -1,0 +1,45 @@
+import * as path from 'node:path';
+import { snapshotWorkspace } from '../checkpoints';
+import type { CheckpointSettings } from '../core/checkpoints';
+import type { TranscriptStore } from '../store/types';
+
+export interface CheckpointInput {
+  /** Real path of the workspace on this host. */
+  workspace: string;
+  settings?: CheckpointSettings;
+}
+
+/** The checkpoint's reference and a few counts, or why none could be taken; history holds only this. */
+export type CheckpointOutput =
+  | { ok: true; ref: string; files: number; hashed: number; skipped: number }
+  | { ok: false; message: string };
+
+/**
+ * Takes a checkpoint of the workspace on the host that holds it (see src/checkpoints). The host's stat cache lives
+ * under the agent's home, so an unchanged file costs one stat. A workspace that cannot be read is an answer, not a
+ * failure: the prompt goes on without that checkpoint. Taking the same checkpoint twice (a retry after a crash)
+ * stores nothing twice.
+ */
+export async function checkpointWorkspace(
+  deps: { store: TranscriptStore; home?: string },
+  input: CheckpointInput,
+): Promise<CheckpointOutput> {
+  const { exclude, maxFileBytes, maxCheckpointBytes } = input.settings ?? {};
+  try {
+    const snapshot = await snapshotWorkspace(deps.store, input.workspace, {
+      exclude,
+      maxFileBytes,
+      maxCheckpointBytes,
+      statCacheDir: deps.home ? path.join(deps.home, 'checkpoints', 'stat-cache') : undefined,
+    });
+    const { manifest } = snapshot;
+    const files = Object.keys(manifest.files).length;
+    return { ok: true, ref: snapshot.ref, files, hashed: snapshot.hashed, skipped: manifest.skipped.length };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'EACCES' || code === 'ENOTDIR') {
+      return { ok: false, message: `the workspace could not be read for a checkpoint: ${(err as Error).message}` };
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,109 @@
+import * as fs from 'node:fs';
+import type { Client } from '@temporalio/client';
+import { readManifest, restoreWorkspace, snapshotWorkspace, type RestoreResult } from '../checkpoints';
+import type { RewindRecord, TranscriptRef } from '../core/rewind';
+import type { TranscriptStore } from '../store/types';
+import { lastRewindQuery, rewindConversationUpdate } from '../workflows/rewind-api';
+import { InputError } from './input-error';
+import { continuedSession } from './continued-session';
+import { conversationOwner, promptEnded, untilIdle } from './session-target';
+import { turnPoint, type TravelTurns } from './turn-point';
+
+export interface RewindOptions {
+  /** The turn to go back to; absent with `undo`. */
+  to?: number;
+  undo?: boolean;
+  filesOnly?: boolean;
+  conversationOnly?: boolean;
+  /** Cancel a running prompt of the session first, and wait for it to end. */
+  cancel?: boolean;
+  taskQueue: string;
+}
+
+/** What a rewind did, for the command to say. */
+export interface RewindReport {
+  /** The session whose next prompt continues from the rewound conversation. */
+  sessionId: string;
+  turn?: number;
+  /** The workspace paths put back; absent when the files were left as they were. */
+  files?: RestoreResult;
+  conversation?: TranscriptRef;
+  /** The checkpoint of the workspace taken before the rewind (what `--undo` restores). */
+  checkpointBefore?: string;
+}
+
+/**
+ * `rewind ID --to N` and `rewind ID --undo`. The checkpoint of the workspace as it is comes first, then the session
+ * records the rewind (its conversation cut, the checkpoint kept for undo), then the files are put back: whatever
+ * stops it midway, `--undo` finds what it needs in the session.
+ */
+export async function rewind(
+  client: Client,
+  store: TranscriptStore,
+  turns: TravelTurns,
+  options: RewindOptions,
+): Promise<RewindReport> {
+  checkOptions(options);
+  const files = !options.conversationOnly;
+  const conversation = !options.filesOnly;
+  const point = options.undo ? undefined : turnPoint(turns, options.to as number, { files, conversation });
+  const workspace = files ? localWorkspace(turns) : undefined;
+  const sessionId = await idleSession(client, turns, options);
+  const record = options.undo ? await lastRewind(client, sessionId) : undefined;
+  const target = point?.checkpoint ?? record?.checkpoint;
+  const exclude = target ? (await readManifest(store, target)).exclude : [];
+  const before = workspace && target ? (await snapshotWorkspace(store, workspace, { exclude })).ref : undefined;
+  const payload = options.undo
+    ? { undo: true, ...(before ? { checkpoint: before } : {}) }
+    : {
+        ...(conversation ? { to: point?.transcript } : {}),
+        ...(before ? { checkpoint: before } : {}),
+        turn: options.to,
+      };
+  const done = await client.workflow.getHandle(sessionId).executeUpdate(rewindConversationUpdate, { args: [payload] });
+  const restored = workspace && target ? await restoreWorkspace(store, target, workspace) : undefined;
+  return {
+    sessionId,
+    ...(options.to ? { turn: options.to } : {}),
+    ...(restored ? { files: restored } : {}),
+    ...(conversation || options.undo ? { conversation: done.transcript } : {}),
+    ...(before ? { checkpointBefore: before } : {}),
+  };
+}
+
+function checkOptions(options: RewindOptions): void {
+  if (options.filesOnly && options.conversationOnly)
+    throw new InputError('--files-only and --conversation-only exclude each other: give one of them, or neither');
+  if (options.undo && options.to !== undefined) throw new InputError('give --to N or --undo, not both');
+  if (!options.undo && options.to === undefined) throw new InputError('give --to N (the turn to go back to) or --undo');
+}
+
+/** The workspace as this machine sees it: a rewind rewrites its files here. */
+function localWorkspace(turns: TravelTurns): string {
+  const workspace = turns.workspace;
+  if (!workspace || !fs.existsSync(workspace))
+    throw new InputError(
+      `the workspace of ${turns.id} (${workspace ?? 'unknown'}) is not on this machine: run rewind on its host, ` +
+        'or fork the turn here (fork ID --at N --workspace DIR)',
+    );
+  return workspace;
+}
+
+/** The session that holds the conversation, idle; a prompt run on its own continues in a session of its own. */
+async function idleSession(client: Client, turns: TravelTurns, options: RewindOptions): Promise<string> {
+  const owner = await conversationOwner(client, turns.id);
+  if (owner.kind === 'session') {
+    await untilIdle(client, owner.id, !!options.cancel);
+    return owner.id;
+  }
+  if (owner.running) await promptEnded(client, owner.id, !!options.cancel);
+  const sessionId = await continuedSession(client, owner.id, options.taskQueue, !options.undo);
+  await untilIdle(client, sessionId, !!options.cancel);
+  return sessionId;
+}
+
+async function lastRewind(client: Client, sessionId: string): Promise<RewindRecord> {
+  const record = await client.workflow.getHandle(sessionId).query(lastRewindQuery);
+  if (!record) throw new InputError(`nothing to undo: ${sessionId} was never rewound`);
+  return record;
+}
