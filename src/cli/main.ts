@@ -1,6 +1,12 @@
 import { Command, CommanderError, Option } from 'commander';
 import { DEFAULT_SHUTDOWN_GRACE_MS, graceOption, hostOption } from './host-options';
-import { failureText, PayloadTooLargeError, WorkflowNotFoundError, WorkflowUpdateFailedError } from '../client';
+import {
+  failureText,
+  PayloadTooLargeError,
+  sessionTurns,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+} from '../client';
 import { ConfigError, loadConfig, type Config } from '../config';
 import { APPROVAL_MODES, type ApprovalMode } from '../core/types';
 import { runFakeGeminiCommand } from '../fake-gemini';
@@ -24,6 +30,7 @@ import { addTrust } from './trust';
 import { addMemory } from './memory';
 import { addSkills } from './skills';
 import { addRun } from './run-options';
+import { addTravel } from './travel';
 import type { FakeResponses } from './runtime';
 import { fakeResponsesOption } from './fake-responses';
 import { openHomeWarning } from '../private-files';
@@ -74,6 +81,7 @@ function buildProgram(): Command {
       const { config, logger } = setup('warn');
       process.exitCode = await (await import('../acp/command')).acpCommand(config, logger);
     });
+  addTravel(program, setup, io, sessionTurns);
   return program;
 }
 
