@@ -27,6 +27,8 @@ import type { PromptRequest } from './client/prompt-input';
 import { buildPromptInput, launchPrompt } from './client/prompt-request';
 import { sessionOf } from './client/resumed-session';
 import { latestSession } from './client/sessions';
+import { listSessions } from './client/session-list';
+import { sessionRecord } from './client/session-prompts';
 import { promptStatus } from './client/status';
 
 export * from './client/index';
@@ -118,6 +120,20 @@ export class AgentClient {
   /** Lets the session's queued messages run, then ends it. */
   closeSession(sessionId: string) {
     return closeSession(this.temporal, sessionId);
+  }
+
+  /** The sessions of `workspace` (all without it), most recently active first, each with a title. */
+  sessions(workspace?: string) {
+    return listSessions(this.temporal, { workspace });
+  }
+
+  /**
+   * A session's prompts in order and the one running now: an editor shows the session again by
+   * following each from its first event (`follow(promptId, { cursor: 0 })`), which yields a finished
+   * prompt's whole record, its answer included. InputError for an id that is no session.
+   */
+  session(sessionId: string) {
+    return sessionRecord(this.temporal, sessionId);
   }
 
   /** This workspace's newest running session (Gemini CLI's `--resume latest`). */

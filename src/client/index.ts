@@ -24,6 +24,8 @@ export { followEvents, followPrompt, type FollowItem, type FollowOptions } from 
 export { followShown, type StoreConfig } from './follow-shown';
 export { openArgsStore, showFullArgs, withFullArgs, withFullPendingArgs, type ArgsStore } from './full-args';
 export { latestSession } from './sessions';
+export { listSessions, type ListedSession } from './session-list';
+export { sessionPromptId, sessionRecord, type SessionPrompt, type SessionRecord } from './session-prompts';
 export { resumedSession, sessionOf } from './resumed-session';
 export {
   LARGE_TEXT_HINT,
