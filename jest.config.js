@@ -4,6 +4,12 @@ module.exports = {
   testEnvironment: '<rootDir>/test/setup/environment.js',
   roots: ['<rootDir>/src', '<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // The ACP library ships only ES modules: its files are compiled to CommonJS like ours.
+  transform: {
+    '^.+\\.ts$': 'ts-jest',
+    '/node_modules/@agentclientprotocol/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true }, isolatedModules: true }],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!@agentclientprotocol/)'],
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
   testTimeout: 120000,
