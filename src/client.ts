@@ -29,7 +29,7 @@ import { sessionOf } from './client/resumed-session';
 import { latestSession } from './client/sessions';
 import { listSessions } from './client/session-list';
 import { sessionRecord } from './client/session-prompts';
-import { promptStatus } from './client/status';
+import { promptState, promptStatus } from './client/status';
 
 export * from './client/index';
 
@@ -98,6 +98,11 @@ export class AgentClient {
 
   status(promptId: string) {
     return promptStatus(this.temporal, promptId);
+  }
+
+  /** A running prompt's own view (phase, pending calls, events so far); undefined when no worker answered in time. */
+  state(promptId: string) {
+    return promptState(this.temporal, promptId);
   }
 
   /** Ids of running prompts with a call awaiting approval or an answer. */

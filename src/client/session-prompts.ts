@@ -1,5 +1,7 @@
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { sessionStatusQuery } from '../workflows/api';
+import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
+import type { ApprovalMode } from '../core/types';
+import { sessionStatusQuery, type SessionInput } from '../workflows/api';
 import { InputError } from './input-error';
 import { WORKSPACE_MEMO } from './sessions';
 
@@ -17,6 +19,9 @@ export interface SessionPrompt {
 export interface SessionRecord {
   sessionId: string;
   workspace?: string;
+  /** What the session's prompts start with: their approval mode and model. */
+  approvalMode?: ApprovalMode;
+  model?: string;
   /** Still takes messages (false once closed). */
   open: boolean;
   prompts: SessionPrompt[];
@@ -47,9 +52,12 @@ export async function sessionRecord(client: Client, sessionId: string): Promise<
     });
   const ended = Array.from({ length: status.prompts }, (_, i) => sessionPromptId(sessionId, i + 1));
   const workspace = description.memo?.[WORKSPACE_MEMO];
+  const defaults = await startedWith(handle);
   return {
     sessionId,
     ...(typeof workspace === 'string' ? { workspace } : {}),
+    ...(defaults?.approvalMode && { approvalMode: defaults.approvalMode }),
+    ...(defaults?.model && { model: defaults.model }),
     open: description.status.name === 'RUNNING' && !status.closed,
     prompts: [
       ...ended.map((promptId) => ({ promptId, state: 'ended' as const })),
@@ -58,6 +66,15 @@ export async function sessionRecord(client: Client, sessionId: string): Promise<
     ],
     ...(status.current ? { running: status.current } : {}),
   };
+}
+
+/** The settings the session's current run started with (a run continued as new carries them whole). */
+async function startedWith(handle: WorkflowHandle): Promise<Partial<SessionInput['defaults']> | undefined> {
+  const history = await handle.fetchHistory();
+  const payload = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
+  if (!payload) return undefined;
+  const input = defaultPayloadConverter.fromPayload<Partial<SessionInput> | undefined>(payload);
+  return typeof input?.defaults === 'object' ? input.defaults : undefined;
 }
 
 /** The id of the session's `n`th prompt (from 1). */

@@ -94,6 +94,8 @@ test('a finished session: its prompts in order, each one’s whole record from c
   expect(found).toEqual({
     sessionId: session.id,
     workspace: ws,
+    approvalMode: 'yolo',
+    model: 'gemini-test-model',
     open: true,
     prompts: [
       { promptId: first, state: 'ended' },
@@ -132,6 +134,9 @@ test('a running prompt and a queued one; closing lets the queued one run, then t
     callId = item.event.callId;
     break;
   }
+  const state = await client.state(first);
+  expect(state?.pendingApprovals.map((c) => c.callId)).toEqual([callId]);
+  expect(state?.eventCount).toBeGreaterThan(1);
   expect(await client.session(session.id)).toMatchObject({
     open: true,
     running: first,
@@ -148,6 +153,8 @@ test('a running prompt and a queued one; closing lets the queued one run, then t
   expect(await client.session(session.id)).toEqual({
     sessionId: session.id,
     workspace: ws,
+    approvalMode: 'default',
+    model: 'gemini-test-model',
     open: false,
     prompts: [
       { promptId: first, state: 'ended' },
