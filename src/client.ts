@@ -14,17 +14,21 @@ import type { SessionInput, ToolConfirmation } from './workflows/api';
 import {
   answerQuestion,
   cancelPrompt,
+  clearSession,
   closeSession,
+  compressSession,
   confirmToolCall,
   promptsAwaitingApproval,
   sendToSession,
+  setApprovalMode,
   terminatePrompt,
 } from './client/agent-client';
 import { followShown } from './client/follow-shown';
 import type { FollowItem } from './client/follow';
+import type { ApprovalMode } from './core/types';
 import { listPrompts, type ListStatus } from './client/listing';
 import type { PromptRequest } from './client/prompt-input';
-import { buildPromptInput, launchPrompt } from './client/prompt-request';
+import { buildPromptInput, launchPrompt, newSessionDefaults, sessionSettings } from './client/prompt-request';
 import { sessionOf } from './client/resumed-session';
 import { latestSession } from './client/sessions';
 import { listSessions } from './client/session-list';
@@ -120,6 +124,30 @@ export class AgentClient {
    */
   send(sessionId: string, text: string, defaults?: SessionInput['defaults']) {
     return sendToSession(this.temporal, sessionId, text, { taskQueue: this.options.taskQueue, defaults });
+  }
+
+  /**
+   * What a new session of `request.workspace` starts with (checked settings and the workspace's
+   * trusted configuration); `send` takes it with the session's first message.
+   */
+  async sessionDefaults(request: Omit<PromptRequest, 'prompt' | 'detach'>): Promise<SessionInput['defaults']> {
+    const { config, warnings } = this.options;
+    return newSessionDefaults(config, this.temporal, sessionSettings(config, request), request, warnings);
+  }
+
+  /** Switches a running prompt's approval mode. */
+  setMode(promptId: string, mode: ApprovalMode) {
+    return setApprovalMode(this.temporal, promptId, mode);
+  }
+
+  /** A fresh conversation in an idle session. */
+  clearSession(sessionId: string) {
+    return clearSession(this.temporal, sessionId);
+  }
+
+  /** Compresses an idle session's conversation now. */
+  compressSession(sessionId: string) {
+    return compressSession(this.temporal, sessionId);
   }
 
   /** Lets the session's queued messages run, then ends it. */

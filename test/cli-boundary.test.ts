@@ -1,12 +1,13 @@
 /**
- * The CLI is one front end among others: it parses arguments, prints, and calls the client
- * (src/client.ts). Building a prompt's input and following a prompt's events live in the client, so
- * an editor front end gets them the same. A line in src/cli that does either itself fails here.
+ * The CLI and the editor front end (src/acp, the Agent Client Protocol) are front ends: they parse
+ * their input, show, and call the client (src/client.ts). Building a prompt's input and following a
+ * prompt's events live in the client, so every front end gets them the same. A line in src/cli or
+ * src/acp that does either itself fails here.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-const CLI = path.resolve(__dirname, '..', 'src', 'cli');
+const FRONT_ENDS = ['cli', 'acp'].map((dir) => path.resolve(__dirname, '..', 'src', dir));
 
 /** What only the client may do, and how each shows in source. */
 const CLIENT_ONLY: { what: string; pattern: RegExp }[] = [
@@ -36,9 +37,9 @@ function sources(dir: string): string[] {
     .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
 }
 
-test.each(CLIENT_ONLY)('no file in src/cli has $what', ({ pattern }) => {
-  const offending = sources(CLI).filter((file) => pattern.test(fs.readFileSync(file, 'utf8')));
-  expect(offending.map((f) => path.relative(CLI, f))).toEqual([]);
+test.each(CLIENT_ONLY)('no file in src/cli or src/acp has $what', ({ pattern }) => {
+  const offending = FRONT_ENDS.flatMap(sources).filter((file) => pattern.test(fs.readFileSync(file, 'utf8')));
+  expect(offending.map((f) => path.relative(path.resolve(__dirname, '..', 'src'), f))).toEqual([]);
 });
 
 test('the rules see what they forbid', () => {

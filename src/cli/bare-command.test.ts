@@ -14,6 +14,12 @@ describe('geminiStyle', () => {
       expect(geminiStyle(argv(flag), true)).toEqual(argv(flag));
     expect(geminiStyle(argv('list'), true)).toEqual(argv('list'));
   });
+
+  it('takes Gemini CLI’s editor flags, anywhere, for the acp command', () => {
+    expect(geminiStyle(argv('--acp'), true)).toEqual(argv('acp'));
+    expect(geminiStyle(argv('--experimental-acp'), false)).toEqual(argv('acp'));
+    expect(geminiStyle(argv('-m', 'x', '--experimental-acp'), false)).toEqual(argv('acp', '-m', 'x'));
+  });
 });
 
 describe('newSessionName', () => {

@@ -2,12 +2,17 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
+/** Gemini CLI's flags for its editor mode: an editor set up for it starts `durable-agent acp` with one word changed. */
+const ACP_FLAGS = ['--acp', '--experimental-acp'];
+
 /**
  * `durable-agent -p "..." -o json -y`, as a script written for `gemini` calls it: options before any
  * command mean `run`. Help and version stay the program's; anything else goes to `run`'s checks.
  * Nothing at all opens a conversation on a terminal, as `gemini` does, and reads the prompt from a pipe.
  */
 export function geminiStyle(argv: string[], stdinIsTty = !!process.stdin.isTTY): string[] {
+  const acp = argv.findIndex((arg, i) => i >= 2 && ACP_FLAGS.includes(arg));
+  if (acp >= 0) return [...argv.slice(0, 2), 'acp', ...argv.slice(2).filter((arg) => !ACP_FLAGS.includes(arg))];
   const first = argv[2];
   if (first === undefined)
     return [...argv, ...(stdinIsTty ? ['chat', newSessionName(process.cwd(), new Date())] : ['run'])];

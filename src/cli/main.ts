@@ -64,6 +64,16 @@ function buildProgram(): Command {
   addMemory(program, setup, io);
   addSkills(program, setup, io);
   addReplayCheck(program, setup, io);
+  program
+    .command('acp')
+    .description('serve an editor over the Agent Client Protocol on stdin/stdout (also --acp, --experimental-acp)')
+    // An editor set up for Gemini CLI may pass its other flags too: the editor chooses mode and model per session.
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action(async () => {
+      const { config, logger } = setup('warn');
+      process.exitCode = await (await import('../acp/command')).acpCommand(config, logger);
+    });
   return program;
 }
 

@@ -12,6 +12,7 @@ import {
   compressSignal,
   loopDecisionSignal,
   sendMessageUpdate,
+  setApprovalModeSignal,
   topUpBudgetSignal,
   type LoopDecision,
   type SessionInput,
@@ -22,6 +23,7 @@ import { oneLine, promptMemo, sessionSummary } from '../workflows/state/summarie
 import type { QuestionAnswerPayload } from '../core/questions';
 import { wedgedReason } from './troubles';
 import { echo } from '../core/message-input';
+import type { ApprovalMode } from '../core/types';
 
 /** Starts one prompt; the client only starts workflows and sends messages. */
 export async function startPrompt(
@@ -126,6 +128,11 @@ export async function topUpBudget(client: Client, workflowId: string, answer: Bu
 /** The answer to a prompt paused on a detected loop. */
 export async function decideLoop(client: Client, workflowId: string, action: LoopDecision): Promise<void> {
   await client.workflow.getHandle(workflowId).signal(loopDecisionSignal, { action });
+}
+
+/** Switches a running prompt's approval mode (as `exit_plan_mode` does); it applies to the calls decided next. */
+export async function setApprovalMode(client: Client, workflowId: string, mode: ApprovalMode): Promise<void> {
+  await client.workflow.getHandle(workflowId).signal(setApprovalModeSignal, { mode });
 }
 
 export async function cancelPrompt(client: Client, workflowId: string): Promise<void> {

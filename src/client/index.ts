@@ -16,6 +16,7 @@ export {
   promptsAwaitingApproval,
   requestCompression,
   sendToSession,
+  setApprovalMode,
   startPrompt,
   topUpBudget,
   type BudgetAnswer,

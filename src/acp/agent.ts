@@ -1,0 +1,154 @@
+/**
+ * The agent side of the Agent Client Protocol: `initialize`, `authenticate`, sessions, prompts,
+ * cancel, modes and the model. Every handler goes through the one client (AgentClient); the
+ * sessions and their conversations live in Temporal, this process only relays.
+ */
+import {
+  agent,
+  PROTOCOL_VERSION,
+  RequestError,
+  type AgentApp,
+  type AgentContext,
+  type ContentBlock,
+  type SessionUpdate,
+} from '@agentclientprotocol/sdk';
+import type { AgentClient } from '../client';
+import type { Logger } from '../logger';
+import { commandsUpdate, runSlashCommand } from './commands';
+import { configOptions, isApprovalMode, MODEL_OPTION, modeState } from './modes';
+import type { AskPermission } from './permissions';
+import { promptText, UnsupportedContentError } from './prompt-content';
+import { runPromptTurn } from './prompt-turn';
+import { newSession, type AcpSession } from './session';
+import { addSessionMethods } from './session-methods';
+
+export interface AgentDeps {
+  client: AgentClient;
+  logger: Logger;
+  version: string;
+  /** Whether a Gemini API key is there for the worker this process may start (`authenticate`). */
+  hasApiKey(): boolean;
+}
+
+/** Gemini CLI's id for the Gemini API key method, so an editor set up for it finds the same. */
+export const API_KEY_METHOD = 'gemini-api-key';
+
+export function acpAgent(deps: AgentDeps): AgentApp {
+  const sessions = new Sessions();
+  const app = agent({ name: 'durable-agent' })
+    .onRequest('initialize', () => initializeResponse(deps.version))
+    .onRequest('authenticate', ({ params }) => authenticate(params.methodId, deps))
+    .onRequest('session/new', async ({ params, client }) => {
+      const session = sessions.add(await newSession(deps.client, params));
+      void notify(client, session.id)(commandsUpdate);
+      return { sessionId: session.id, modes: modeState(session.mode), configOptions: configOptions(session.model) };
+    })
+    .onRequest('session/prompt', ({ params, client }) =>
+      prompt(sessions.get(params.sessionId), params.prompt, client, deps),
+    )
+    .onNotification('session/cancel', async ({ params }) => {
+      const running = sessions.find(params.sessionId)?.running;
+      if (running)
+        await deps.client
+          .cancel(running.promptId)
+          .catch((err: unknown) => deps.logger.warn({ err: String(err) }, 'cancel failed'));
+    })
+    .onRequest('session/set_mode', ({ params, client }) =>
+      setMode(sessions.get(params.sessionId), params.modeId, client, deps),
+    )
+    .onRequest('session/set_config_option', ({ params }) => {
+      const session = sessions.get(params.sessionId);
+      if (params.configId !== MODEL_OPTION || typeof params.value !== 'string')
+        throw RequestError.invalidParams({ configId: params.configId }, `unknown config option ${params.configId}`);
+      if (!session.defaults)
+        throw RequestError.invalidRequest(undefined, 'the model is chosen before the session’s first prompt');
+      session.defaults.model = session.model = params.value;
+      return { configOptions: configOptions(session.model) };
+    });
+  return addSessionMethods(app);
+}
+
+/** The sessions this connection created or attached. */
+class Sessions {
+  private readonly byId = new Map<string, AcpSession>();
+
+  add(session: AcpSession): AcpSession {
+    this.byId.set(session.id, session);
+    return session;
+  }
+
+  find(id: string): AcpSession | undefined {
+    return this.byId.get(id);
+  }
+
+  /** The session, or the JSON-RPC error for an unknown id. */
+  get(id: string): AcpSession {
+    const session = this.byId.get(id);
+    if (!session) throw RequestError.invalidParams({ sessionId: id }, `unknown session ${id}`);
+    return session;
+  }
+}
+
+function authenticate(methodId: string, deps: AgentDeps) {
+  if (methodId !== API_KEY_METHOD) throw RequestError.invalidParams({ methodId }, `unknown auth method ${methodId}`);
+  if (!deps.hasApiKey())
+    throw RequestError.authRequired(undefined, 'set GEMINI_API_KEY in the agent’s environment (the editor’s env)');
+  return {};
+}
+
+async function prompt(session: AcpSession, blocks: ContentBlock[], client: AgentContext, deps: AgentDeps) {
+  if (session.running)
+    throw RequestError.invalidRequest({ sessionId: session.id }, 'a prompt is running: cancel it or wait for it');
+  const text = contentText(blocks);
+  const answered = await runSlashCommand(session, text, deps.client);
+  if (answered !== undefined) {
+    await notify(
+      client,
+      session.id,
+    )({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: answered } });
+    return { stopReason: 'end_turn' as const };
+  }
+  const ask: AskPermission = (request, signal) =>
+    client.request('session/request_permission', request, { cancellationSignal: signal });
+  const cx = { client: deps.client, notify: notify(client, session.id), ask, logger: deps.logger };
+  return { stopReason: await runPromptTurn(session, text, cx) };
+}
+
+/** The mode for the session's next prompts, and for the running one at once. */
+async function setMode(session: AcpSession, modeId: string, client: AgentContext, deps: AgentDeps) {
+  if (!isApprovalMode(modeId)) throw RequestError.invalidParams({ modeId }, `unknown mode ${modeId}`);
+  session.mode = modeId;
+  if (session.defaults) session.defaults.approvalMode = session.startMode = modeId;
+  if (session.running) await deps.client.setMode(session.running.promptId, modeId);
+  await notify(client, session.id)({ sessionUpdate: 'current_mode_update', currentModeId: modeId });
+  return {};
+}
+
+function notify(client: AgentContext, sessionId: string) {
+  return (update: SessionUpdate) => client.notify('session/update', { sessionId, update });
+}
+
+function contentText(blocks: ContentBlock[]): string {
+  try {
+    return promptText(blocks);
+  } catch (err) {
+    if (err instanceof UnsupportedContentError) throw RequestError.invalidParams(undefined, err.message);
+    throw err;
+  }
+}
+
+function initializeResponse(version: string) {
+  return {
+    protocolVersion: PROTOCOL_VERSION,
+    agentInfo: { name: 'durable-agent', title: 'durable-agent', version },
+    authMethods: [
+      { id: API_KEY_METHOD, name: 'Gemini API key', description: 'GEMINI_API_KEY in the agent’s environment' },
+    ],
+    agentCapabilities: {
+      loadSession: true,
+      sessionCapabilities: { list: {}, resume: {}, close: {} },
+      promptCapabilities: { image: false, audio: false, embeddedContext: true },
+      mcpCapabilities: { http: true, sse: true },
+    },
+  };
+}
