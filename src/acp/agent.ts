@@ -20,7 +20,7 @@ import type { AskPermission } from './permissions';
 import { promptText, UnsupportedContentError } from './prompt-content';
 import { runPromptTurn } from './prompt-turn';
 import { newSession, type AcpSession } from './session';
-import { addSessionMethods } from './session-methods';
+import { addSessionMethods } from './sessions';
 
 export interface AgentDeps {
   client: AgentClient;
@@ -65,7 +65,7 @@ export function acpAgent(deps: AgentDeps): AgentApp {
       session.defaults.model = session.model = params.value;
       return { configOptions: configOptions(session.model) };
     });
-  return addSessionMethods(app);
+  return addSessionMethods(app, { client: deps.client, logger: deps.logger, sessions });
 }
 
 /** The sessions this connection created or attached. */
@@ -79,6 +79,10 @@ class Sessions {
 
   find(id: string): AcpSession | undefined {
     return this.byId.get(id);
+  }
+
+  remove(id: string): void {
+    this.byId.delete(id);
   }
 
   /** The session, or the JSON-RPC error for an unknown id. */
