@@ -31,7 +31,9 @@ import type { PromptRequest } from './client/prompt-input';
 import { buildPromptInput, launchPrompt, newSessionDefaults, sessionSettings } from './client/prompt-request';
 import { sessionOf } from './client/resumed-session';
 import { latestSession } from './client/sessions';
-import { promptStatus } from './client/status';
+import { listSessions } from './client/session-list';
+import { sessionRecord } from './client/session-prompts';
+import { promptState, promptStatus } from './client/status';
 import { sessionTurns } from './client/turns';
 
 export * from './client/index';
@@ -108,6 +110,11 @@ export class AgentClient {
     return sessionTurns(this.temporal, id);
   }
 
+  /** A running prompt's own view (phase, pending calls, events so far); undefined when no worker answered in time. */
+  state(promptId: string) {
+    return promptState(this.temporal, promptId);
+  }
+
   /** Ids of running prompts with a call awaiting approval or an answer. */
   pending(limit?: number) {
     return promptsAwaitingApproval(this.temporal, limit);
@@ -152,6 +159,20 @@ export class AgentClient {
   /** Lets the session's queued messages run, then ends it. */
   closeSession(sessionId: string) {
     return closeSession(this.temporal, sessionId);
+  }
+
+  /** The sessions of `workspace` (all without it), most recently active first, each with a title. */
+  sessions(workspace?: string) {
+    return listSessions(this.temporal, { workspace });
+  }
+
+  /**
+   * A session's prompts in order and the one running now: an editor shows the session again by
+   * following each from its first event (`follow(promptId, { cursor: 0 })`), which yields a finished
+   * prompt's whole record, its answer included. InputError for an id that is no session.
+   */
+  session(sessionId: string) {
+    return sessionRecord(this.temporal, sessionId);
   }
 
   /** This workspace's newest running session (Gemini CLI's `--resume latest`). */

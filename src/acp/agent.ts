@@ -20,7 +20,7 @@ import type { AskPermission } from './permissions';
 import { promptText, UnsupportedContentError } from './prompt-content';
 import { runPromptTurn } from './prompt-turn';
 import { newSession, type AcpSession } from './session';
-import { addSessionMethods } from './session-methods';
+import { addSessionMethods } from './sessions';
 
 export interface AgentDeps {
   client: AgentClient;
@@ -34,31 +34,30 @@ export interface AgentDeps {
 export const API_KEY_METHOD = 'gemini-api-key';
 
 export function acpAgent(deps: AgentDeps): AgentApp {
-  const sessions = new Map<string, AcpSession>();
+  const sessions = new Sessions();
   const app = agent({ name: 'durable-agent' })
     .onRequest('initialize', () => initializeResponse(deps.version))
     .onRequest('authenticate', ({ params }) => authenticate(params.methodId, deps))
     .onRequest('session/new', async ({ params, client }) => {
-      const session = await newSession(deps.client, params);
-      sessions.set(session.id, session);
+      const session = sessions.add(await newSession(deps.client, params));
       void notify(client, session.id)(commandsUpdate);
       return { sessionId: session.id, modes: modeState(session.mode), configOptions: configOptions(session.model) };
     })
     .onRequest('session/prompt', ({ params, client }) =>
-      prompt(sessionOf(sessions, params.sessionId), params.prompt, client, deps),
+      prompt(sessions.get(params.sessionId), params.prompt, client, deps),
     )
     .onNotification('session/cancel', async ({ params }) => {
-      const running = sessions.get(params.sessionId)?.running;
+      const running = sessions.find(params.sessionId)?.running;
       if (running)
         await deps.client
           .cancel(running.promptId)
           .catch((err: unknown) => deps.logger.warn({ err: String(err) }, 'cancel failed'));
     })
     .onRequest('session/set_mode', ({ params, client }) =>
-      setMode(sessionOf(sessions, params.sessionId), params.modeId, client, deps),
+      setMode(sessions.get(params.sessionId), params.modeId, client, deps),
     )
     .onRequest('session/set_config_option', ({ params }) => {
-      const session = sessionOf(sessions, params.sessionId);
+      const session = sessions.get(params.sessionId);
       if (params.configId !== MODEL_OPTION || typeof params.value !== 'string')
         throw RequestError.invalidParams({ configId: params.configId }, `unknown config option ${params.configId}`);
       if (!session.defaults)
@@ -66,14 +65,32 @@ export function acpAgent(deps: AgentDeps): AgentApp {
       session.defaults.model = session.model = params.value;
       return { configOptions: configOptions(session.model) };
     });
-  return addSessionMethods(app);
+  return addSessionMethods(app, { client: deps.client, logger: deps.logger, sessions });
 }
 
-/** A session this connection created or attached, or the JSON-RPC error for an unknown id. */
-function sessionOf(sessions: Map<string, AcpSession>, id: string): AcpSession {
-  const session = sessions.get(id);
-  if (!session) throw RequestError.invalidParams({ sessionId: id }, `unknown session ${id}`);
-  return session;
+/** The sessions this connection created or attached. */
+class Sessions {
+  private readonly byId = new Map<string, AcpSession>();
+
+  add(session: AcpSession): AcpSession {
+    this.byId.set(session.id, session);
+    return session;
+  }
+
+  find(id: string): AcpSession | undefined {
+    return this.byId.get(id);
+  }
+
+  remove(id: string): void {
+    this.byId.delete(id);
+  }
+
+  /** The session, or the JSON-RPC error for an unknown id. */
+  get(id: string): AcpSession {
+    const session = this.byId.get(id);
+    if (!session) throw RequestError.invalidParams({ sessionId: id }, `unknown session ${id}`);
+    return session;
+  }
 }
 
 function authenticate(methodId: string, deps: AgentDeps) {

@@ -1,0 +1,108 @@
+/**
+ * An editor attaching to a session that already exists: `session/load` replays its whole
+ * conversation as `session/update`s, then follows the prompt running now (and the messages queued
+ * after it) live; `session/resume` follows from now without the replay. Every prompt's record comes
+ * from the server, so prompts that ran or ended while no editor was attached are shown like the others.
+ */
+import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import type { AgentClient, SessionPrompt } from '../client';
+import type { AgentEvent } from '../core/events';
+import type { ToolCallStatus } from '../core/types';
+import type { PromptStatus, ToolCallView } from '../workflows/api';
+import type { Logger } from '../logger';
+import { PermissionBridge, type AskPermission } from './permissions';
+import type { AcpSession } from './session';
+import { acpUpdates, newUpdateView, toolCall } from './updates';
+
+/** What attaching needs: the one client, and this editor's channel for updates and permission requests. */
+export interface AttachContext {
+  client: AgentClient;
+  notify(update: SessionUpdate): Promise<void>;
+  ask: AskPermission;
+  logger: Logger;
+}
+
+/** Sends each ended prompt's whole record, in order, as a replay (the user's messages included). */
+export async function replayEnded(session: AcpSession, prompts: SessionPrompt[], cx: AttachContext): Promise<void> {
+  for (const prompt of prompts.filter((p) => p.state === 'ended')) {
+    const view = newUpdateView(session.cwd, true);
+    for await (const item of cx.client.follow(prompt.promptId, { cursor: 0 }))
+      for (const update of acpUpdates(view, item)) await cx.notify(update);
+  }
+}
+
+/**
+ * Follows the session's running prompt, then its queued ones, until they end or `stop` aborts.
+ * With `replay`, the running prompt is shown from its first event, else from now. Resolves
+ * `caughtUp` once what happened before the editor attached has been sent (its response may go
+ * then); calls awaiting approval at that point are asked of this editor, as are later ones.
+ */
+export async function followAttached(
+  session: AcpSession,
+  prompts: SessionPrompt[],
+  cx: AttachContext & { replay: boolean; stop: AbortSignal; caughtUp(): void },
+): Promise<void> {
+  const live = prompts.filter((p) => p.state !== 'ended');
+  try {
+    for (const [i, prompt] of live.entries()) {
+      if (cx.stop.aborted) break;
+      session.running = { promptId: prompt.promptId };
+      await followOne(session, prompt.promptId, { ...cx, replay: cx.replay || i > 0 });
+    }
+  } catch (err) {
+    if (!cx.stop.aborted) cx.logger.warn({ err: String(err), sessionId: session.id }, 'following the session failed');
+  } finally {
+    if (live.some((p) => p.promptId === session.running?.promptId)) session.running = undefined;
+    cx.caughtUp();
+  }
+}
+
+async function followOne(
+  session: AcpSession,
+  promptId: string,
+  cx: AttachContext & { replay: boolean; stop: AbortSignal; caughtUp(): void },
+): Promise<void> {
+  // What the prompt has done so far: its events up to here are the past, its pending calls the open questions.
+  const now = await cx.client.state(promptId);
+  const past = now?.eventCount ?? 0;
+  const pending = new Set(now?.pendingApprovals.map((call) => call.callId));
+  const view = newUpdateView(session.cwd, true);
+  const bridge = new PermissionBridge({ ...cx, sessionId: session.id, promptId, workspace: session.cwd });
+  let caughtUp = false;
+  const catchUp = () => {
+    if (caughtUp) return;
+    caughtUp = true;
+    cx.caughtUp();
+  };
+  if (past === 0 || !cx.replay) catchUp();
+  try {
+    // From now on: the calls still open are not among the events followed, so they are announced
+    // here (their end refers to them), and those waiting for approval asked.
+    if (!cx.replay)
+      for (const call of openCalls(now)) await cx.notify(toolCall(session.cwd, call.callId, call.name, call.args));
+    if (!cx.replay) for (const call of now?.pendingApprovals ?? []) bridge.onEvent(awaiting(call));
+    for await (const item of cx.client.follow(promptId, { cursor: cx.replay ? 0 : past, signal: cx.stop })) {
+      if (item.kind === 'event' && askable(item.event, item.event.seq < past, pending)) bridge.onEvent(item.event);
+      for (const update of acpUpdates(view, item)) await cx.notify(update);
+      if (item.kind === 'event' && item.event.seq >= past - 1) catchUp();
+    }
+  } finally {
+    bridge.close();
+    catchUp();
+  }
+}
+
+const ENDED: ReadonlySet<ToolCallStatus> = new Set(['success', 'error', 'cancelled']);
+
+function openCalls(state: PromptStatus | undefined): ToolCallView[] {
+  return (state?.toolCalls ?? []).filter((call) => !ENDED.has(call.status));
+}
+
+function awaiting(call: { callId: string; name: string; args: unknown }): AgentEvent {
+  return { type: 'tool_call_awaiting_approval', ...call, seq: -1, time: new Date().toISOString() };
+}
+
+/** A call the past asked about is asked again only while it still waits (one decided since is not). */
+function askable(event: AgentEvent, past: boolean, pending: Set<string>): boolean {
+  return !past || event.type !== 'tool_call_awaiting_approval' || pending.has(event.callId);
+}
