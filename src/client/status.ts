@@ -58,6 +58,8 @@ export interface StatusReport {
   waitingForHost?: string;
   /** Tool calls executing now; present only while there are some. */
   runningTools?: RunningTool[];
+  /** The spending limit and the spend (US dollars) of a running prompt that has one; `nextRequestUsd` while paused. */
+  costLimit?: PromptStatus['costLimit'];
 }
 
 /** What the server says about a workflow execution (throws WorkflowNotFoundError for an unknown id). */
@@ -115,7 +117,8 @@ export async function promptStatus(client: Client, workflowId: string): Promise<
       if (!s) {
         const wedged = await wedgedReason(client, workflowId, description);
         const published = description.typedSearchAttributes.get(STATUS_ATTRIBUTE);
-        const waiting = published === 'awaiting_approval' || published === 'awaiting_answer';
+        const waiting =
+          published === 'awaiting_approval' || published === 'awaiting_answer' || published === 'budget_exhausted';
         return {
           ...base,
           status: waiting ? published : 'running',
@@ -134,7 +137,8 @@ export async function promptStatus(client: Client, workflowId: string): Promise<
       const host = s.host ? await hostReport(client, description, s.host) : {};
       const tools = runningToolsOf(s, description);
       const running = tools.length > 0 ? { runningTools: tools } : {};
-      return { ...base, status, turns: s.turns, ...waiting, ...running, stats: s.stats, ...todos, ...host };
+      const cost = s.costLimit ? { costLimit: s.costLimit } : {};
+      return { ...base, status, turns: s.turns, ...waiting, ...running, stats: s.stats, ...todos, ...host, ...cost };
     }
     case 'COMPLETED': {
       const r = (await handle.result()) as PromptResult;
