@@ -114,6 +114,7 @@ export async function callModel(deps: ModelDeps, framed: FramedCallModelInput): 
     functionCalls: await externalizeLargeStrings(turn.functionCalls.map(refuseForgedMarkers), deps.store),
     finishReason: turn.finishReason,
     usage: turn.usage,
+    ...(turn.droppedTries ? { droppedTries: turn.droppedTries } : {}),
     model: input.model,
     transcriptLength: length + 1,
     ...(frameRef ? { frameRef } : {}),

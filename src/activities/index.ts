@@ -11,7 +11,7 @@ import type { JsonModelSeam, ModelSeam } from '../model/seam';
 import { runTool, type RunToolInput } from './run-tool';
 import { judgeCall, type JudgeCallInput } from './judge-call';
 import { agentResult, type AgentResultInput } from './agent-result';
-import { meterModels, type ModelUsage } from './usage-meter';
+import { meterModels, type Metered } from './usage-meter';
 import { checkForLoop, type LoopCheckInput } from './loop-check';
 import { compressTranscript, type CompressTranscriptInput } from './compress';
 import { routeModel, type RouteModelInput } from './route-model';
@@ -106,11 +106,15 @@ function transcriptAndToolActivities(deps: ActivityDeps) {
   const background = workerBackgroundShells(deps.home, { runner, env: commandEnv });
   const heartbeatIntervalMs = deps.toolHeartbeatIntervalMs;
   return {
+    /** A tool call; the web tools' model requests come back in the outcome's `requests`, to be counted. */
     async runTool(input: RunToolInput) {
       const records = deps.home ? commandRecords(path.join(deps.home, 'commands')) : undefined;
-      const { store, journal, grepTimeoutMs, home, models } = deps;
-      const toolDeps = { store, journal, grepTimeoutMs, exec, background, commandRecords: records, home, models };
-      return runTool({ ...toolDeps, heartbeatIntervalMs }, input);
+      const meter = meterModels(deps.models);
+      const { store, journal, grepTimeoutMs, home } = deps;
+      const toolDeps = { store, journal, grepTimeoutMs, exec, background, commandRecords: records, home };
+      const outcome = await runTool({ ...toolDeps, models: meter.models, heartbeatIntervalMs }, input);
+      const { requests } = meter.metered();
+      return requests.length > 0 ? { ...outcome, requests } : outcome;
     },
     /** `invoke_agent`'s result with the sub-agent's long output strings read back from the store. */
     async agentResult(input: AgentResultInput) {
@@ -165,10 +169,10 @@ function mcpActivities(deps: ActivityDeps) {
 async function metered<R extends object>(
   deps: ActivityDeps,
   run: (models: JsonModelSeam) => Promise<R>,
-): Promise<R & { usage: ModelUsage }> {
+): Promise<R & Metered> {
   const meter = meterModels(deps.models);
   const result = await run(meter.models);
-  return { ...result, usage: meter.usage() };
+  return { ...result, ...meter.metered() };
 }
 
 export type Activities = ReturnType<typeof createActivities>;

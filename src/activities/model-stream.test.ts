@@ -121,6 +121,25 @@ describe('streamValidTurn', () => {
     expect(turn.historyParts).toEqual([{ text: 'Hello world' }]);
   });
 
+  it("counts the usage of tries whose answers were dropped: an invalid answer's and a broken stream's", async () => {
+    const usage = (input: number, output: number) => ({
+      promptTokenCount: input,
+      candidatesTokenCount: output,
+      totalTokenCount: input + output,
+    });
+    const invalid = { chunks: [{ ...text('', 'MALFORMED_FUNCTION_CALL'), usageMetadata: usage(100, 7) }] };
+    const broken = { chunks: [{ ...text('Hel'), usageMetadata: usage(100, 3) }], breakWith: networkError() };
+    const unreported = { chunks: [text('Hel')], breakWith: networkError() };
+    const last = { chunks: [text('Hello'), { ...text(' world', 'STOP'), usageMetadata: usage(100, 9) }] };
+    const turn = await run([invalid, broken, unreported, last]).result;
+    expect(turn.usage).toMatchObject({ input: 100, output: 9 });
+    expect(turn.droppedTries).toEqual([
+      { input: 100, output: 7, cached: 0, thoughts: 0, total: 107 },
+      { input: 100, output: 3, cached: 0, thoughts: 0, total: 103 },
+    ]);
+    expect((await run([good]).result).droppedTries).toBeUndefined();
+  });
+
   it('throws a connection-phase 400 at once, classified, after 1 call', async () => {
     const { fake, sleeps, result } = run([{ reject: new ApiError({ message: 'bad', status: 400 }) }, good]);
     const err = await failureOf(result);

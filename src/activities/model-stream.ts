@@ -13,6 +13,7 @@ import { classifyModelError } from '../model/errors';
 import type { StreamSeam } from '../model/seam';
 import { streamContentCheck } from '../core/loop/stream-check';
 import type { ContentTracking, LoopDetection } from '../core/loop/types';
+import type { TokenUsage } from '../core/types';
 
 export interface ModelStreamDeps {
   models: StreamSeam;
@@ -29,11 +30,15 @@ export interface ModelStreamDeps {
   contentLoop?: ContentTracking;
 }
 
-/** A turn whose stream was cut because its text chants: `loop` says what repeats. */
-export type CutTurn = AssembledTurn & { loop?: LoopDetection };
+/**
+ * A turn whose stream was cut because its text chants: `loop` says what repeats. `droppedTries` holds the usage
+ * reports of this call's earlier tries whose answers were dropped (invalid, or broken after the provider reported
+ * usage): the provider billed them, so the prompt counts them.
+ */
+export type CutTurn = AssembledTurn & { loop?: LoopDetection; droppedTries?: TokenUsage[] };
 
-/** One attempt's result: a turn to validate, or a retryable failure met while reading the stream. */
-type Attempt = { turn: CutTurn } | { failure: Error };
+/** One attempt's result: a turn to validate, or a retryable failure met while reading the stream (and its usage). */
+type Attempt = { turn: CutTurn } | { failure: Error; usage?: TokenUsage };
 
 /**
  * Streams one model turn with Gemini CLI's mid-stream retry: up to 4 attempts, 1 s / 2 s / 4 s
@@ -56,6 +61,8 @@ export async function streamValidTurn(
 ): Promise<CutTurn> {
   const sleep = deps.sleep ?? ((ms: number) => abortableSleep(ms, request.config?.abortSignal));
   let last: { invalid: InvalidStream } | { failure: Error } | undefined;
+  const dropped: TokenUsage[] = [];
+  const withDropped = (turn: CutTurn): CutTurn => (dropped.length > 0 ? { ...turn, droppedTries: dropped } : turn);
   for (let attempt = 0; attempt < MID_STREAM_RETRY.maxAttempts; attempt++) {
     if (attempt > 0) {
       deps.heartbeat?.();
@@ -64,13 +71,15 @@ export async function streamValidTurn(
     const nudge = last && 'invalid' in last ? RETRY_NUDGES[last.invalid.type] : undefined;
     const result = await streamOnce(deps, withNudge(request, nudge), turnNumber, attempt);
     if ('failure' in result) {
+      if (result.usage) dropped.push(result.usage);
       last = result;
       continue;
     }
     // A cut turn is abandoned by the workflow whatever it holds, so it is not validated or retried.
-    if (result.turn.loop) return result.turn;
+    if (result.turn.loop) return withDropped(result.turn);
     const invalid = validateTurn(result.turn, { requestWasFunctionResponse });
-    if (!invalid) return result.turn;
+    if (!invalid) return withDropped(result.turn);
+    if (result.turn.usage.total > 0) dropped.push(result.turn.usage);
     last = { invalid };
   }
   if (last && 'failure' in last) throw last.failure;
@@ -113,7 +122,8 @@ async function streamOnce(
     }
   } catch (err) {
     const failure = cancellationOr(signal, classifyModelError(err, request.model));
-    if (failure instanceof ApplicationFailure && !failure.nonRetryable) return { failure };
+    const usage = chunks.some((c) => c.usageMetadata) ? assembleTurn(chunks, turnNumber).usage : undefined;
+    if (failure instanceof ApplicationFailure && !failure.nonRetryable) return { failure, ...(usage ? { usage } : {}) };
     throw failure;
   } finally {
     cut?.release();

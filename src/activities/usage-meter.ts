@@ -1,34 +1,47 @@
-import type { GenerateContentParameters } from '@google/genai';
-import { addUsage, EMPTY_USAGE, type TokenUsage } from '../core/types';
+import type { GenerateContentParameters, GenerateContentResponseUsageMetadata } from '@google/genai';
+import { addUsage, EMPTY_USAGE, type RequestUsage, type TokenUsage } from '../core/types';
 import type { JsonModelSeam } from '../model/seam';
 
 export type ModelUsage = Record<string, TokenUsage>;
 
+/** What a metered activity adds to its result: each model's sum, and each request. */
+export interface Metered {
+  usage: ModelUsage;
+  requests: RequestUsage[];
+}
+
 /**
- * Wraps the non-streaming model seam to add up the tokens of every answer per model, so that
- * utility calls (routing, loop checks, next speaker, compression) count in a prompt's stats and
- * budget like its main requests.
+ * Wraps the non-streaming model seam to count the tokens of every answer, per request and per model, so that
+ * utility calls (routing, loop checks, next speaker, compression, edit fixing, the web tools) count in a prompt's
+ * stats, cost and budget like its main requests. Only answers are counted: a request that failed before it answered
+ * reported no usage.
  */
-export function meterModels(models: JsonModelSeam): { models: JsonModelSeam; usage(): ModelUsage } {
+export function meterModels(models: JsonModelSeam): { models: JsonModelSeam; metered(): Metered } {
   const usage: ModelUsage = {};
+  const requests: RequestUsage[] = [];
   return {
     models: {
       async generateContent(request: GenerateContentParameters) {
         const response = await models.generateContent(request);
-        const u = response.usageMetadata;
-        if (u) {
-          const counted = {
-            input: u.promptTokenCount ?? 0,
-            output: u.candidatesTokenCount ?? 0,
-            cached: u.cachedContentTokenCount ?? 0,
-            thoughts: u.thoughtsTokenCount ?? 0,
-            total: u.totalTokenCount ?? 0,
-          };
+        if (response.usageMetadata) {
+          const counted = tokenUsageOf(response.usageMetadata);
           usage[request.model] = addUsage(usage[request.model] ?? EMPTY_USAGE, counted);
+          requests.push({ model: request.model, usage: counted });
         }
         return response;
       },
     },
-    usage: () => usage,
+    metered: () => ({ usage, requests }),
+  };
+}
+
+/** The Gemini API's usage report as our counts. */
+export function tokenUsageOf(u: GenerateContentResponseUsageMetadata): TokenUsage {
+  return {
+    input: u.promptTokenCount ?? 0,
+    output: u.candidatesTokenCount ?? 0,
+    cached: u.cachedContentTokenCount ?? 0,
+    thoughts: u.thoughtsTokenCount ?? 0,
+    total: u.totalTokenCount ?? 0,
   };
 }

@@ -1,6 +1,7 @@
 import { promptStatus, sessionStatus, type Client, type StatusReport } from '../client';
 import { addUsage, EMPTY_USAGE, type TokenUsage } from '../core/types';
 import { tokensLine, formatStatus } from './status-text';
+import { costLine, costOfStats, sumCosts } from './cost-text';
 
 /** What `/status` needs of the chat. */
 export interface StatusTarget {
@@ -16,7 +17,7 @@ const READ_AT_ONCE = 8;
 /**
  * Chat's `/status`: the session (prompts done, open or closing, tokens of all its prompts), then the
  * running prompt as `status ID` shows it (its tools, calls awaiting approval with the commands
- * that answer them, its tokens), then the queued messages.
+ * that answer them, its tokens and cost), then the queued messages.
  */
 export async function sessionStatusText(s: StatusTarget): Promise<string> {
   if (!s.started) return `session ${s.id} starts with your first message\n`;
@@ -30,6 +31,8 @@ export async function sessionStatusText(s: StatusTarget): Promise<string> {
     `session ${s.id}: ${status.prompts} prompt(s) done; ${status.closed ? 'closing' : 'open'}`,
     `  ${tokensLine(usage, `tokens (session, ${reports.length} prompt(s))`)}`,
   ];
+  const cost = costLine(sumCosts(reports.map((r) => costOfStats(r.stats))), 'cost (session)');
+  if (cost) lines.push(`  ${cost}`);
   if (running) lines.push(`running ${formatStatus(running).trimEnd()}`);
   else if (status.current) lines.push(`running ${status.current}`);
   if (status.queued.length > 0) lines.push(`queued ${status.queued.map((q) => q.promptId).join(', ')}`);

@@ -1,6 +1,7 @@
 import type { StatusReport } from '../client';
 import type { AgentEvent } from '../core/events';
 import type { TokenUsage } from '../core/types';
+import { costJson, costOfStats } from './cost-text';
 
 type Decision = 'accept' | 'reject' | 'modify' | 'auto_accept';
 type Decisions = Record<Decision, number>;
@@ -24,7 +25,8 @@ const noDecisions = (): Decisions => ({ accept: 0, reject: 0, modify: 0, auto_ac
 /**
  * `stats` of `-o json` and of the stream-json `result`, in Gemini CLI's shape (`models.<name>.api`
  * and `.tokens`, `tools`, `files`), built from the prompt's events beside the workflow's own counts,
- * which stay under `usage` and `toolCalls`. Times are the events' workflow times.
+ * which stay under `usage` and `toolCalls`, with what the tokens cost in USD (`models.<name>.cost.usd` and `cost`:
+ * null where a model has no price). Times are the events' workflow times.
  */
 export function geminiStatsCollector() {
   const api: Record<string, { totalRequests: number; totalErrors: number; totalLatencyMs: number }> = {};
@@ -85,6 +87,7 @@ function geminiStats(
   files: { totalLinesAdded: number; totalLinesRemoved: number },
 ) {
   const ours = report.stats;
+  const cost = costOfStats(ours);
   const names = new Set([...Object.keys(ours?.models ?? {}), ...Object.keys(api).filter(Boolean)]);
   const models = Object.fromEntries(
     [...names].map((name) => [
@@ -92,6 +95,7 @@ function geminiStats(
       {
         api: api[name] ?? { totalRequests: 0, totalErrors: 0, totalLatencyMs: 0 },
         tokens: tokensOf(ours?.models[name]),
+        ...(cost ? { cost: { usd: cost.unpriced.includes(name) ? null : (cost.models[name] ?? 0) } } : {}),
       },
     ]),
   );
@@ -111,6 +115,7 @@ function geminiStats(
     },
     files,
     ...(ours ? { usage: ours.usage, toolCalls: ours.toolCalls } : {}),
+    ...(cost ? { cost: costJson(cost) } : {}),
   };
 }
 

@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import { LIST_STATUSES, listPrompts, type ListedPrompt, type ListStatus } from '../client';
 import { positiveInt } from './arguments';
 import type { Io } from './output';
+import { usd } from './cost-text';
 
 type WithClient = (run: (client: Client) => Promise<number>) => Promise<number>;
 
@@ -28,7 +29,8 @@ export function renderList(prompts: ListedPrompt[], json: boolean, out: Io): voi
   for (const p of prompts) {
     const kind = p.type === 'agentSessionWorkflow' ? 'session' : 'prompt';
     const started = p.startTime.slice(0, 19).replace('T', ' ');
-    const cells = [p.workflowId, kind.padEnd(7), p.status.toLowerCase().padEnd(10), started, p.host ?? '-'];
+    const cost = (p.cost && (p.cost.unpriced.length > 0 ? 'unknown' : usd(p.cost.usd))) ?? '-';
+    const cells = [p.workflowId, kind.padEnd(7), p.status.toLowerCase().padEnd(10), started, p.host ?? '-', cost];
     const unserved = p.served === false ? '  (no worker serves its queue)' : '';
     out.stdout.write(`${cells.join('  ')}  ${p.workspace ?? '-'}${unserved}\n`);
     if (p.summary) out.stdout.write(`    ${p.summary}\n`);

@@ -6,6 +6,7 @@ import { selfCommand } from './self-command';
 import { approvalCommands } from './approval-hint';
 import type { TokenUsage } from '../core/types';
 import { formatUsd } from '../core/spend-limit';
+import { costLine, costOfStats } from './cost-text';
 
 /** `status ID` in text: the state, what runs and waits now (with the commands that answer), then the rest. */
 export function formatStatus(r: StatusReport): string {
@@ -32,6 +33,8 @@ export function formatStatus(r: StatusReport): string {
   if (r.todos?.length) lines.push('  todos:', ...r.todos.map((t) => `    [${t.status}] ${t.description}`));
   if (r.topics?.length) lines.push('  topics:', ...topicLines(r.topics));
   if (r.stats) lines.push(`  ${tokensLine(r.stats.usage)}`);
+  const cost = costLine(costOfStats(r.stats));
+  if (cost) lines.push(`  ${cost}`);
   if (r.response) lines.push('', r.response);
   return `${lines.join('\n')}\n`;
 }

@@ -1,6 +1,8 @@
 import type { Client } from '@temporalio/client';
 import type { ListingMemo } from '../workflows/state/summaries';
-import { queuePolled } from './connection';
+import type { CostStats } from '../core/cost';
+import { statusQuery, type PromptResult, type PromptStats } from '../workflows/api';
+import { queryWithin, queuePolled } from './connection';
 
 /** `list --status` values, and the ExecutionStatus each one queries. */
 const STATUS_QUERY = {
@@ -28,6 +30,8 @@ export interface ListedPrompt {
   host?: string;
   /** Running ones only: false when no worker polls the prompt's task queue, so it cannot move on. */
   served?: boolean;
+  /** A prompt's spend so far (completed, or running and served), from its result or status query. */
+  cost?: CostStats;
 }
 
 /** Prompts and sessions, newest first; `status` keeps one state only. */
@@ -56,6 +60,7 @@ export async function listPrompts(
   out.sort((a, b) => b.startTime.localeCompare(a.startTime));
   const shown = out.slice(0, options.limit ?? 50);
   await markServed(client, shown, queues);
+  await Promise.all(shown.map(async (p) => addCost(client, p)));
   return shown;
 }
 
@@ -72,4 +77,17 @@ async function markServed(client: Client, prompts: ListedPrompt[], queues: Map<s
     const served = await polled.get(queue);
     if (served !== undefined) p.served = served;
   }
+}
+
+/**
+ * Sets `cost` on a prompt whose counts can be read without waiting: a completed one's result, a served running
+ * one's status query. Sessions, prompts from before costs were counted and the rest keep none.
+ */
+async function addCost(client: Client, p: ListedPrompt): Promise<void> {
+  if (p.type !== 'agentPromptWorkflow') return;
+  const handle = client.workflow.getHandle(p.workflowId);
+  let stats: PromptStats | undefined;
+  if (p.status === 'COMPLETED') stats = ((await handle.result().catch(() => undefined)) as PromptResult)?.stats;
+  else if (p.served) stats = (await queryWithin(client, p.workflowId, statusQuery).catch(() => undefined))?.stats;
+  if (stats?.cost) p.cost = stats.cost;
 }

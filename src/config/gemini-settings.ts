@@ -3,7 +3,14 @@ import { describeIssues } from '../core/confirmation';
 import { SHELL_TOOL, type PolicyRule } from '../core/policy/types';
 import type { ApprovalMode } from '../core/types';
 import { inMergeOrder, readingOnly, SettingsFileError, type LoadedSettings } from './settings';
-import { MODEL_CONFIGS_KEYS, modelConfigsSchema, modelSettings, type ModelSettings } from './model-settings';
+import {
+  MODEL_CONFIGS_KEYS,
+  modelConfigsSchema,
+  modelPrices,
+  modelPricesSchema,
+  modelSettings,
+  type ModelSettings,
+} from './model-settings';
 
 /**
  * Gemini CLI's settings keys that mean something here, read from our settings files (the
@@ -15,7 +22,9 @@ import { MODEL_CONFIGS_KEYS, modelConfigsSchema, modelSettings, type ModelSettin
 const toolList = z.array(z.string().trim().min(1, 'must not be empty')).optional();
 
 const geminiKeys = z.object({
-  model: z.looseObject({ name: z.string().trim().min(1, 'must not be empty').optional() }).optional(),
+  model: z
+    .looseObject({ name: z.string().trim().min(1, 'must not be empty').optional(), prices: modelPricesSchema })
+    .optional(),
   general: z
     .looseObject({
       // Gemini CLI's settings cannot say yolo: only -y or --approval-mode can.
@@ -43,6 +52,7 @@ const USED = new Set([
   'security.environmentVariableRedaction',
   'mcpServers',
   'model.name',
+  'model.prices',
   'general.defaultApprovalMode',
   'tools.core',
   'tools.exclude',
@@ -56,18 +66,20 @@ export interface GeminiSettings {
   approvalMode?: ApprovalMode;
   rules: PolicyRule[];
   warnings: string[];
-  /** `modelConfigs`: model names that replace the catalogue's. */
+  /** `modelConfigs`: model names that replace the catalogue's; `model.prices`: prices over the catalogue's. */
   models: ModelSettings;
 }
 
 export function geminiSettings(loaded: LoadedSettings): GeminiSettings {
   const out: GeminiSettings = { rules: [], warnings: [], models: {} };
   const modelConfigs: z.infer<typeof modelConfigsSchema>[] = [];
+  const prices: z.infer<typeof modelPricesSchema>[] = [];
   for (const { file, settings: raw } of inMergeOrder(loaded)) {
     const parsed = geminiKeys.safeParse(raw);
     if (!parsed.success) throw new SettingsFileError(`${file}: ${describeIssues(parsed.error)}`);
     const { model, general, tools } = parsed.data;
     modelConfigs.push(parsed.data.modelConfigs);
+    prices.push(model?.prices);
     // The workspace's file comes second and wins, as in Gemini CLI.
     out.model = model?.name ?? out.model;
     out.approvalMode = general?.defaultApprovalMode ?? out.approvalMode;
@@ -76,7 +88,8 @@ export function geminiSettings(loaded: LoadedSettings): GeminiSettings {
     if (ignored.length > 0)
       out.warnings.push(`${file}: ${ignored.join(', ')}: not used by durable-agent (Gemini CLI settings it ignores)`);
   }
-  out.models = modelSettings(modelConfigs);
+  const priced = modelPrices(prices);
+  out.models = { ...modelSettings(modelConfigs), ...(priced ? { modelPrices: priced } : {}) };
   return out;
 }
 

@@ -54,3 +54,46 @@ test('a resolution without a model is a settings error naming the key', async ()
   await expect(loading).rejects.toThrow(SettingsFileError);
   await expect(loading).rejects.toThrow(/modelConfigs\.modelIdResolutions\.gemini-3-pro-preview\.default/);
 });
+
+describe('model.prices', () => {
+  it('reads prices per model, filling cached input and thinking, the workspace over the user', async () => {
+    write(userFile, { model: { prices: { 'my-model': { input: 1, output: 2 }, other: { input: 9, output: 9 } } } });
+    write(workspaceFile, {
+      model: {
+        prices: {
+          other: {
+            input: 3,
+            cachedInput: 0.3,
+            output: 4,
+            thinking: 5,
+            longPrompt: { above: 1000, input: 6, output: 8 },
+          },
+        },
+      },
+    });
+    const settings = await loadGeminiSettings({ workspaceFile, userFile });
+    expect(settings.warnings).toEqual([]);
+    expect(settings.models.modelPrices).toEqual({
+      'my-model': { input: 1, cachedInput: 1, output: 2, thinking: 2 },
+      other: {
+        input: 3,
+        cachedInput: 0.3,
+        output: 4,
+        thinking: 5,
+        longPrompt: { above: 1000, input: 6, cachedInput: 6, output: 8, thinking: 8 },
+      },
+    });
+  });
+
+  it.each([
+    [{ m: { input: -1, output: 2 } }, /model\.prices\.m\.input: must not be negative/],
+    [{ m: { input: 'cheap', output: 2 } }, /model\.prices\.m\.input.*number/],
+    [{ m: { output: 2 } }, /model\.prices\.m\.input/],
+    [{ m: { input: 1, output: 2, outptu: 3 } }, /outptu/],
+    [{ m: { input: 1, output: 2, longPrompt: { input: 1, output: 2 } } }, /longPrompt\.above/],
+  ])('a bad price is a settings error naming the key: %j', async (prices, message) => {
+    write(userFile, { model: { prices } });
+    await expect(loadGeminiSettings({ userFile })).rejects.toThrow(SettingsFileError);
+    await expect(loadGeminiSettings({ userFile })).rejects.toThrow(message);
+  });
+});

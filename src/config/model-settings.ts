@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SIDE_CALL_MODELS } from '../core/models';
+import { SIDE_CALL_MODELS, type ModelPrice, type TokenRates } from '../core/models';
 import type { PromptInput } from '../workflows/api';
 
 /**
@@ -23,8 +23,45 @@ export const MODEL_CONFIGS_KEYS = ['modelConfigs.modelIdResolutions', 'modelConf
 
 export type ModelSettings = Pick<
   PromptInput,
-  'modelResolutions' | 'classifierModel' | 'nextSpeakerModel' | 'editFixerModel' | 'loopCheckModels'
+  'modelResolutions' | 'classifierModel' | 'nextSpeakerModel' | 'editFixerModel' | 'loopCheckModels' | 'modelPrices'
 >;
+
+const usdPerMillion = z
+  .number({ error: 'must be a number of US dollars per million tokens' })
+  .finite()
+  .nonnegative('must not be negative (US dollars per million tokens)');
+const rates = {
+  input: usdPerMillion,
+  cachedInput: usdPerMillion.optional(),
+  output: usdPerMillion,
+  thinking: usdPerMillion.optional(),
+};
+const tier = z.strictObject({ ...rates, above: z.number().int().positive('must be a positive number of tokens') });
+
+/**
+ * `model.prices`: `{ "<model>": { input, output, cachedInput?, thinking?, longPrompt? } }` in USD per million
+ * tokens. `cachedInput` defaults to `input` (no discount assumed) and `thinking` to `output` (as Gemini bills it).
+ */
+export const modelPricesSchema = z
+  .record(z.string().trim().min(1, 'must not be empty'), z.strictObject({ ...rates, longPrompt: tier.optional() }))
+  .optional();
+
+/** A settings price with its defaults filled in. */
+function fullPrice(p: z.infer<typeof tier> | Omit<z.infer<typeof tier>, 'above'>): TokenRates {
+  return { input: p.input, cachedInput: p.cachedInput ?? p.input, output: p.output, thinking: p.thinking ?? p.output };
+}
+
+/** Every file's `model.prices` as one table, a later file's entry replacing an earlier one's. */
+export function modelPrices(files: z.infer<typeof modelPricesSchema>[]): Record<string, ModelPrice> | undefined {
+  const out: Record<string, ModelPrice> = {};
+  for (const file of files)
+    for (const [model, p] of Object.entries(file ?? {}))
+      out[model] = {
+        ...fullPrice(p),
+        ...(p.longPrompt ? { longPrompt: { ...fullPrice(p.longPrompt), above: p.longPrompt.above } } : {}),
+      };
+  return Object.keys(out).length > 0 ? out : undefined;
+}
 
 /** The prompt input fields `modelConfigs` sets; a later file's entries win over an earlier one's. */
 export function modelSettings(files: ModelConfigsSettings[]): ModelSettings {

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { costOf, type PriceTable } from './models';
+import { EMPTY_USAGE } from './types';
 
 /**
  * The spending limit (`--max-cost`), in US dollars: what a limit may be, and when a request may not be sent.
@@ -49,6 +51,15 @@ export interface RequestBound {
   promptTokens: number;
   /** The most the model may answer, thinking included (see `maxOutputTokens` in core/models). */
   maxOutputTokens: number;
+}
+
+/**
+ * The most a request could cost: its prompt at the input rate (the long-prompt tier when it is long) and the whole
+ * output limit at the output rate, which is the thinking rate too. Undefined when the model has no price.
+ */
+export function requestBoundUsd(bound: RequestBound, table: PriceTable): number | undefined {
+  const usage = { ...EMPTY_USAGE, input: bound.promptTokens, output: bound.maxOutputTokens };
+  return costOf(bound.model, { ...usage, total: usage.input + usage.output }, table);
 }
 
 /** What a prompt may spend: each reached pauses it for a top-up. */

@@ -12,6 +12,12 @@ export interface TokenUsage {
   total: number;
 }
 
+/** One model request's usage, as its answer reported it (requests are priced one at a time: prices have tiers). */
+export interface RequestUsage {
+  model: string;
+  usage: TokenUsage;
+}
+
 export const EMPTY_USAGE: TokenUsage = { input: 0, output: 0, cached: 0, thoughts: 0, total: 0 };
 
 export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
@@ -58,6 +64,8 @@ export interface ModelTurn {
   functionCalls: FunctionCall[];
   finishReason?: string;
   usage: TokenUsage;
+  /** Usage of earlier tries of this call whose answers were dropped (invalid, broken): billed all the same. */
+  droppedTries?: TokenUsage[];
   model: string;
   /** Transcript length after the request and this response were appended. */
   transcriptLength: number;
@@ -95,6 +103,8 @@ export interface ToolOutcome {
   errorKind?: string;
   /** A file whose content the model now knows (it read or wrote it): its path and fingerprint. */
   known?: { path: string; fingerprint: string };
+  /** The model requests the tool made (the web tools' grounded calls), for the prompt's stats and cost. */
+  requests?: RequestUsage[];
 }
 
 export type TerminateReason =

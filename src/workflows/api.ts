@@ -11,7 +11,9 @@ import type { ModelUnavailability } from '../core/model-availability';
 import type { QuestionAnswer } from '../core/questions';
 import type { McpCatalog, McpServerConfig } from '../core/mcp';
 import type { WebSettings } from '../core/web';
-import type { ApprovalMode, NewPart, TerminateReason, TokenUsage, ToolCallStatus, ToolOutcome } from '../core/types';
+import type { PromptStats } from '../core/prompt-stats';
+import type { ModelPrice } from '../core/models/prices';
+import type { ApprovalMode, NewPart, TerminateReason, ToolCallStatus, ToolOutcome } from '../core/types';
 import type { Todo } from '../tools/write-todos';
 import type { PromptShape, SystemMdPaths } from '../core/prompt/shape';
 import type { Topic } from '../tools/update-topic';
@@ -64,6 +66,8 @@ export interface PromptInput extends HostFields, Spend.SpendInput {
    * retired-name table (core/models/).
    */
   modelResolutions?: Record<string, string>;
+  /** Settings' `model.prices`: USD per million tokens by model, over the catalogue's (core/models/prices). */
+  modelPrices?: Record<string, ModelPrice>;
   /** One edit fixer model call after a `replace` whose old_string was not found; on unless false. */
   editFixer?: boolean;
   /** The edit fixer's model (default: state/settings.ts). */
@@ -119,6 +123,8 @@ export interface PromptInput extends HostFields, Spend.SpendInput {
   systemMd?: SystemMdPaths;
 }
 
+export type { PromptStats };
+
 /** `costLimitUsd` (core/spend-limit): the spending limit at the end, top-ups included. */
 export interface PromptResult extends Spend.SpendCarry {
   terminateReason: TerminateReason;
@@ -134,12 +140,6 @@ export interface PromptResult extends Spend.SpendCarry {
   unavailableModels?: ModelUnavailability[];
   todos?: Todo[];
   topics?: Topic[];
-}
-
-export interface PromptStats {
-  usage: TokenUsage;
-  models: Record<string, TokenUsage>;
-  toolCalls: { total: number; success: number; failed: number };
 }
 
 /** A sub-agent's run: the result object its `complete_task` produced, or why there is none. */

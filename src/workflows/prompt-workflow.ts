@@ -180,7 +180,7 @@ function askLoopJudge(run: PromptRun) {
       model,
       prompt: run.state.input.prompt,
     });
-    recordUtilityUsage(run.state, verdict.usage);
+    recordUtilityUsage(run.state, verdict);
     return verdict;
   };
 }

@@ -5,6 +5,8 @@
  * models and the retired-name table (see docs/models.md), so a retirement is a settings change.
  */
 
+import { flatPrice, tieredPrice, type PriceTable } from './prices';
+
 /** `-m auto`: a classifier picks the fast or the strong model once per prompt. Gemini CLI's default. */
 export const AUTO_MODEL = 'auto';
 export const DEFAULT_MODEL = AUTO_MODEL;
@@ -86,6 +88,9 @@ export interface ModelOverrides {
   resolutions?: Record<string, string>;
 }
 
+/** Prompt tokens above which the pro models bill a request at their long-prompt rates. */
+const LONG_PROMPT_TOKENS = 200_000;
+
 /** The model actually sent for `requested`: a retired or short name becomes its replacement, anything else as given. */
 export function resolveModel(requested: string, overrides: ModelOverrides = {}): string {
   return overrides.resolutions?.[requested] ?? RETIRED_MODELS[requested] ?? requested;
@@ -156,8 +161,24 @@ export function subAgentModel(defined: string | undefined, promptModel: string):
   return defined ?? promptModel;
 }
 
-// Prices per model (input, cached input, output, thinking per million tokens, long-prompt tiers) go
-// here, beside the names they price, so that a model's facts stay in one table.
+/**
+ * USD per million tokens (input, cached input, output; thinking billed as output), Gemini API paid tier, standard
+ * (not batch) requests, text input. Source: the Gemini API pricing page (ai.google.dev/gemini-api/docs/pricing) as
+ * quoted by dated copies read on 2026-11-28; docs/models.md lists them. `gemini-3.8-flash` is at its launch price,
+ * which Google says ends on 2027-01-01 (then 1.50 / 0.15 / 7.50): settings' `model.prices` replaces any entry.
+ * Gemma models have no entry: their cost is reported as unknown.
+ */
+export const MODEL_PRICES: PriceTable = {
+  [GEMINI_3.strong]: tieredPrice([2, 0.2, 12], [4, 0.4, 18], LONG_PROMPT_TOKENS),
+  'gemini-3-pro-preview': tieredPrice([2, 0.2, 12], [4, 0.4, 18], LONG_PROMPT_TOKENS),
+  [GEMINI_3.fast]: flatPrice(0.75, 0.075, 3.75),
+  [GEMINI_3.lite]: flatPrice(0.3, 0.03, 2.5),
+  [GEMINI_3.utility]: flatPrice(0.5, 0.05, 3),
+  'gemini-3.1-flash-lite': flatPrice(0.25, 0.025, 1.5),
+  [GEMINI_2_5.strong]: tieredPrice([1.25, 0.125, 10], [2.5, 0.25, 15], LONG_PROMPT_TOKENS),
+  [GEMINI_2_5.fast]: flatPrice(0.3, 0.03, 2.5),
+  [GEMINI_2_5.lite]: flatPrice(0.1, 0.01, 0.4),
+};
 
 /**
  * The model that writes a compression summary for a conversation held with `model` (Gemini CLI's

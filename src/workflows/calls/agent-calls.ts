@@ -101,6 +101,7 @@ function childInput(state: PromptState, agent: AgentDefinition, record: CallReco
     modelMaxAttempts: input.modelMaxAttempts,
     searchAttributes: input.searchAttributes,
     ...(input.web ? { web: input.web } : {}),
+    ...(input.modelPrices ? { modelPrices: input.modelPrices } : {}),
     ...(state.mcp ? { mcp: state.mcp, mcpServers: input.mcpServers } : {}),
     ...(state.context.memoryRef ? { memoryRef: state.context.memoryRef } : {}),
     ...childCostLimit(state),
@@ -114,5 +115,5 @@ function childCostLimit(state: PromptState): Pick<SubagentInput, 'maxCostUsd'> {
 }
 
 function addChildUsage(state: PromptState, result: SubagentResult): void {
-  recordChildUsage(state, result.stats.usage, result.stats.models);
+  recordChildUsage(state, result.stats);
 }

@@ -5,7 +5,7 @@ import { findTool } from '../../tools/index';
 import type { RunToolInput } from '../../activities/run-tool';
 import type { PromptActivities } from '../state/activity-options';
 import type { PromptState } from '../state/prompt-state';
-import { emit, recordUtilityUsage } from '../run/records';
+import { emit, recordToolUsage, recordUtilityUsage } from '../run/records';
 import { isPatched, PATCHES } from '../patches';
 import { setKnownFiles } from '../run/context-part';
 import { setCallStatus } from '../run/book';
@@ -39,7 +39,7 @@ export async function runActivityCall(state: PromptState, record: CallRecord, ac
     ...(knownFiles ? { knownFiles } : {}),
     ...(state.input.web ? { web: state.input.web } : {}),
   };
-  let outcome = await acts.runTool(input);
+  let outcome = recordToolUsage(state, await acts.runTool(input));
   if (fixable(state, record, outcome) && isPatched(PATCHES.editFixer))
     outcome = await fixFailedEdit(state, input, outcome, acts);
   remember(state, outcome);
@@ -103,7 +103,7 @@ async function fixFailedEdit(
     log.warn('edit fixer call failed; the edit error stands', { callId: input.callId, error: String(err) });
     return failed;
   }
-  recordUtilityUsage(state, answer.usage);
+  recordUtilityUsage(state, answer);
   if (answer.noChange !== undefined) return noChangeOutcome(failed, answer.noChange);
   if (!answer.fix) return failed;
   if (answer.fix.changesReplacement && state.progress.mode !== 'yolo') return unapprovedFix(state, failed);

@@ -104,7 +104,7 @@ export async function maybeCompress(run: PromptRun): Promise<void> {
     hasFailedBefore: state.context.compressionFailed,
     lastPromptTokens: state.context.lastPromptTokens,
   });
-  recordUtilityUsage(state, result.usage);
+  recordUtilityUsage(state, result);
   setCompressionFailed(state, failedAttemptAfter(state.context.compressionFailed, result.status, force));
   if (result.transcriptId !== cursor.transcriptId) {
     run.moveTo(result.transcriptId, result.newLength);

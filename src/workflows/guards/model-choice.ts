@@ -34,7 +34,7 @@ export async function chooseModel(run: PromptRun): Promise<void> {
       strongModel: pair.strong,
       classifierModel: state.settings.classifierModel,
     });
-    recordUtilityUsage(state, routed.usage);
+    recordUtilityUsage(state, routed);
     setModel(state, resolveModel(routed.model, { resolutions: state.input.modelResolutions }));
   }
   emit(state, { type: 'model_info', model: state.progress.model });
@@ -131,6 +131,6 @@ export async function continuation(run: PromptRun): Promise<NewPart[] | undefine
   const planned = { model: state.settings.nextSpeakerModel, promptTokens: state.context.lastPromptTokens };
   if ((await checkSpend(run, { ...planned, what: 'next speaker' })) === 'stop') return undefined;
   const verdict = await run.acts.checkNextSpeaker({ transcriptId, length, model: state.settings.nextSpeakerModel });
-  recordUtilityUsage(state, verdict.usage);
+  recordUtilityUsage(state, verdict);
   return verdict.next === 'model' ? [{ kind: 'text', text: CONTINUE_TEXT }] : undefined;
 }

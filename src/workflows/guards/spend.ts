@@ -1,10 +1,10 @@
 import { OUTPUT_TOKEN_LIMIT } from '../../core/models';
 import { estimatePartTokens, estimateTextTokens, TRUNCATE_TOOL_OUTPUT_CHARS } from '../../core/tokens';
-import { couldCross, formatUsd, type SpendCheck } from '../../core/spend-limit';
+import { couldCross, formatUsd, requestBoundUsd, type SpendCheck } from '../../core/spend-limit';
 import type { PromptRun } from '../run/prompt-run';
 import { emit, publishStatus } from '../run/records';
 import { raiseCostLimit, stopSpending } from '../run/context-part';
-import { requestWorstCaseUsd, spentUsd } from '../state/spend';
+import { costSoFar, pricesOf } from '../run/records';
 
 /** A request about to be sent: its model, its size as far as the workflow knows it, and what it is for. */
 export interface PlannedRequest {
@@ -46,7 +46,7 @@ export async function checkSpend(run: PromptRun, request: PlannedRequest): Promi
 function spendCheck(run: PromptRun, request: PlannedRequest): SpendCheck | undefined {
   const state = run.state;
   const bound = { ...request, maxOutputTokens: OUTPUT_TOKEN_LIMIT };
-  const one = requestWorstCaseUsd(bound);
+  const one = requestBoundUsd(bound, pricesOf(state));
   const nextRequestUsd = one === undefined ? undefined : one * (request.calls ?? 1);
   if (nextRequestUsd === undefined) {
     const message = `no price is known for ${request.model}: the spending limit cannot hold its requests back`;
@@ -54,7 +54,7 @@ function spendCheck(run: PromptRun, request: PlannedRequest): SpendCheck | undef
       emit(state, { type: 'warning', message });
     return undefined;
   }
-  return { spentUsd: spentUsd(state.progress.stats), limitUsd: state.context.costLimitUsd as number, nextRequestUsd };
+  return { spentUsd: costSoFar(state).usd, limitUsd: state.context.costLimitUsd as number, nextRequestUsd };
 }
 
 /**

@@ -3,7 +3,7 @@ import type { ModelTurn } from '../../core/types';
 import type { PromptRun } from '../run/prompt-run';
 import { adoptCallIds } from '../state/call-ids';
 import type { PromptState } from '../state/prompt-state';
-import { emit, recordUsage } from '../run/records';
+import { emit, recordTurnUsage } from '../run/records';
 import { callFramed, type FrameMemo } from '../state/request-frame';
 import { addResponse, countTurn, rememberFrame } from '../run/progress';
 import { runToolCalls } from '../calls/run-calls';
@@ -67,7 +67,7 @@ export async function takeTurn<V>(run: PromptRun, spec: TurnSpec<V>): Promise<Ta
   run.recorded(turn.transcriptLength);
   const verdict = await spec.review?.(turn);
   if (verdict !== undefined) {
-    recordUsage(state, turn.model, turn.usage);
+    recordTurnUsage(state, turn);
     run.rewind(sent);
     return { kind: 'abandoned', verdict };
   }
@@ -111,6 +111,6 @@ function reportTurn(state: PromptState, turn: ModelTurn): void {
   for (const call of turn.functionCalls) {
     emit(state, { type: 'tool_call_request', turn: number, callId: call.id, name: call.name, args: call.args });
   }
-  recordUsage(state, turn.model, turn.usage);
+  recordTurnUsage(state, turn);
   emit(state, { type: 'finished', turn: number, reason: turn.finishReason, usage: turn.usage });
 }

@@ -69,6 +69,16 @@ export function countFallback(from: string, to: string): void {
   add('fallback_switches', 1, { from, to });
 }
 
+/**
+ * One model request's cost in USD, by model: a float histogram, since counters only add whole numbers; its
+ * `durable_agent_cost_usd_sum` series is the total spent by model, `_count` the priced requests.
+ */
+export function countCost(model: string, usd: number): void {
+  meter()
+    .createHistogram(PREFIX + 'cost_usd', 'float', 'USD')
+    .record(usd, { model });
+}
+
 function countToolCall(clock: MetricClock, callId: string, tool: string, outcome: string): void {
   add('tool_calls', 1, { tool, outcome });
   const started = clock.calls.get(callId);
