@@ -4,6 +4,7 @@ import { generalistAgent } from '../../src/core/agents/builtins';
 import { streamLine, textResponse, type ScriptLine } from '../../src/fake-gemini';
 import { statusQuery, topUpBudgetSignal } from '../../src/workflows/api';
 import { closeTestEnv } from '../helpers/temporal-env';
+import { earlierConversation } from '../helpers/earlier-conversation';
 import { createHarness, maybeRecordHistory, type Harness } from '../helpers/agent-harness';
 
 let h: Harness;
@@ -33,16 +34,6 @@ const json = (text: string): ScriptLine => ({
 });
 const SNAPSHOT = '<state_snapshot>\n<overall_goal>finish</overall_goal>\n</state_snapshot>';
 
-/** An earlier conversation of plain user prompts, so that compression has somewhere to split. */
-async function earlierConversation(id: string): Promise<number> {
-  const filler = 'Some earlier discussion of the code base and the plan. '.repeat(40);
-  for (let i = 0; i < 6; i++) {
-    await h.store.writeMessage(id, i * 2, { role: 'user', parts: [{ text: `Earlier request ${i}: ${filler}` }] });
-    await h.store.writeMessage(id, i * 2 + 1, { role: 'model', parts: [{ text: `Earlier answer ${i}: ${filler}` }] });
-  }
-  return 12;
-}
-
 type Status = Awaited<ReturnType<WorkflowHandle['query']>> & {
   phase: string;
   costLimit?: { limitUsd: number; spentUsd: number; nextRequestUsd?: number };
@@ -59,7 +50,7 @@ async function waitForPause(handle: WorkflowHandle): Promise<Status> {
 
 test('a prompt with a sub-agent stops before the compression that could cross its limit, and goes on after a top-up', async () => {
   const id = `conv-${Date.now()}`;
-  const length = await earlierConversation(id);
+  const length = await earlierConversation(h, id);
   const script = [
     // $0.06 + $0.00005: the prompt's first request; compression is due after it (600,000 tokens).
     callWith(600_000, 5, 'invoke_agent', { agent_name: 'helper', prompt: 'look around' }),
