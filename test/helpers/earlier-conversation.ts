@@ -1,6 +1,6 @@
 import type { Harness } from './agent-harness';
 
-/** Writes an earlier conversation of plain user prompts to transcript `id`, so that compression has somewhere to split. */
+/** Writes an earlier conversation of plain user prompts to transcript `id`: compression has somewhere to split. */
 export async function earlierConversation(h: Pick<Harness, 'store'>, id: string): Promise<number> {
   const filler = 'Some earlier discussion of the code base and the plan. '.repeat(40);
   for (let i = 0; i < 6; i++) {
