@@ -16,6 +16,8 @@ export interface RecordedRequest {
   chunksSent?: number;
   /** Size of the request body in bytes, as it came over the wire. */
   bytes: number;
+  /** The last `usageMetadata` the answer carried (of the chunks sent, for a stream): what the provider billed. */
+  usage?: Record<string, number>;
 }
 
 /** A request no script line answered; `message` is also the 400 error message sent back. */
@@ -200,6 +202,7 @@ export class FakeGeminiServer {
     const signal = this.closing.signal;
     if (line.error || line.method !== 'generateContentStream') {
       if (line.delayMs) await sleep(line.delayMs, undefined, { signal });
+      if (!line.error) record.usage = usageOf(line.response);
       if (!line.error) return sendJson(res, 200, line.response);
       const { code, message, status, details } = line.error;
       return sendJson(res, code, { error: { code, message, status, ...(details ? { details } : {}) } });
@@ -212,6 +215,7 @@ export class FakeGeminiServer {
       if (res.destroyed) return;
       await new Promise((resolve) => res.write(`data: ${JSON.stringify(chunk)}\r\n\r\n`, resolve));
       record.chunksSent += 1;
+      record.usage = usageOf(chunk) ?? record.usage;
     }
     if (line.dropAfterChunks !== undefined) return void res.destroy();
     res.end();
@@ -242,6 +246,10 @@ function withPromptTokens(line: ScriptLine, bytes: number): ScriptLine {
   if (!line.response) return line;
   if (Array.isArray(line.response)) return { ...line, response: line.response.map(fix) } as ScriptLine;
   return { ...line, response: fix(line.response) } as ScriptLine;
+}
+
+function usageOf(response: unknown): Record<string, number> | undefined {
+  return (response as { usageMetadata?: Record<string, number> } | undefined)?.usageMetadata;
 }
 
 function sendJson(res: http.ServerResponse, status: number, value: unknown): void {
