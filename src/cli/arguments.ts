@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { parseUsd } from '../core/spend-limit';
 
 /** Argument parsers for commander: a bad value is a usage error (exit 42) with this message. */
 export function positiveInt(value: string): number {
@@ -11,4 +12,11 @@ export function positiveNumber(value: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number');
   return n;
+}
+
+/** An amount of US dollars (`5`, `0.25`, `$2`): above zero. */
+export function usdAmount(value: string): number {
+  const parsed = parseUsd(value);
+  if (!parsed.ok) throw new InvalidArgumentError(`expected an amount of US dollars: ${parsed.reason}`);
+  return parsed.usd;
 }

@@ -28,6 +28,8 @@ export interface ChatSession {
   taskQueue: string;
   /** Settings a new session starts with; the first message starts it (update-with-start). Unset once it exists. */
   defaults?: SessionInput['defaults'];
+  /** `--max-cost`: the session's spending limit, sent with the first message (unset once sent). */
+  maxCostUsd?: number;
   /** The workspace as seen from here, for approval previews. */
   workspace: string;
   model: string;
@@ -75,8 +77,10 @@ export async function existingSession(client: Client, id: string): Promise<boole
 
 /** Sends a message (or, with `steer`, hands it to the running prompt) and returns the prompt id it went to. */
 export async function sendChatMessage(s: ChatSession, text: string, steer = false): Promise<string> {
-  const id = await sendToSession(s.client, s.id, text, { taskQueue: s.taskQueue, defaults: s.defaults, steer });
+  const { taskQueue, defaults, maxCostUsd } = s;
+  const id = await sendToSession(s.client, s.id, text, { taskQueue, defaults, steer, maxCostUsd });
   s.defaults = undefined;
+  s.maxCostUsd = undefined;
   return id;
 }
 

@@ -27,6 +27,8 @@ export interface ChatOptions {
   policyFiles?: string[];
   loopDetection?: boolean;
   maxTokens?: number;
+  /** The session's spending limit (set, or changed, by this chat's first message). */
+  maxCostUsd?: number;
   trustWorkspace?: boolean;
 }
 
@@ -53,6 +55,7 @@ export function addChat(
         shellTimeoutSeconds: o.shellTimeout,
         approvalTimeoutSeconds: o.approvalTimeout,
         policyFiles: o.policy,
+        maxCostUsd: o.maxCost,
       };
       process.exitCode = await chatCommand(config, id, options, io, logger);
     });
@@ -91,6 +94,7 @@ export async function chatCommand(
       interactive: tty,
       store: argsStore.store,
       config,
+      ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
     };
     if (!exists) session.defaults = await newSessionDefaults(config, runtime.client, settings, options, io);
     if (!exists) io.stderr.write(`New session ${id}. Type a message, or /help.\n`);

@@ -15,7 +15,7 @@ import { createPrinter, type Io, type OutputFormat, type Printer } from './outpu
 import { openArgsStore, withFullPendingArgs } from '../client/full-args';
 import type { LoopDecision } from '../workflows/api';
 import { questionHint } from './answer';
-import { formatStatus } from './status-text';
+import { costLines, formatStatus } from './status-text';
 import { approvalHint } from './approval-hint';
 
 type StoreConfig = Pick<Config, 'home' | 'storeUrl'>;
@@ -71,7 +71,10 @@ function withHints(printer: Printer, format: OutputFormat, workflowId: string, i
   };
 }
 
-/** `pending [ID]`: calls awaiting approval and questions awaiting an answer, in one prompt or in every running one. */
+/**
+ * `pending [ID]`: calls awaiting approval, questions awaiting an answer and pauses on the spending limit, in one prompt
+ * or in every running one.
+ */
 export async function pendingCommand(
   client: Client,
   config: StoreConfig,
@@ -93,6 +96,9 @@ export async function pendingCommand(
         count += 1;
         io.stdout.write(`${id}  ${call.callId}  ${call.name}  ${JSON.stringify(call.args)}\n`);
       }
+      const paused = status?.costLimit?.nextRequestUsd !== undefined ? costLines({ workflowId: id, ...status }) : [];
+      if (paused.length > 0) count += 1;
+      if (paused.length > 0) io.stdout.write(`${id}  spending limit\n${paused.join('\n')}\n`);
       for (const question of status?.pendingQuestions ?? []) {
         count += 1;
         io.stdout.write(
@@ -103,7 +109,7 @@ export async function pendingCommand(
   } finally {
     await args.close();
   }
-  if (count === 0) io.stdout.write('nothing awaits approval or an answer\n');
+  if (count === 0) io.stdout.write('nothing awaits approval, an answer or a top-up\n');
   return 0;
 }
 

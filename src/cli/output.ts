@@ -1,4 +1,5 @@
 import type { StatusReport } from '../client';
+import { costLimitLine, pauseText } from './cost-limit';
 import type { Todo } from '../tools/write-todos';
 import type { AgentEvent } from '../core/events';
 import { awaitingApprovalLine } from './approval-hint';
@@ -98,10 +99,8 @@ function statusLine(e: AgentEvent, sessionId: string): string | undefined {
     case 'chat_compressed':
       return `[compression] ${compressionMessage(e.status, e.originalTokens, e.newTokens)}`;
     case 'budget_exhausted':
-      return (
-        `[BUDGET] ${e.used} of ${e.budget} tokens used: paused; answer with \`${selfCommand()} budget ` +
-        `${sessionId} --add N\` or \`--stop\``
-      );
+    case 'cost_limit_reached':
+      return pauseText(e, sessionId);
     case 'approval_mode':
       return `[approval mode: ${e.mode}]`;
     case 'todos':
@@ -183,6 +182,8 @@ function streamJsonPrinter({ stdout }: Io, sessionId: string, model?: string): P
           return void line(toolResultLine(e), e.time);
         case 'tool_call_awaiting_approval':
           return void line(awaitingApprovalLine(e, sessionId), e.time);
+        case 'cost_limit_reached':
+          return void line(costLimitLine(e, sessionId), e.time);
         case 'warning':
           return void line({ type: 'error', severity: 'warning', message: e.message }, e.time);
         case 'error':

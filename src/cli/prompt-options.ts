@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { DEFAULT_MAX_TURNS } from '../client';
 import { APPROVAL_MODES } from '../core/types';
-import { positiveInt, positiveNumber } from './arguments';
+import { positiveInt, positiveNumber, usdAmount } from './arguments';
 import { DEFAULT_MODEL } from '../core/models';
 import { hostOption } from './host-options';
 
@@ -23,6 +23,11 @@ export function addPromptOptions(command: Command, each: string): Command {
       '--max-session-turns <n>',
       'model turns allowed for the whole session, its prompts together (default: no limit; set when it starts)',
       positiveInt,
+    )
+    .option(
+      '--max-cost <usd>',
+      'spending limit in US dollars; a request that could pass it waits for a top-up (in a session: shared)',
+      usdAmount,
     )
     .option('--shell-timeout <seconds>', 'timeout of each shell command', positiveNumber)
     .option(

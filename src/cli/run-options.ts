@@ -61,6 +61,7 @@ interface RunFlags extends GeminiFlags {
   loopDetection: boolean;
   nextSpeakerCheck?: boolean;
   maxTokens?: number;
+  maxCost?: number;
   trustWorkspace?: boolean;
   host?: string;
 }
@@ -84,6 +85,7 @@ function runOptions(prompt: string, o: Folded, fakeResponses: FakeResponses | un
     loopDetection: o.loopDetection,
     nextSpeakerCheck: o.nextSpeakerCheck,
     maxTokens: o.maxTokens,
+    maxCostUsd: o.maxCost,
     session: o.session,
     resume: o.resume,
     explicit: o.explicit,

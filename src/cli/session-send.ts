@@ -14,7 +14,7 @@ export async function sendMessage(
   config: Config,
   sessionId: string,
   message: string,
-  steer?: boolean,
+  options: { steer?: boolean; maxCostUsd?: number } = {},
 ): Promise<string> {
   const found = await describeExecution(client, sessionId).catch((err) => {
     if (err instanceof WorkflowNotFoundError) return undefined;
@@ -26,7 +26,7 @@ export async function sendMessage(
         unservedHint(config, sessionId, found.taskQueue),
     );
   }
-  return sendToSession(client, sessionId, message, { taskQueue: config.taskQueue, steer });
+  return sendToSession(client, sessionId, message, { taskQueue: config.taskQueue, ...options });
 }
 
 /** A scripted session is served again by a scripted run of it, which adopts its queue. */

@@ -5,6 +5,7 @@ import { shorten } from './output';
 import { selfCommand } from './self-command';
 import { approvalCommands } from './approval-hint';
 import type { TokenUsage } from '../core/types';
+import { formatUsd } from '../core/spend-limit';
 import { costLine, costOfStats } from './cost-text';
 
 /** `status ID` in text: the state, what runs and waits now (with the commands that answer), then the rest. */
@@ -27,6 +28,7 @@ export function formatStatus(r: StatusReport): string {
     lines.push(...questions.flatMap((question, i) => describeQuestion(question, i)).map((line) => `    ${line}`));
     lines.push(`    answer: ${selfCommand()} answer ${r.workflowId} ${q.callId} --answer '...'`);
   }
+  lines.push(...costLines(r));
   if (r.error) lines.push(`  error: ${r.error.type}: ${r.error.message}`);
   if (r.todos?.length) lines.push('  todos:', ...r.todos.map((t) => `    [${t.status}] ${t.description}`));
   if (r.topics?.length) lines.push('  topics:', ...topicLines(r.topics));
@@ -35,6 +37,19 @@ export function formatStatus(r: StatusReport): string {
   if (cost) lines.push(`  ${cost}`);
   if (r.response) lines.push('', r.response);
   return `${lines.join('\n')}\n`;
+}
+
+/** The spending limit, and while paused on it what the next request could cost and how to answer. */
+export function costLines(r: Pick<StatusReport, 'workflowId' | 'costLimit'>): string[] {
+  const c = r.costLimit;
+  if (!c) return [];
+  const line = `  spending: ${formatUsd(c.spentUsd)} of the ${formatUsd(c.limitUsd)} limit`;
+  if (c.nextRequestUsd === undefined) return [line];
+  return [
+    `${line}; paused: the next request could cost up to ${formatUsd(c.nextRequestUsd)}`,
+    `    top up: ${selfCommand()} budget ${r.workflowId} --add-usd N`,
+    `    stop:   ${selfCommand()} budget ${r.workflowId} --stop`,
+  ];
 }
 
 /** Each chapter on one line, the current one (last) with its latest intent. */

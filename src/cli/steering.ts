@@ -12,7 +12,7 @@ import {
 } from '../client';
 import { InputError } from './exit-codes';
 import { loopDecisionCommand } from './inspect';
-import { positiveInt } from './arguments';
+import { positiveInt, usdAmount } from './arguments';
 import type { Io } from './output';
 import type { LoopDecision } from '../workflows/api';
 import { sendMessage } from './session-send';
@@ -43,14 +43,32 @@ export function addSteering(program: Command, setup: Setup, io: Io): void {
   program
     .command('budget')
     .argument('<id>')
-    .option('--add <tokens>', 'raise the token budget by this many tokens', positiveInt)
+    .option('--add-tokens <tokens>', 'raise the token budget (--max-tokens) by this many tokens', positiveInt)
+    .option('--add <tokens>', 'the same as --add-tokens', positiveInt)
+    .option('--add-usd <usd>', 'raise the spending limit (--max-cost) by this many US dollars', usdAmount)
     .option('--stop', 'end the prompt as it stands')
-    .description('answer a prompt paused on a spent token budget')
-    .action(async (id: string, o: { add?: number; stop?: boolean }) => {
-      if (!o.add === !o.stop) throw new InputError('give exactly one of --add TOKENS and --stop');
-      const payload: BudgetAnswer = o.add ? { tokens: o.add } : 'stop';
+    .description('answer a prompt paused on a spent token budget or on its spending limit')
+    .action(async (id: string, o: BudgetFlags) => {
+      const payload = budgetAnswer(o);
       process.exitCode = await sendSignal(setup(), id, 'budget answer sent', io, (c) => topUpBudget(c, id, payload));
     });
+}
+
+interface BudgetFlags {
+  addTokens?: number;
+  add?: number;
+  addUsd?: number;
+  stop?: boolean;
+}
+
+/** The one answer the flags give: tokens, US dollars or stop. */
+function budgetAnswer(o: BudgetFlags): BudgetAnswer {
+  const tokens = o.addTokens ?? o.add;
+  const given = [tokens, o.addUsd, o.stop].filter((v) => v !== undefined);
+  if (given.length !== 1 || (o.addTokens !== undefined && o.add !== undefined))
+    throw new InputError('give exactly one of --add-tokens TOKENS, --add-usd USD and --stop');
+  if (tokens !== undefined) return { tokens };
+  return o.addUsd !== undefined ? { usd: o.addUsd } : 'stop';
 }
 
 /** `send`: a message for the session's queue, or with `--steer` for its running prompt. */
@@ -60,13 +78,19 @@ function addSend(program: Command, setup: Setup, io: Io): void {
     .argument('<sessionId>')
     .argument('<message>')
     .option('--steer', 'deliver it to the running prompt, with its next model request, instead of queueing it')
+    .option(
+      '--max-cost <usd>',
+      'set the session’s spending limit, shared by its prompts (not below what they spent)',
+      usdAmount,
+    )
     .description('add a message to a session; it runs as the session’s next prompt (prints its id)')
-    .action(async (sessionId: string, message: string, o: { steer?: boolean }) => {
+    .action(async (sessionId: string, message: string, o: { steer?: boolean; maxCost?: number }) => {
       if (!message.trim()) throw new InputError('the message is empty');
       checkPayloadSize('the message', message, LARGE_TEXT_HINT);
       const ctx = setup();
       process.exitCode = await withClient(ctx, async (client) => {
-        io.stdout.write(`${await sendMessage(client, ctx.config, sessionId, message, o.steer)}\n`);
+        const options = { steer: o.steer, maxCostUsd: o.maxCost };
+        io.stdout.write(`${await sendMessage(client, ctx.config, sessionId, message, options)}\n`);
         return 0;
       });
     });

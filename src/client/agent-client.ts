@@ -56,12 +56,14 @@ export async function sendToSession(
   client: Client,
   sessionId: string,
   text: string,
-  options: { taskQueue: string; defaults?: SessionInput['defaults']; steer?: boolean },
+  options: { taskQueue: string; defaults?: SessionInput['defaults']; steer?: boolean; maxCostUsd?: number },
 ): Promise<string> {
+  // `maxCostUsd` sets the session's spending limit; the session refuses one below what its prompts spent.
+  const message = { text, ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}) };
   if (!options.defaults)
     return client.workflow
       .getHandle(sessionId)
-      .executeUpdate(sendMessageUpdate, { args: [{ text, steer: options.steer }] });
+      .executeUpdate(sendMessageUpdate, { args: [{ ...message, steer: options.steer }] });
   const start = new WithStartWorkflowOperation<typeof agentSessionWorkflow>('agentSessionWorkflow', {
     workflowId: sessionId,
     taskQueue: options.taskQueue,
@@ -72,7 +74,7 @@ export async function sendToSession(
     // A closed session's id is not reused: a new run would start an empty conversation on its transcript.
     workflowIdReusePolicy: 'REJECT_DUPLICATE',
   });
-  return client.workflow.executeUpdateWithStart(sendMessageUpdate, { args: [{ text }], startWorkflowOperation: start });
+  return client.workflow.executeUpdateWithStart(sendMessageUpdate, { args: [message], startWorkflowOperation: start });
 }
 
 /** Chat's `/clear` on an idle session: a fresh conversation, the session goes on (SessionEnd/SessionStart `clear`). */
@@ -118,8 +120,11 @@ export async function requestCompression(client: Client, workflowId: string): Pr
   await client.workflow.getHandle(workflowId).signal(compressSignal);
 }
 
-/** The answer to a prompt paused on a spent token budget: more tokens, or stop as it stands. */
-export type BudgetAnswer = 'stop' | { tokens: number };
+/**
+ * The answer to a prompt paused on a spent token budget or on its spending limit: more tokens, more US dollars, or
+ * stop as it stands.
+ */
+export type BudgetAnswer = 'stop' | { tokens: number } | { usd: number };
 
 export async function topUpBudget(client: Client, workflowId: string, answer: BudgetAnswer): Promise<void> {
   await client.workflow.getHandle(workflowId).signal(topUpBudgetSignal, answer);
@@ -147,7 +152,7 @@ export async function terminatePrompt(client: Client, workflowId: string): Promi
 /** Ids of running prompts with a call awaiting approval or an answer (all running prompts without the attributes). */
 export async function promptsAwaitingApproval(client: Client, limit = 200): Promise<string[]> {
   const query = (await hasAgentSearchAttributes(client))
-    ? `${STATUS_ATTRIBUTE.name} IN ('awaiting_approval', 'awaiting_answer') AND ExecutionStatus = 'Running'`
+    ? `${STATUS_ATTRIBUTE.name} IN ('awaiting_approval', 'awaiting_answer', 'budget_exhausted') AND ExecutionStatus = 'Running'`
     : "WorkflowType = 'agentPromptWorkflow' AND ExecutionStatus = 'Running'";
   const ids: string[] = [];
   for await (const wf of client.workflow.list({ query })) {

@@ -7,6 +7,7 @@ import { checkPayloadSize } from './payload-limit';
 import type { ApprovalMode } from '../core/types';
 import { GEMINI_3 } from '../core/models';
 import { defaultHost } from '../worker/host';
+import { usdSchema } from '../core/spend-limit';
 
 /** A model script that answers the prompt's model calls instead of Gemini (`--fake-responses`). */
 export interface FakeResponses {
@@ -40,6 +41,8 @@ export interface PromptRequest {
   /** Unset: on for detached runs (nobody is there to say "go on"), off for followed ones. */
   nextSpeakerCheck?: boolean;
   maxTokens?: number;
+  /** Spending limit in US dollars (`--max-cost`); with a session, the session's, shared by its prompts. */
+  maxCostUsd?: number;
   /** Run the prompt as the next message of this session (created on first use). */
   session?: string;
   /** Gemini CLI's `--resume`: a session id, or `latest` (this workspace's newest running session). */
@@ -86,8 +89,16 @@ export function promptSettings(options: Omit<PromptRequest, 'prompt'>): PromptSe
     loopDetection: options.loopDetection,
     nextSpeakerCheck: options.nextSpeakerCheck ?? options.detach,
     maxTokens: options.maxTokens,
+    ...maxCost(options.maxCostUsd),
     host: options.host ?? defaultHost(),
   };
+}
+
+function maxCost(usd: number | undefined): Pick<PromptInput, 'maxCostUsd'> {
+  if (usd === undefined) return {};
+  const parsed = usdSchema.safeParse(usd);
+  if (!parsed.success) throw new InputError(`--max-cost ${parsed.error.issues[0].message}`);
+  return { maxCostUsd: parsed.data };
 }
 
 function seconds(value: number | undefined, flag: string): number | undefined {

@@ -111,6 +111,7 @@ export async function launchPrompt(
   try {
     return await sendToSession(client, session, prompt, {
       taskQueue: options.taskQueue,
+      maxCostUsd: input.maxCostUsd,
       defaults: { ...defaults, searchAttributes: await hasAgentSearchAttributes(client) },
     });
   } catch (err) {

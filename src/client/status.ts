@@ -61,6 +61,8 @@ export interface StatusReport {
   runningTools?: RunningTool[];
   /** Each turn's checkpoint (the workspace as the turn left it); absent in prompts from before checkpoints. */
   checkpoints?: { turn: number; checkpoint?: string }[];
+  /** The spending limit and the spend (US dollars) of a running prompt that has one; `nextRequestUsd` while paused. */
+  costLimit?: PromptStatus['costLimit'];
 }
 
 /** What the server says about a workflow execution (throws WorkflowNotFoundError for an unknown id). */
@@ -118,7 +120,8 @@ export async function promptStatus(client: Client, workflowId: string): Promise<
       if (!s) {
         const wedged = await wedgedReason(client, workflowId, description);
         const published = description.typedSearchAttributes.get(STATUS_ATTRIBUTE);
-        const waiting = published === 'awaiting_approval' || published === 'awaiting_answer';
+        const waiting =
+          published === 'awaiting_approval' || published === 'awaiting_answer' || published === 'budget_exhausted';
         return {
           ...base,
           status: waiting ? published : 'running',
@@ -138,7 +141,9 @@ export async function promptStatus(client: Client, workflowId: string): Promise<
       const tools = runningToolsOf(s, description);
       const running = tools.length > 0 ? { runningTools: tools } : {};
       const named = checkpointsOf(s.turnRecords);
-      return { ...base, status, turns: s.turns, ...waiting, ...running, stats: s.stats, ...todos, ...host, ...named };
+      const cost = s.costLimit ? { costLimit: s.costLimit } : {};
+      const extra = { ...todos, ...host, ...named, ...cost };
+      return { ...base, status, turns: s.turns, ...waiting, ...running, stats: s.stats, ...extra };
     }
     case 'COMPLETED': {
       const r = (await handle.result()) as PromptResult;

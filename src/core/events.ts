@@ -39,6 +39,15 @@ export type AgentEventBody =
   | { type: 'chat_compressed'; status: string; originalTokens: number; newTokens: number }
   | { type: 'context_window_will_overflow'; estimatedRequestTokens: number; remainingTokens: number }
   | { type: 'budget_exhausted'; used: number; budget: number }
+  /** The next request (`request`: turn, compression, ...) could take the spend past the limit: the prompt pauses. */
+  | {
+      type: 'cost_limit_reached';
+      spentUsd: number;
+      limitUsd: number;
+      nextRequestUsd: number;
+      model: string;
+      request: string;
+    }
   | { type: 'warning'; message: string }
   /** The files a prompt's `@path` references named, read and added to its message. */
   | { type: 'referenced_files'; files: string[] }

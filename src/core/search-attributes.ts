@@ -13,7 +13,8 @@ export const SESSION_ATTRIBUTE = defineSearchAttributeKey('DurableAgentSession',
 export const SEARCH_ATTRIBUTE_NAMES = [STATUS_ATTRIBUTE.name, KIND_ATTRIBUTE.name, SESSION_ATTRIBUTE.name];
 
 /** `awaiting_answer`: an `ask_user` question waits for the user (and no call for approval). */
-export type AgentStatusValue = 'running' | 'awaiting_approval' | 'awaiting_answer';
+/** `budget_exhausted`: a request could cross the spending limit; the prompt waits for a top-up or a stop. */
+export type AgentStatusValue = 'running' | 'awaiting_approval' | 'awaiting_answer' | 'budget_exhausted';
 
 /** How a prompt ended, published once at its end: a query for `running` finds running prompts alone. */
 export type AgentEndingValue = 'completed' | 'cancelled' | 'failed';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { usdSchema } from './spend-limit';
 
 /**
  * The payloads of the prompt's steering, budget and loop signals, checked in the workflow: a bad payload
@@ -8,11 +9,15 @@ import { z } from 'zod';
 /** `steer`: `{"text": "..."}`, delivered with the next model request. */
 export const steerSchema = z.object({ text: z.string().trim().min(1, 'text must not be empty') });
 
-/** `topUpBudget`: `{"tokens": N}` raises a paused prompt's budget by N; `"stop"` (or `{"stop": true}`) ends it. */
+/**
+ * `topUpBudget`: `{"tokens": N}` raises a paused prompt's token budget by N, `{"usd": N}` its spending limit by N
+ * US dollars; `"stop"` (or `{"stop": true}`) ends it.
+ */
 export const topUpSchema = z.union([
   z.literal('stop'),
   z.object({ stop: z.literal(true) }),
   z.object({ tokens: z.number().int().positive('tokens must be a positive whole number') }),
+  z.object({ usd: usdSchema }),
 ]);
 
 /** `loopDecision`: `{"action": "continue" | "disable" | "stop"}` or the bare string. */

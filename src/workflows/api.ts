@@ -18,13 +18,15 @@ import type { Todo } from '../tools/write-todos';
 import type { PromptShape, SystemMdPaths } from '../core/prompt/shape';
 import type { Topic } from '../tools/update-topic';
 import type { CheckpointFields, TurnRecordFields } from '../core/checkpoints';
+import type * as Spend from '../core/spend-limit';
 
 /** Shared by workflows and the client: the whole message surface of a prompt. */
 
 export const DEFAULT_TASK_QUEUE = 'durable-agent';
 export const DEFAULT_MAX_TURNS = 100;
 
-export interface PromptInput extends HostFields, CheckpointFields {
+/** `maxTokens`, `maxCostUsd` (core/spend-limit): the prompt's token budget and spending limit. */
+export interface PromptInput extends HostFields, CheckpointFields, Spend.SpendInput {
   prompt: string;
   /** Real path of the workspace on the worker's machine. */
   workspace: string;
@@ -67,8 +69,6 @@ export interface PromptInput extends HostFields, CheckpointFields {
   modelResolutions?: Record<string, string>;
   /** Settings' `model.prices`: USD per million tokens by model, over the catalogue's (core/models/prices). */
   modelPrices?: Record<string, ModelPrice>;
-  /** Token budget of the prompt (input + output); reaching it pauses for a top-up. */
-  maxTokens?: number;
   /** One edit fixer model call after a `replace` whose old_string was not found; on unless false. */
   editFixer?: boolean;
   /** The edit fixer's model (default: state/settings.ts). */
@@ -126,7 +126,8 @@ export interface PromptInput extends HostFields, CheckpointFields {
 
 export type { PromptStats };
 
-export interface PromptResult extends TurnRecordFields {
+/** `costLimitUsd` (core/spend-limit): the spending limit at the end, top-ups included. */
+export interface PromptResult extends TurnRecordFields, Spend.SpendCarry {
   terminateReason: TerminateReason;
   response: string;
   turns: number;
@@ -167,7 +168,8 @@ export interface ToolCallView {
   status: ToolCallStatus;
 }
 
-export interface PromptStatus extends TurnRecordFields {
+/** `costLimit` (core/spend-limit): set when the prompt has a spending limit. */
+export interface PromptStatus extends TurnRecordFields, Spend.SpendStatus {
   phase: 'running' | 'awaiting_approval' | 'awaiting_answer' | 'loop_detected' | 'budget_exhausted' | 'finished';
   turns: number;
   approvalMode: ApprovalMode;
@@ -282,7 +284,7 @@ export interface PromptProgress extends TurnRecordFields {
 }
 
 /** What decides the next request: compression, steering, the token budget, the skills found at the start. */
-export interface ContextCarry extends Pick<PromptShape, 'skills'> {
+export interface ContextCarry extends Pick<PromptShape, 'skills'>, Spend.SpendCarry {
   /** `promptTokenCount` of the last response: drives compression and the overflow check. */
   lastPromptTokens: number;
   forceCompress: boolean;
@@ -308,7 +310,10 @@ export const steerSignal = defineSignal<[unknown]>('steer');
 /** Compress the conversation before the next model request, whatever its size. */
 export const compressSignal = defineSignal<[]>('compress');
 
-/** `{"tokens": N}` raises a paused prompt's token budget by N; `"stop"` (or `{"stop": true}`) ends it. */
+/**
+ * `{"tokens": N}` raises a paused prompt's token budget by N, `{"usd": N}` its spending limit by N US dollars;
+ * `"stop"` (or `{"stop": true}`) ends it.
+ */
 export const topUpBudgetSignal = defineSignal<[unknown]>('topUpBudget');
 
 /** `{"action": "continue" | "disable" | "stop"}` (or the bare string): a person's answer to a flagged loop. */
@@ -330,7 +335,8 @@ export type SubagentInput = Omit<PromptInput, 'maxTurns' | 'prompt'> & {
 // The session: its input, its status, its messages.
 
 /** Everything a session's prompts share, and where its conversation stands. */
-export interface SessionInput {
+/** `costLimitUsd`, `spentUsd` (core/spend-limit): the limit its prompts share and what they spent. */
+export interface SessionInput extends Spend.SessionSpendCarry {
   /** Settings of every prompt of the session (its `prompt` and `transcript` are set per message). */
   defaults: Omit<PromptInput, 'prompt' | 'transcript'>;
   transcript?: { id: string; length: number };
@@ -346,7 +352,8 @@ export interface SessionInput {
 
 export type QueuedMessage = { promptId: string; text: string };
 
-export interface SessionStatus {
+/** `cost` (core/spend-limit): the limit its prompts share and what they spent. */
+export interface SessionStatus extends Spend.SessionSpendStatus {
   current?: string;
   queued: QueuedMessage[];
   prompts: number;
@@ -355,7 +362,7 @@ export interface SessionStatus {
 }
 
 /** Adds a message: it runs as the session's next prompt, after those before it. Returns that prompt's id. */
-export const sendMessageUpdate = defineUpdate<string, [{ text: string; steer?: boolean }]>('sendMessage');
+export const sendMessageUpdate = defineUpdate<string, [Spend.SessionMessage]>('sendMessage');
 export const closeSessionSignal = defineSignal('closeSession');
 export const sessionStatusQuery = defineQuery<SessionStatus>('sessionStatus');
 /** Chat's `/clear` and `/compress` on an idle session; shapes in session-commands.ts. */

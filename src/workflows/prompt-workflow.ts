@@ -34,6 +34,7 @@ import { addReferencedFiles } from './prompt/at-paths';
 import { loadProjectMemory } from './prompt/memory';
 import { discoverMcp, mcpToolNames } from './calls/mcp-calls';
 import { promptShape } from '../core/prompt/shape';
+import { checkSpend } from './guards/spend';
 
 /**
  * One user prompt, as Gemini CLI's loop: model turn; run its function calls; send their responses;
@@ -117,6 +118,7 @@ export async function step(run: PromptRun): Promise<Ending | undefined> {
   const outcome = await promptTurn(run, hooked);
   if ('ending' in outcome) return outcome.ending;
   if (outcome.kind === 'overflow') return overflow(run, outcome.fit);
+  if (outcome.kind === 'stopped') return stopOnBudget(run);
   if (outcome.kind === 'abandoned') return handleLoop(run, outcome.verdict);
   if (outcome.kind === 'called') return stopIfHookSaid(run);
   const more = await continuation(run);
@@ -170,6 +172,8 @@ function promptFrame(state: PromptState, hooked: Awaited<ReturnType<typeof befor
 /** The LLM loop check's question to one judge model, its tokens counted in the prompt's stats. */
 function askLoopJudge(run: PromptRun) {
   return async (model: string) => {
+    const planned = { model, promptTokens: run.state.context.lastPromptTokens, what: 'loop check' };
+    if ((await checkSpend(run, planned)) === 'stop') return undefined;
     const verdict = await run.acts.checkForLoop({
       transcriptId: run.cursor.transcriptId,
       length: run.cursor.length,
@@ -199,7 +203,7 @@ function overflow(run: PromptRun, fit: NonNullable<ModelTurn['overflow']>): Prom
   return endWithRecord(run, 'context_overflow', FAILURES.contextWindowOverflow.type, message);
 }
 
-/** A person answered an exhausted budget with "stop": the prompt ends as it stands. */
+/** A person answered an exhausted budget or the spending limit with "stop": the prompt ends as it stands. */
 async function stopOnBudget(run: PromptRun): Promise<Ending> {
   await recordPending(run);
   await afterAgentAtEnding(run.state, 'stopped');

@@ -22,7 +22,17 @@ import type { RewindRecord } from '../core/rewind';
 import type { RewindableSessionInput } from './rewind-api';
 import { payloadProblem } from '../core/message-input';
 import type { PromptResult } from './api';
+import type { SessionMessage } from '../core/spend-limit';
 import { oneLine, promptMemo } from './state/summaries';
+import {
+  afterPrompt,
+  costCarried,
+  promptCostLimit,
+  sessionCostOf,
+  sessionLimitProblem,
+  setSessionLimit,
+  type SessionCost,
+} from './state/session-cost';
 import {
   type QueuedMessage,
   type SessionInput,
@@ -49,6 +59,7 @@ export async function agentSessionWorkflow(input: RewindableSessionInput): Promi
     unavailable: input.unavailableModels ?? [],
     busy: false,
     ...(input.lastRewind ? { lastRewind: input.lastRewind } : {}),
+    cost: sessionCostOf(input),
   };
   registerSessionHandlers(id, state);
   registerSessionCommands(id, input, state);
@@ -60,7 +71,7 @@ export async function agentSessionWorkflow(input: RewindableSessionInput): Promi
     const next = state.queue.shift();
     if (!next) return void (await fireSessionHook(input.defaults, 'SessionEnd'));
     state.current = next.promptId;
-    const result = await runPrompt(input, state, next);
+    const result = await runCharged(input, state, next);
     state.hookStart = undefined;
     state.count += 1;
     state.turns += result.turns ?? 0;
@@ -80,6 +91,7 @@ export async function agentSessionWorkflow(input: RewindableSessionInput): Promi
         ...(state.unavailable.length > 0 ? { unavailableModels: state.unavailable } : {}),
         ...turnsCarried(input, state),
         ...(state.lastRewind ? { lastRewind: state.lastRewind } : {}),
+        ...costCarried(state.cost),
       });
     }
   }
@@ -113,12 +125,15 @@ interface SessionState {
   busy: boolean;
   /** The last rewind, for `rewind --undo`. */
   lastRewind?: RewindRecord;
+  /** The spending limit the prompts share, and what they spent (absent: no limit). */
+  cost?: SessionCost;
 }
 
 function registerSessionHandlers(id: string, state: SessionState): void {
   setHandler(
     sendMessageUpdate,
-    async ({ text, steer }) => {
+    async ({ text, steer, maxCostUsd }) => {
+      if (maxCostUsd !== undefined) state.cost = setSessionLimit(state.cost, maxCostUsd);
       // Steering goes to the running prompt, at its next safe boundary; otherwise the message queues.
       if (steer && state.current) {
         await getExternalWorkflowHandle(state.current).signal(steerSignal, { text });
@@ -128,7 +143,7 @@ function registerSessionHandlers(id: string, state: SessionState): void {
       state.queue.push({ promptId, text });
       return promptId;
     },
-    { validator: (message) => validateMessage(message, state.closed) },
+    { validator: (message) => validateMessage(message, state) },
   );
   setHandler(closeSessionSignal, () => void (state.closed = true));
   setHandler(sessionStatusQuery, () => ({
@@ -137,7 +152,20 @@ function registerSessionHandlers(id: string, state: SessionState): void {
     prompts: state.count,
     transcriptLength: state.transcript.length,
     closed: state.closed,
+    ...(state.cost ? { cost: { ...state.cost } } : {}),
   }));
+}
+
+/** Runs the prompt with what the session has left to spend, and charges the session with what it spent. */
+async function runCharged(
+  input: SessionInput,
+  state: SessionState,
+  message: QueuedMessage,
+): Promise<Partial<PromptResult>> {
+  const given = promptCostLimit(state.cost).maxCostUsd;
+  const result = await runPrompt(input, state, message);
+  state.cost = afterPrompt(state.cost, given, result);
+  return result;
 }
 
 async function runPrompt(
@@ -163,6 +191,7 @@ async function runPrompt(
           ...(state.hookStart?.systemMessage ? { hookSystemMessage: state.hookStart.systemMessage } : {}),
           ...(state.unavailable.length > 0 ? { unavailableModels: state.unavailable } : {}),
           ...turnsCarried(input, state),
+          ...promptCostLimit(state.cost),
         },
       ],
     });
@@ -186,10 +215,12 @@ function turnsCarried(input: SessionInput, state: SessionState): { sessionTurns?
   return input.defaults.maxSessionTurns === undefined ? {} : { sessionTurns: state.turns };
 }
 
-function validateMessage(message: { text: string } | undefined, closed: boolean): void {
-  if (closed) throw new Error('the session is closed');
+function validateMessage(message: SessionMessage | undefined, state: SessionState): void {
+  if (state.closed) throw new Error('the session is closed');
   const problem = payloadProblem(message);
   if (problem) throw new Error(problem);
   if (!message || typeof message.text !== 'string' || !message.text.trim())
     throw new Error('a message needs non-empty text');
+  const limit = sessionLimitProblem(message.maxCostUsd, state.cost);
+  if (limit) throw new Error(limit);
 }

@@ -77,6 +77,9 @@ export async function subagentWorkflow(input: SubagentInput): Promise<SubagentRe
   }
 }
 
+const SPENDING_LIMIT_STOP =
+  "its next request could have taken the spend past the prompt's spending limit, so it was not sent";
+
 /** A sub-agent's run: the prompt's owner with the sub-agent's own part. */
 type SubagentRun = PromptRun & { readonly subagent: SubagentScope };
 
@@ -93,6 +96,7 @@ export async function agentStep(run: SubagentRun, timedOut: () => boolean): Prom
   if (compressionDue(state) && isPatched(PATCHES.subagentLoop)) await maybeCompress(run);
   const outcome = await runTurn(run, agentSpec(run));
   if (outcome.kind === 'overflow') return overflowed(state, outcome.fit);
+  if (outcome.kind === 'stopped') return { reason: 'error', detail: SPENDING_LIMIT_STOP };
   if (outcome.kind === 'answered') return { reason: 'no_complete_task' };
   return run.subagent.completion ? { reason: 'goal' } : undefined;
 }

@@ -2,6 +2,7 @@ import type { WorkflowFailedError, WorkflowHandle } from '@temporalio/client';
 import { functionCallResponse, streamLine, textResponse, type ScriptLine } from '../../src/fake-gemini';
 import { statusQuery, compressSignal, topUpBudgetSignal } from '../../src/workflows/api';
 import { closeTestEnv } from '../helpers/temporal-env';
+import { earlierConversation } from '../helpers/earlier-conversation';
 import { createHarness, maybeRecordHistory, type Harness } from '../helpers/agent-harness';
 
 type Sent = {
@@ -31,19 +32,9 @@ const callUsing = (promptTokens: number, name: string, args: Record<string, unkn
   ]);
 const SNAPSHOT = '<state_snapshot>\n<overall_goal>finish the refactor</overall_goal>\n</state_snapshot>';
 
-/** An earlier conversation of plain user prompts, so that compression has somewhere to split. */
-async function earlierConversation(id: string): Promise<number> {
-  const filler = 'Some earlier discussion of the code base and the plan. '.repeat(40);
-  for (let i = 0; i < 6; i++) {
-    await h.store.writeMessage(id, i * 2, { role: 'user', parts: [{ text: `Earlier request ${i}: ${filler}` }] });
-    await h.store.writeMessage(id, i * 2 + 1, { role: 'model', parts: [{ text: `Earlier answer ${i}: ${filler}` }] });
-  }
-  return 12;
-}
-
 test('past half the context window the history is compressed into a snapshot: 2 extra model calls', async () => {
   const id = `conv-${Date.now()}`;
-  const length = await earlierConversation(id);
+  const length = await earlierConversation(h, id);
   const ws = h.workspace({ 'a.txt': 'A' });
   const script = [
     callUsing(600_000, 'read_file', { file_path: 'a.txt' }),
@@ -75,7 +66,7 @@ test('past half the context window the history is compressed into a snapshot: 2 
 
 test('a forced compression whose summary would inflate the history is rejected and the history kept', async () => {
   const id = `conv-${Date.now()}`;
-  const length = await earlierConversation(id);
+  const length = await earlierConversation(h, id);
   const bloated = `<state_snapshot>${'far too long '.repeat(20_000)}</state_snapshot>`;
   const handle = await h.start(
     [
@@ -186,7 +177,7 @@ describe('compression outcomes without a summary call', () => {
 
   test('after a rejected summary, the next compression truncates old tool outputs instead: no model call', async () => {
     const id = `conv-${Date.now()}`;
-    const length = await earlierConversation(id);
+    const length = await earlierConversation(h, id);
     const bulky = 'y'.repeat(80_000);
     for (let i = 0; i < 4; i++) {
       await h.store.writeMessage(id, length + i * 2, {

@@ -44,3 +44,9 @@ export function sideCallConfig(model: string): GenerateContentConfig {
 export function compressionConfig(model: string): GenerateContentConfig {
   return model === GEMINI_3.strong ? chatConfig(model) : {};
 }
+
+/**
+ * The most a Gemini model answers in one response, thinking included: 65,536 tokens for the 2.5 and 3 models. Our
+ * requests set no `maxOutputTokens`, so this is what one request could be billed for at most.
+ */
+export const OUTPUT_TOKEN_LIMIT = 65_536;

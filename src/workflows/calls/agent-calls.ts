@@ -17,6 +17,7 @@ import type { PromptState } from '../state/prompt-state';
 import type { CallRecord, SubagentInput, SubagentResult } from '../api';
 import { isPatched, PATCHES } from '../patches';
 import { recordChildUsage } from '../run/records';
+import { spentUsd } from '../state/spend';
 
 /** The child's signature, by its registered name: importing the workflow itself would tie the layers in a circle. */
 type SubagentWorkflow = (input: SubagentInput) => Promise<SubagentResult>;
@@ -103,7 +104,14 @@ function childInput(state: PromptState, agent: AgentDefinition, record: CallReco
     ...(input.modelPrices ? { modelPrices: input.modelPrices } : {}),
     ...(state.mcp ? { mcp: state.mcp, mcpServers: input.mcpServers } : {}),
     ...(state.context.memoryRef ? { memoryRef: state.context.memoryRef } : {}),
+    ...childCostLimit(state),
   };
+}
+
+/** A sub-agent may spend what its parent has left: its spend is the parent's (added when it returns). */
+function childCostLimit(state: PromptState): Pick<SubagentInput, 'maxCostUsd'> {
+  const limit = state.context.costLimitUsd;
+  return limit === undefined ? {} : { maxCostUsd: Math.max(0, limit - spentUsd(state.progress.stats)) };
 }
 
 function addChildUsage(state: PromptState, result: SubagentResult): void {

@@ -8,6 +8,8 @@ import { preCompress } from '../hooks/tool-hooks';
 import { hasHooks } from '../hooks/runner';
 import { compressSignal, steerSignal, topUpBudgetSignal, type Cursor, steerSchema, topUpSchema } from '../api';
 import { isPatched, PATCHES } from '../patches';
+import { compressionModelFor } from '../../core/models';
+import { checkSpend } from './spend';
 import {
   addSteering,
   compressionStarted,
@@ -31,10 +33,21 @@ export function registerContextHandlers(run: PromptRun): void {
   setHandler(topUpBudgetSignal, (payload: unknown) => {
     const parsed = checkPayload('topUpBudget', topUpSchema, payload);
     if (!parsed.ok) return emit(state, { type: 'warning', message: parsed.reason });
-    const answer = typeof parsed.value === 'object' && 'tokens' in parsed.value ? parsed.value.tokens : 'stop';
-    if (!run.answerPause('budget', answer))
-      return emit(state, { type: 'warning', message: 'topUpBudget ignored: the prompt is not waiting for a budget' });
+    const value = parsed.value;
+    const answered =
+      typeof value === 'object' && 'tokens' in value
+        ? run.answerPause('budget', value.tokens)
+        : typeof value === 'object' && 'usd' in value
+          ? run.answerPause('cost', value.usd)
+          : run.answerPause('budget', 'stop') || run.answerPause('cost', 'stop');
+    if (!answered) return emit(state, { type: 'warning', message: ignoredTopUp(value) });
   });
+}
+
+/** Why a top-up changed nothing: the prompt waits for no budget, or for the other kind. */
+function ignoredTopUp(value: object | string): string {
+  const kind = typeof value === 'object' && 'usd' in value ? 'its spending limit' : 'a budget';
+  return `topUpBudget ignored: the prompt is not waiting for ${typeof value === 'object' && 'tokens' in value ? 'a token budget' : kind}`;
 }
 
 /** The context steps before each model request: compression, then any steering messages. */
@@ -78,6 +91,8 @@ export async function maybeCompress(run: PromptRun): Promise<void> {
     return;
   }
   const force = state.context.forceCompress;
+  const planned = { model: compressionModelFor(state.progress.model), what: 'compression', calls: 2 };
+  if ((await checkSpend(run, { ...planned, promptTokens: state.context.lastPromptTokens })) === 'stop') return;
   await preCompress(state, force ? 'manual' : 'auto');
   compressionStarted(state);
   const result = await run.acts.compressTranscript({

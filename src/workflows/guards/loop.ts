@@ -31,7 +31,7 @@ export function registerLoopHandlers(run: PromptRun): void {
 /** Level 3, before a model request: the LLM check when its schedule says it is due. */
 export async function checkBeforeRequest(
   state: PromptState,
-  ask: (model: string) => Promise<LoopCheckResult>,
+  ask: (model: string) => Promise<LoopCheckResult | undefined>,
 ): Promise<LoopDetection | undefined> {
   const pre = beforeModelRequest(state.loop);
   setLoop(state, pre.state);

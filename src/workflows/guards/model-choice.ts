@@ -15,6 +15,8 @@ import type { PromptState } from '../state/prompt-state';
 import { emit, recordUtilityUsage } from '../run/records';
 import { countFallback } from '../state/metrics';
 import { markFellBack, setModel, setUnavailable } from '../run/progress';
+import { checkSpend, type PlannedRequest } from './spend';
+import { estimateTextTokens } from '../../core/tokens';
 
 /**
  * The model for the whole prompt (sticky, as Gemini CLI): an explicit `-m` is used as given;
@@ -23,7 +25,7 @@ import { markFellBack, setModel, setUnavailable } from '../run/progress';
 export async function chooseModel(run: PromptRun): Promise<void> {
   const state = run.state;
   const pair = autoRoutingModels(state.input.model);
-  if (pair) {
+  if (pair && (await checkSpend(run, routingRequest(run))) === 'go') {
     const routed = await run.acts.routeModel({
       transcriptId: run.cursor.transcriptId,
       length: run.cursor.length,
@@ -38,6 +40,13 @@ export async function chooseModel(run: PromptRun): Promise<void> {
   emit(state, { type: 'model_info', model: state.progress.model });
 }
 
+/** The classifier's request: the prompt and the last messages before it, bounded by the last prompt's size. */
+function routingRequest(run: PromptRun): PlannedRequest {
+  const { state } = run;
+  const promptTokens = state.context.lastPromptTokens + Math.ceil(estimateTextTokens(state.input.prompt));
+  return { model: state.settings.classifierModel, promptTokens, what: 'routing' };
+}
+
 /**
  * A model call that falls back once from the strong model to the fast one when quota errors
  * persist after Temporal's retries (or the quota is used up), with an event saying so; the same
@@ -45,11 +54,11 @@ export async function chooseModel(run: PromptRun): Promise<void> {
  * and a prompt whose model is already known unavailable goes straight to the fallback.
  * `mayFallBack` is asked only when a fallback would happen (a `patched` check of a loop that gained it).
  */
-export async function callWithFallback(
+export async function callWithFallback<T extends ModelTurn | undefined>(
   state: PromptState,
-  call: (model: string) => Promise<ModelTurn>,
+  call: (model: string) => Promise<T>,
   mayFallBack: () => boolean = () => true,
-): Promise<ModelTurn> {
+): Promise<T> {
   skipUnavailable(state);
   try {
     return await call(state.progress.model);
@@ -119,6 +128,8 @@ export async function continuation(run: PromptRun): Promise<NewPart[] | undefine
   const state = run.state;
   if (!state.input.nextSpeakerCheck) return undefined;
   const { transcriptId, length } = run.cursor;
+  const planned = { model: state.settings.nextSpeakerModel, promptTokens: state.context.lastPromptTokens };
+  if ((await checkSpend(run, { ...planned, what: 'next speaker' })) === 'stop') return undefined;
   const verdict = await run.acts.checkNextSpeaker({ transcriptId, length, model: state.settings.nextSpeakerModel });
   recordUtilityUsage(state, verdict);
   return verdict.next === 'model' ? [{ kind: 'text', text: CONTINUE_TEXT }] : undefined;

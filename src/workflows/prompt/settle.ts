@@ -55,11 +55,18 @@ function finishPrompt(run: PromptRun, reason: 'completed' | 'stopped'): PromptRe
   };
 }
 
-/** What a session needs to go on after this prompt: the transcript's end, the granted rules, models out of quota. */
-function continuation(run: PromptRun): Pick<PromptResult, 'transcript' | 'sessionRules' | 'unavailableModels'> {
+/**
+ * What a session needs to go on after this prompt: the transcript's end, the granted rules, models out of quota, the
+ * spending limit with its top-ups.
+ */
+function continuation(
+  run: PromptRun,
+): Pick<PromptResult, 'transcript' | 'sessionRules' | 'unavailableModels' | 'costLimitUsd'> {
   const { state, cursor } = run;
   const unavailable = unavailableNow(state);
+  const costLimitUsd = state.context.costLimitUsd;
   return {
+    ...(costLimitUsd !== undefined ? { costLimitUsd } : {}),
     // A sub-agent's transcript is its own: its parent goes on in the prompt's.
     transcript: run.subagent ? undefined : { id: cursor.transcriptId, length: cursor.length },
     sessionRules: state.progress.sessionRules,

@@ -9,6 +9,7 @@ import { addResponse, countTurn, rememberFrame } from '../run/progress';
 import { runToolCalls } from '../calls/run-calls';
 import { checkpointTurnEnd } from '../calls/checkpoint-calls';
 import { openTurnRecord } from '../run/turn-records';
+import { checkSpend, nextRequestTokens } from '../guards/spend';
 
 /** What a loop says about its requests; the turn fills in the transcript position, model and turn number. */
 export type TurnFrame = Omit<CallModelInput, 'transcriptId' | 'baseLength' | 'append' | 'model' | 'workspace' | 'turn'>;
@@ -17,7 +18,7 @@ export type TurnFrame = Omit<CallModelInput, 'transcriptId' | 'baseLength' | 'ap
 export interface TurnSpec<Verdict> {
   frame: TurnFrame;
   /** Sends the request to a model (the prompt falls back to another on quota). Default: the run's model. */
-  send?: (ask: (model: string) => Promise<ModelTurn>) => Promise<ModelTurn>;
+  send?: (ask: (model: string) => Promise<ModelTurn | undefined>) => Promise<ModelTurn | undefined>;
   /**
    * Looks at the answer once it is in the transcript, before its calls are taken up (the prompt's
    * AfterModel hook and loop check). A verdict abandons the turn: the cursor goes back to what was
@@ -31,7 +32,9 @@ export type TakenTurn<Verdict> =
   | { kind: 'taken'; turn: ModelTurn }
   /** The request would not fit the context window, so it was not sent and does not count. */
   | { kind: 'overflow'; fit: NonNullable<ModelTurn['overflow']> }
-  | { kind: 'abandoned'; verdict: Verdict };
+  | { kind: 'abandoned'; verdict: Verdict }
+  /** The request could cross the spending limit and a person said stop (a sub-agent stops by itself): not sent. */
+  | { kind: 'stopped' };
 
 export type TurnOutcome<Verdict> =
   | Exclude<TakenTurn<Verdict>, { kind: 'taken' }>
@@ -50,9 +53,15 @@ export async function takeTurn<V>(run: PromptRun, spec: TurnSpec<V>): Promise<Ta
   countTurn(state);
   const sent = run.snapshot();
   const remember = (frame: FrameMemo) => rememberFrame(state, frame);
-  const ask = (model: string) =>
-    callFramed(state.frame, remember, requestFor(run, spec.frame, model), run.acts.callModel);
+  const ask = async (model: string): Promise<ModelTurn | undefined> => {
+    if ((await checkSpend(run, { model, promptTokens: nextRequestTokens(run), what: 'turn' })) === 'stop') return;
+    return callFramed(state.frame, remember, requestFor(run, spec.frame, model), run.acts.callModel);
+  };
   const turn = await (spec.send ? spec.send(ask) : ask(state.progress.model));
+  if (!turn) {
+    countTurn(state, false);
+    return { kind: 'stopped' };
+  }
   if (turn.overflow) {
     countTurn(state, false);
     return { kind: 'overflow', fit: turn.overflow };

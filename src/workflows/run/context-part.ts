@@ -36,6 +36,15 @@ export function raiseTokenBudget(state: PromptState, tokens: number): void {
   (state.context.tokenBudget as number) += tokens;
 }
 
+export function raiseCostLimit(state: PromptState, usd: number): void {
+  (state.context.costLimitUsd as number) += usd;
+}
+
+/** A person said stop at the spending limit: no request is sent any more. */
+export function stopSpending(state: PromptState): void {
+  state.costStopped = true;
+}
+
 export function setKnownFiles(state: PromptState, known: PromptState['context']['knownFiles']): void {
   state.context.knownFiles = known;
 }

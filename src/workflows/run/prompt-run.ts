@@ -111,8 +111,12 @@ export class PromptRun {
    * The run waits for a person: until `answerPause` brings the answer for `kind`, or `timeoutMs` passes (then the
    * answer is undefined). Queries show the pause meanwhile; it is never carried (pauses happen only between steps).
    */
-  async pauseFor<K extends Pause['kind']>(kind: K, timeoutMs?: number): Promise<AnswerOf<K> | undefined> {
-    this.state.pause = { kind } as Pause;
+  async pauseFor<K extends Pause['kind']>(
+    kind: K,
+    timeoutMs?: number,
+    detail?: Omit<Extract<Pause, { kind: K }>, 'kind' | 'answer'>,
+  ): Promise<AnswerOf<K> | undefined> {
+    this.state.pause = { ...detail, kind } as Pause;
     const answered = () => this.state.pause?.answer !== undefined;
     await (timeoutMs === undefined ? condition(answered) : condition(answered, timeoutMs));
     const answer = this.state.pause?.answer as AnswerOf<K> | undefined;
@@ -123,7 +127,7 @@ export class PromptRun {
   /** A person's answer to a pause of `kind`; false, and nothing changes, when the run is not paused so. */
   answerPause<K extends Pause['kind']>(kind: K, answer: AnswerOf<K>): boolean {
     if (this.state.pause?.kind !== kind) return false;
-    this.state.pause = { kind, answer } as Pause;
+    this.state.pause = { ...this.state.pause, kind, answer } as Pause;
     return true;
   }
 }

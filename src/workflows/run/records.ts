@@ -37,7 +37,14 @@ export function publishStatus(state: PromptState): void {
   const calls = [...state.book.calls.values()];
   const waiting = state.book.childApprovals.size > 0 || calls.some((c) => c.status === 'awaiting_approval');
   const asking = calls.some((c) => c.status === 'awaiting_answer');
-  const value: AgentStatusValue = waiting ? 'awaiting_approval' : asking ? 'awaiting_answer' : 'running';
+  const value: AgentStatusValue =
+    state.pause?.kind === 'cost'
+      ? 'budget_exhausted'
+      : waiting
+        ? 'awaiting_approval'
+        : asking
+          ? 'awaiting_answer'
+          : 'running';
   if (state.progress.publishedStatus === value) return;
   state.progress.publishedStatus = value;
   upsertSearchAttributes([{ key: STATUS_ATTRIBUTE, value }]);

@@ -8,6 +8,7 @@ import type { FrameMemo } from './request-frame';
 import type { Pause } from '../run/pause';
 import { settingsOf, type PromptSettings } from './settings';
 import { createMetricClock, type MetricClock } from './metrics';
+import { spentUsd } from './spend';
 import type {
   CallRecord,
   ChildApprovalNotice,
@@ -52,6 +53,11 @@ export interface PromptState {
    * detection until `loopDecision` arrives (only between steps, never carried; see run/prompt-run).
    */
   pause?: Pause;
+  /**
+   * A person answered the spending limit with "stop" (or a sub-agent reached it): no request is sent any more. Not
+   * carried: the prompt ends before its next step.
+   */
+  costStopped?: boolean;
 }
 
 /** The event log: `events[0]` has sequence number `base`; older events went with earlier runs. */
@@ -89,6 +95,7 @@ export function createPromptState(input: PromptInput): PromptState {
       compressionFailed: false,
       compressions: 0,
       tokenBudget: input.maxTokens,
+      ...(input.maxCostUsd !== undefined ? { costLimitUsd: input.maxCostUsd } : {}),
     },
     loop: createLoopState(input.loopDetection === false),
     log: { base: 0, events: [] },
@@ -116,7 +123,7 @@ export function eventsPage(state: PromptState, cursor: number): EventsPage {
 function phaseOf(state: PromptState, awaitingApproval: boolean, asking: boolean): PromptStatus['phase'] {
   if (state.finished) return 'finished';
   if (state.pause?.kind === 'loop') return 'loop_detected';
-  if (state.pause?.kind === 'budget') return 'budget_exhausted';
+  if (state.pause?.kind === 'budget' || state.pause?.kind === 'cost') return 'budget_exhausted';
   return awaitingApproval ? 'awaiting_approval' : asking ? 'awaiting_answer' : 'running';
 }
 
@@ -151,5 +158,20 @@ export function statusOf(state: PromptState): PromptStatus {
     todos: state.progress.todos,
     topics: state.progress.topics,
     ...(state.progress.turnRecords ? { turnRecords: state.progress.turnRecords } : {}),
+    ...costLimitOf(state),
+  };
+}
+
+/** The spending limit as status shows it: the limit and the spend, and while paused the next request's cost. */
+function costLimitOf(state: PromptState): Pick<PromptStatus, 'costLimit'> {
+  const limitUsd = state.context.costLimitUsd;
+  if (limitUsd === undefined) return {};
+  const check = state.pause?.kind === 'cost' ? state.pause.check : undefined;
+  return {
+    costLimit: {
+      limitUsd,
+      spentUsd: spentUsd(state.progress.stats),
+      ...(check ? { nextRequestUsd: check.nextRequestUsd } : {}),
+    },
   };
 }

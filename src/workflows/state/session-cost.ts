@@ -1,0 +1,53 @@
+import { formatUsd, usdSchema } from '../../core/spend-limit';
+import type { PromptInput, PromptResult, SessionInput } from '../api';
+import { resultSpentUsd } from './spend';
+
+/**
+ * A session's spending limit, shared by its prompts: each prompt may spend what the session has left, and what it
+ * spent (and any top-up it was given while paused) comes back to the session when it ends.
+ */
+export interface SessionCost {
+  limitUsd: number;
+  spentUsd: number;
+}
+
+/** The session's limit as it starts (or continues as new): its own, or the one its defaults were started with. */
+export function sessionCostOf(input: SessionInput): SessionCost | undefined {
+  const limitUsd = input.costLimitUsd ?? input.defaults.maxCostUsd;
+  return limitUsd === undefined ? undefined : { limitUsd, spentUsd: input.spentUsd ?? 0 };
+}
+
+/** Why `maxCostUsd` of a `sendMessage` cannot be the session's limit, or undefined when it can. */
+export function sessionLimitProblem(maxCostUsd: unknown, cost: SessionCost | undefined): string | undefined {
+  if (maxCostUsd === undefined) return undefined;
+  const parsed = usdSchema.safeParse(maxCostUsd);
+  if (!parsed.success) return `maxCostUsd ${parsed.error.issues[0].message}`;
+  if (cost && parsed.data < cost.spentUsd)
+    return (
+      `maxCostUsd ${formatUsd(parsed.data)} is below the ${formatUsd(cost.spentUsd)} the session has already ` +
+      'spent: give at least that much'
+    );
+  return undefined;
+}
+
+/** The new limit a `sendMessage` set (validated already). */
+export function setSessionLimit(cost: SessionCost | undefined, limitUsd: number): SessionCost {
+  return { limitUsd, spentUsd: cost?.spentUsd ?? 0 };
+}
+
+/** What the next prompt may spend: the session's remainder (a prompt with nothing left pauses before its request). */
+export function promptCostLimit(cost: SessionCost | undefined): Pick<PromptInput, 'maxCostUsd'> {
+  return cost ? { maxCostUsd: Math.max(0, cost.limitUsd - cost.spentUsd) } : {};
+}
+
+/** The session after a prompt: its spend added, and the limit raised by what the prompt was topped up with. */
+export function afterPrompt(cost: SessionCost | undefined, given: number | undefined, result: Partial<PromptResult>) {
+  if (!cost) return cost;
+  const raised = given !== undefined && result.costLimitUsd !== undefined ? result.costLimitUsd - given : 0;
+  return { limitUsd: cost.limitUsd + Math.max(0, raised), spentUsd: cost.spentUsd + resultSpentUsd(result) };
+}
+
+/** The carry of continue-as-new: only sessions with a limit carry one. */
+export function costCarried(cost: SessionCost | undefined): Pick<SessionInput, 'costLimitUsd' | 'spentUsd'> {
+  return cost ? { costLimitUsd: cost.limitUsd, spentUsd: cost.spentUsd } : {};
+}
