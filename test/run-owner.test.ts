@@ -47,7 +47,9 @@ const STATE_WRITE = new RegExp(
 const RECORD_WRITE = /\b(?:record|call)\.(?:status|outcome|decision|args)\s*=(?![=>])/;
 
 /** The session workflow's `state` is the session's own (SessionState), not a prompt's. */
-const SESSION_FILES = ['session-workflow.ts', 'session-commands.ts'].map((name) => path.join(WORKFLOWS, name));
+const SESSION_FILES = ['session-workflow.ts', 'session-commands.ts', 'session-rewind.ts'].map((name) =>
+  path.join(WORKFLOWS, name),
+);
 
 function promptFiles(): string[] {
   return sourceFiles(WORKFLOWS).filter((f) => !f.startsWith(OWNER) && !SESSION_FILES.includes(f));

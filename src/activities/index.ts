@@ -110,13 +110,7 @@ function transcriptAndToolActivities(deps: ActivityDeps) {
   return {
     /** A tool call; the web tools' model requests come back in the outcome's `requests`, to be counted. */
     async runTool(input: RunToolInput) {
-      const records = deps.home ? commandRecords(path.join(deps.home, 'commands')) : undefined;
-      const meter = meterModels(deps.models);
-      const { store, journal, grepTimeoutMs, home } = deps;
-      const toolDeps = { store, journal, grepTimeoutMs, exec, background, commandRecords: records, home };
-      const outcome = await runTool({ ...toolDeps, models: meter.models, heartbeatIntervalMs }, input);
-      const { requests } = meter.metered();
-      return requests.length > 0 ? { ...outcome, requests } : outcome;
+      return meteredTool(deps, { exec, background, heartbeatIntervalMs }, input);
     },
     /** `invoke_agent`'s result with the sub-agent's long output strings read back from the store. */
     async agentResult(input: AgentResultInput) {
@@ -158,6 +152,21 @@ function transcriptAndToolActivities(deps: ActivityDeps) {
       return cutTranscript(deps.store, input, Context.current().info.attempt);
     },
   };
+}
+
+/** Runs one tool call with its model requests (the web tools') metered. */
+async function meteredTool(
+  deps: ActivityDeps,
+  shared: Pick<Parameters<typeof runTool>[0], 'exec' | 'background' | 'heartbeatIntervalMs'>,
+  input: RunToolInput,
+) {
+  const records = deps.home ? commandRecords(path.join(deps.home, 'commands')) : undefined;
+  const meter = meterModels(deps.models);
+  const { store, journal, grepTimeoutMs, home } = deps;
+  const toolDeps = { store, journal, grepTimeoutMs, ...shared, commandRecords: records, home };
+  const outcome = await runTool({ ...toolDeps, models: meter.models }, input);
+  const { requests } = meter.metered();
+  return requests.length > 0 ? { ...outcome, requests } : outcome;
 }
 
 /** MCP discovery and calls, over one connection pool per worker. */

@@ -31,6 +31,7 @@ import { addMemory } from './memory';
 import { addSkills } from './skills';
 import { addRun } from './run-options';
 import { addTravel } from './travel';
+import { addAcp } from './acp-command';
 import type { FakeResponses } from './runtime';
 import { fakeResponsesOption } from './fake-responses';
 import { openHomeWarning } from '../private-files';
@@ -71,16 +72,7 @@ function buildProgram(): Command {
   addMemory(program, setup, io);
   addSkills(program, setup, io);
   addReplayCheck(program, setup, io);
-  program
-    .command('acp')
-    .description('serve an editor over the Agent Client Protocol on stdin/stdout (also --acp, --experimental-acp)')
-    // An editor set up for Gemini CLI may pass its other flags too: the editor chooses mode and model per session.
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .action(async () => {
-      const { config, logger } = setup('warn');
-      process.exitCode = await (await import('../acp/command')).acpCommand(config, logger);
-    });
+  addAcp(program, setup);
   addTravel(program, setup, io, sessionTurns);
   return program;
 }

@@ -117,22 +117,7 @@ export async function promptStatus(client: Client, workflowId: string): Promise<
     case 'RUNNING':
     case 'CONTINUED_AS_NEW': {
       const s = await queryWithin(client, workflowId, statusQuery);
-      if (!s) {
-        const wedged = await wedgedReason(client, workflowId, description);
-        const published = description.typedSearchAttributes.get(STATUS_ATTRIBUTE);
-        const waiting =
-          published === 'awaiting_approval' || published === 'awaiting_answer' || published === 'budget_exhausted';
-        return {
-          ...base,
-          status: waiting ? published : 'running',
-          error: wedged
-            ? { type: 'WorkflowTaskFailed', message: wedged }
-            : {
-                type: 'NoWorker',
-                message: 'no worker answered; start one with `durable-agent server` or `durable-agent worker`',
-              },
-        };
-      }
+      if (!s) return unansweredStatus(client, workflowId, description, base);
       const status = s.phase === 'finished' ? 'running' : s.phase;
       const todos = { ...(s.todos ? { todos: s.todos } : {}), ...(s.topics ? { topics: s.topics } : {}) };
       const questions = s.pendingQuestions?.length ? { pendingQuestions: s.pendingQuestions } : {};
@@ -154,6 +139,29 @@ export async function promptStatus(client: Client, workflowId: string): Promise<
     default:
       return closedWithoutResult(client, handle, base);
   }
+}
+
+/** A running prompt no worker answered for: what its search attribute says, and why (wedged or no worker). */
+async function unansweredStatus(
+  client: Client,
+  workflowId: string,
+  description: WorkflowExecutionDescription,
+  base: Pick<StatusReport, 'workflowId' | 'pendingApprovals'>,
+): Promise<StatusReport> {
+  const wedged = await wedgedReason(client, workflowId, description);
+  const published = description.typedSearchAttributes.get(STATUS_ATTRIBUTE);
+  const waiting =
+    published === 'awaiting_approval' || published === 'awaiting_answer' || published === 'budget_exhausted';
+  return {
+    ...base,
+    status: waiting ? published : 'running',
+    error: wedged
+      ? { type: 'WorkflowTaskFailed', message: wedged }
+      : {
+          type: 'NoWorker',
+          message: 'no worker answered; start one with `durable-agent server` or `durable-agent worker`',
+        },
+  };
 }
 
 /** `checkpoints` of the status report: each turn's, as the turn records name them. */

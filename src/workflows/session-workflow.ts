@@ -49,18 +49,7 @@ import {
  */
 export async function agentSessionWorkflow(input: RewindableSessionInput): Promise<void> {
   const id = workflowInfo().workflowId;
-  const state: SessionState = {
-    transcript: input.transcript ?? { id: `session/${id}`, length: 0 },
-    sessionRules: input.sessionRules ?? [],
-    queue: [...(input.queue ?? [])],
-    count: input.promptCount ?? 0,
-    turns: input.sessionTurns ?? 0,
-    closed: false,
-    unavailable: input.unavailableModels ?? [],
-    busy: false,
-    ...(input.lastRewind ? { lastRewind: input.lastRewind } : {}),
-    cost: sessionCostOf(input),
-  };
+  const state = sessionStateOf(id, input);
   registerSessionHandlers(id, state);
   registerSessionCommands(id, input, state);
   registerRewind(id, state);
@@ -82,17 +71,7 @@ export async function agentSessionWorkflow(input: RewindableSessionInput): Promi
     state.unavailable = result.unavailableModels ?? state.unavailable;
     if (workflowInfo().continueAsNewSuggested) {
       await condition(allHandlersFinished);
-      await continueAsNew<typeof agentSessionWorkflow>({
-        ...input,
-        transcript: state.transcript,
-        sessionRules: state.sessionRules,
-        queue: state.queue,
-        promptCount: state.count,
-        ...(state.unavailable.length > 0 ? { unavailableModels: state.unavailable } : {}),
-        ...turnsCarried(input, state),
-        ...(state.lastRewind ? { lastRewind: state.lastRewind } : {}),
-        ...costCarried(state.cost),
-      });
+      await continueAsNew<typeof agentSessionWorkflow>(carryOf(input, state));
     }
   }
 }
@@ -105,6 +84,37 @@ setWorkflowOptions(
   () => (workflowInfo().currentDeploymentVersion?.deploymentName ? { versioningBehavior: 'AUTO_UPGRADE' } : {}),
   agentSessionWorkflow,
 );
+
+/** The session's state at the start of a run: new, or carried from the run it continued as new. */
+function sessionStateOf(id: string, input: RewindableSessionInput): SessionState {
+  return {
+    transcript: input.transcript ?? { id: `session/${id}`, length: 0 },
+    sessionRules: input.sessionRules ?? [],
+    queue: [...(input.queue ?? [])],
+    count: input.promptCount ?? 0,
+    turns: input.sessionTurns ?? 0,
+    closed: false,
+    unavailable: input.unavailableModels ?? [],
+    busy: false,
+    ...(input.lastRewind ? { lastRewind: input.lastRewind } : {}),
+    cost: sessionCostOf(input),
+  };
+}
+
+/** What the next run of the session starts from when it continues as new. */
+function carryOf(input: RewindableSessionInput, state: SessionState): RewindableSessionInput {
+  return {
+    ...input,
+    transcript: state.transcript,
+    sessionRules: state.sessionRules,
+    queue: state.queue,
+    promptCount: state.count,
+    ...(state.unavailable.length > 0 ? { unavailableModels: state.unavailable } : {}),
+    ...turnsCarried(input, state),
+    ...(state.lastRewind ? { lastRewind: state.lastRewind } : {}),
+    ...costCarried(state.cost),
+  };
+}
 
 /** What the session keeps between prompts; all but `current`, `closed` and the hook context is carried. */
 interface SessionState {
