@@ -55,8 +55,8 @@ export async function snapshotWorkspace(
   };
   const { manifest } = taking;
   for (const entry of walkWorkspace(root, exclude)) {
-    if (entry.kind === 'file') await takeFile(taking, entry);
-    else addOther(manifest, entry);
+    if (entry.kind !== 'file') addOther(manifest, entry);
+    else if (!takeFile(taking, entry)) await reserveReading(taking);
   }
   await Promise.all(taking.reading);
   manifest.skipped.sort((a, b) => (a.path < b.path ? -1 : 1));
@@ -83,17 +83,27 @@ interface Taking {
 /** Files read and stored at once on a checkpoint that has many to hash (the first one of a workspace). */
 const READING = 8;
 
-/** A file goes in by its stat when the cache knows it, else read and stored; or it is skipped, with why. */
-async function takeFile(t: Taking, entry: Extract<WalkEntry, { kind: 'file' }>): Promise<void> {
+/** Waits until fewer than READING files are being read and stored. */
+async function reserveReading(t: Taking): Promise<void> {
+  while (t.reading.size >= READING) await Promise.race(t.reading);
+}
+
+/**
+ * A file goes in by its stat when the cache knows it, else it is read and stored (started here, finished later);
+ * or it is skipped, with why. False when a read was started: the caller waits for room before the next one.
+ */
+function takeFile(t: Taking, entry: Extract<WalkEntry, { kind: 'file' }>): boolean {
   const { manifest } = t;
   const { size } = entry.stat;
   const cap = size > t.fileCap ? 'file-cap' : manifest.bytes + size > t.totalCap ? 'checkpoint-cap' : undefined;
-  if (cap) return void manifest.skipped.push({ path: entry.path, reason: cap, size });
+  if (cap) {
+    manifest.skipped.push({ path: entry.path, reason: cap, size });
+    return true;
+  }
   const file = { hash: t.cache.hashOf(entry.path, entry.stat) ?? '', mode: entry.stat.mode & 0o7777, size };
   manifest.files[entry.path] = file;
   manifest.bytes += size;
-  if (file.hash) return;
-  while (t.reading.size >= READING) await Promise.race(t.reading);
+  if (file.hash) return true;
   const reading = storeFile(t.store, path.join(t.root, entry.path)).then((hash) => {
     t.reading.delete(reading);
     if (!hash) {
@@ -106,6 +116,7 @@ async function takeFile(t: Taking, entry: Extract<WalkEntry, { kind: 'file' }>):
     t.hashed += 1;
   });
   t.reading.add(reading);
+  return false;
 }
 
 function addOther(manifest: Manifest, entry: Exclude<WalkEntry, { kind: 'file' }>): void {
