@@ -2,6 +2,7 @@
  * `npm run bench`: the benchmark suite. Starts its own dev server(s), runs each
  * measurement, prints the table and writes it to docs/benchmarks.md (quick mode only prints,
  * unless --out is given). Options: --quick, --only=side-by-side,cold,per-turn,history,start,concurrency,resume,
+ * checkpoints,
  * --variants (per-turn cost under server and worker variants), --out=FILE; --chaos runs the chaos run alone.
  */
 import * as fs from 'node:fs';
@@ -19,8 +20,18 @@ import { measureVariants } from './variants';
 import { measureSideBySide } from './side-by-side';
 import { measureCold } from './cold';
 import { chaosPassed, runChaos } from './chaos';
+import { measureCheckpoints } from './checkpoints';
 
-const SECTIONS = ['side-by-side', 'cold', 'per-turn', 'history', 'start', 'concurrency', 'resume'] as const;
+const SECTIONS = [
+  'side-by-side',
+  'cold',
+  'per-turn',
+  'history',
+  'start',
+  'concurrency',
+  'resume',
+  'checkpoints',
+] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Args {
@@ -67,6 +78,7 @@ function sizes(quick: boolean) {
         inFlight: false,
         side: { longTurns: 10, runs: 2, bytesTurns: 30 },
         coldRuns: 2,
+        checkpointFiles: 2000,
       }
     : {
         perTurnRuns: 5,
@@ -80,6 +92,7 @@ function sizes(quick: boolean) {
         side: { longTurns: 50, runs: 3, bytesTurns: 100 },
         // A median of five pairs: one pair's spread on a shared machine is larger than the gap measured.
         coldRuns: 5,
+        checkpointFiles: 10_000,
       };
 }
 
@@ -146,6 +159,11 @@ async function runSections(env: BenchEnv, args: Args): Promise<BenchResults> {
       await step(
         'concurrency',
         async () => void (results.concurrency = await measureConcurrency(env, server, n.prompts, n.promptTurns)),
+      );
+    if (args.only.has('checkpoints'))
+      await step(
+        'workspace checkpoints',
+        async () => void (results.checkpoints = await measureCheckpoints(env, n.checkpointFiles, 7)),
       );
   } finally {
     await server.close();

@@ -8,6 +8,7 @@ import type { VariantResult } from './variants';
 import type { SideBySideResult } from './side-by-side';
 import { coldTable, sideBySideTable } from './side-by-side-report';
 import type { ColdResult } from './cold';
+import { checkpointsTable, type CheckpointsResult } from './checkpoints';
 import { fmt, median, range } from './stats';
 
 export interface BenchResults {
@@ -25,6 +26,7 @@ export interface BenchResults {
   variants?: VariantResult[];
   sideBySide?: SideBySideResult;
   cold?: ColdResult;
+  checkpoints?: CheckpointsResult;
 }
 
 type Row = [measure: string, value: string, goal: string, met: string];
@@ -212,6 +214,7 @@ export function renderReport(r: BenchResults, analysis: string): string {
       '',
       variantTable(r.variants),
     );
+  if (r.checkpoints) parts.push('', checkpointsTable(r.checkpoints));
   if (analysis.trim()) parts.push('', analysis.trim());
   return `${parts.join('\n')}\n`;
 }

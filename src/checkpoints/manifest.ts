@@ -70,11 +70,6 @@ function manifestProblem(m: Partial<Manifest>): string | undefined {
   return badDir === undefined ? undefined : `unsafe folder ${JSON.stringify(badDir)}`;
 }
 
-/** The manifest's stored text: keys in walk order (sorted), so equal workspaces give the same blob. */
-export function serializeManifest(m: Manifest): string {
-  return JSON.stringify(m);
-}
-
 export interface ManifestChanges {
   added: string[];
   modified: string[];

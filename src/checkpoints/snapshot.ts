@@ -1,9 +1,10 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { TranscriptStore } from '../store/types';
-import { compareManifests, type Manifest, type ManifestChanges, serializeManifest } from './manifest';
+import { compareManifests, type Manifest, type ManifestChanges } from './manifest';
 import { readManifest, rememberManifest } from './read';
 import { StatCache } from './stat-cache';
+import { storeTrees } from './tree';
 import { walkWorkspace, type WalkEntry } from './walk';
 
 export interface SnapshotOptions {
@@ -50,14 +51,17 @@ export async function snapshotWorkspace(
     fileCap: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
     totalCap: options.maxCheckpointBytes ?? DEFAULT_MAX_CHECKPOINT_BYTES,
     hashed: 0,
+    reading: new Set(),
   };
   const { manifest } = taking;
   for (const entry of walkWorkspace(root, exclude)) {
-    if (entry.kind === 'file') await takeFile(taking, entry);
-    else addOther(manifest, entry);
+    if (entry.kind !== 'file') addOther(manifest, entry);
+    else if (!takeFile(taking, entry)) await reserveReading(taking);
   }
+  await Promise.all(taking.reading);
+  manifest.skipped.sort((a, b) => (a.path < b.path ? -1 : 1));
   taking.cache.save();
-  const ref = await store.putBlob(serializeManifest(manifest));
+  const ref = await store.putBlob(await storeTrees(store, manifest));
   rememberManifest(ref, manifest);
   const changes = previous ? compareManifests(await readManifest(store, previous), manifest) : undefined;
   return { ref, manifest, hashed: taking.hashed, ...(changes ? { changes } : {}) };
@@ -72,23 +76,47 @@ interface Taking {
   fileCap: number;
   totalCap: number;
   hashed: number;
+  /** Files being read and stored: at most READING at once, so memory holds a bounded window of file contents. */
+  reading: Set<Promise<void>>;
 }
 
-/** A file goes in by its stat when the cache knows it, else read and stored; or it is skipped, with why. */
-async function takeFile(t: Taking, entry: Extract<WalkEntry, { kind: 'file' }>): Promise<void> {
+/** Files read and stored at once on a checkpoint that has many to hash (the first one of a workspace). */
+const READING = 8;
+
+/** Waits until fewer than READING files are being read and stored. */
+async function reserveReading(t: Taking): Promise<void> {
+  while (t.reading.size >= READING) await Promise.race(t.reading);
+}
+
+/**
+ * A file goes in by its stat when the cache knows it, else it is read and stored (started here, finished later);
+ * or it is skipped, with why. False when a read was started: the caller waits for room before the next one.
+ */
+function takeFile(t: Taking, entry: Extract<WalkEntry, { kind: 'file' }>): boolean {
   const { manifest } = t;
   const { size } = entry.stat;
   const cap = size > t.fileCap ? 'file-cap' : manifest.bytes + size > t.totalCap ? 'checkpoint-cap' : undefined;
-  if (cap) return void manifest.skipped.push({ path: entry.path, reason: cap, size });
-  let hash = t.cache.hashOf(entry.path, entry.stat);
-  if (!hash) {
-    hash = await storeFile(t.store, path.join(t.root, entry.path));
-    if (!hash) return void manifest.skipped.push({ path: entry.path, reason: 'unreadable' });
+  if (cap) {
+    manifest.skipped.push({ path: entry.path, reason: cap, size });
+    return true;
+  }
+  const file = { hash: t.cache.hashOf(entry.path, entry.stat) ?? '', mode: entry.stat.mode & 0o7777, size };
+  manifest.files[entry.path] = file;
+  manifest.bytes += size;
+  if (file.hash) return true;
+  const reading = storeFile(t.store, path.join(t.root, entry.path)).then((hash) => {
+    t.reading.delete(reading);
+    if (!hash) {
+      delete manifest.files[entry.path];
+      manifest.bytes -= size;
+      return void manifest.skipped.push({ path: entry.path, reason: 'unreadable' });
+    }
+    file.hash = hash;
     t.cache.remember(entry.path, entry.stat, hash, t.startedAt);
     t.hashed += 1;
-  }
-  manifest.files[entry.path] = { hash, mode: entry.stat.mode & 0o7777, size };
-  manifest.bytes += size;
+  });
+  t.reading.add(reading);
+  return false;
 }
 
 function addOther(manifest: Manifest, entry: Exclude<WalkEntry, { kind: 'file' }>): void {

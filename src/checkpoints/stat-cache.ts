@@ -15,38 +15,36 @@ const RACY_MARGIN_MS = 50;
 
 /**
  * The host's memory of which file hashed to what, per workspace, so that an unchanged file costs one `lstat`: no
- * read, no hash. Kept in memory and in a JSON file under the agent's home (`<dir>/<digest of the root>.json`),
- * which a later process reads once. A lost or damaged file only costs hashing again.
+ * read, no hash. Kept in memory and on disk under the agent's home: `<dir>/<digest of the root>.json` holds all
+ * entries, and `.log` beside it the lines changed since, appended, so that a checkpoint after one changed file
+ * writes one line, not the whole cache; the file is rewritten whole once the log has grown to half its size. A
+ * later process reads both once. A lost or damaged file only costs hashing again.
  */
 export class StatCache {
-  private static readonly loaded = new Map<string, Map<string, Entry>>();
-  private readonly entries: Map<string, Entry>;
+  private static readonly loaded = new Map<string, { entries: Map<string, Entry>; logged: number }>();
   private readonly next = new Map<string, Entry>();
-  private dirty = false;
 
   private constructor(
     private readonly file: string | undefined,
-    entries: Map<string, Entry>,
-  ) {
-    this.entries = entries;
-  }
+    private readonly state: { entries: Map<string, Entry>; logged: number },
+  ) {}
 
   /** The cache of `root` kept under `dir`; without a `dir`, one that remembers nothing. */
   static open(dir: string | undefined, root: string): StatCache {
-    if (!dir) return new StatCache(undefined, new Map());
+    if (!dir) return new StatCache(undefined, { entries: new Map(), logged: 0 });
     const digest = createHash('sha256').update(path.resolve(root)).digest('hex').slice(0, 32);
     const file = path.join(dir, `${digest}.json`);
-    let entries = StatCache.loaded.get(file);
-    if (!entries) {
-      entries = readEntries(file);
-      StatCache.loaded.set(file, entries);
+    let state = StatCache.loaded.get(file);
+    if (!state) {
+      state = readEntries(file);
+      StatCache.loaded.set(file, state);
     }
-    return new StatCache(file, entries);
+    return new StatCache(file, state);
   }
 
   /** The hash of the file at `p` if its stat is the one remembered and it was not written as it was hashed. */
   hashOf(p: string, stat: Stats): string | undefined {
-    const e = this.entries.get(p);
+    const e = this.state.entries.get(p);
     if (!e || e[0] !== stat.size || e[1] !== stat.mtimeMs || e[2] !== stat.ino) return undefined;
     if (stat.mtimeMs >= e[4] - RACY_MARGIN_MS) return undefined;
     this.next.set(p, e);
@@ -55,31 +53,57 @@ export class StatCache {
 
   remember(p: string, stat: Stats, hash: string, hashedAt: number): void {
     this.next.set(p, [stat.size, stat.mtimeMs, stat.ino, hash, hashedAt]);
-    this.dirty = true;
   }
 
-  /** Keeps what this walk saw (files gone are forgotten) and writes it if anything was hashed or dropped. */
+  /** Keeps what this walk saw (files gone are forgotten) and writes what changed, if anything did. */
   save(): void {
-    if (!this.file) return;
-    if (!this.dirty && this.next.size === this.entries.size) return;
-    this.entries.clear();
-    for (const [p, e] of this.next) this.entries.set(p, e);
+    const { entries } = this.state;
+    const lines: string[] = [];
+    for (const [p, e] of this.next) if (entries.get(p) !== e) lines.push(JSON.stringify([p, ...e]));
+    for (const p of entries.keys()) if (!this.next.has(p)) lines.push(JSON.stringify([p]));
+    entries.clear();
+    for (const [p, e] of this.next) entries.set(p, e);
+    if (!this.file || lines.length === 0) return;
     try {
       fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
-      const tmp = `${this.file}.${process.pid}.tmp`;
-      fs.writeFileSync(tmp, JSON.stringify(Object.fromEntries(this.entries)), { mode: 0o600 });
-      fs.renameSync(tmp, this.file);
+      if (this.state.logged + lines.length > entries.size / 2 + 64) this.rewrite(this.file);
+      else {
+        fs.appendFileSync(`${this.file.slice(0, -'.json'.length)}.log`, `${lines.join('\n')}\n`, { mode: 0o600 });
+        this.state.logged += lines.length;
+      }
     } catch {
       // Only a cache: the next process hashes again.
     }
   }
+
+  private rewrite(file: string): void {
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, JSON.stringify(Object.fromEntries(this.state.entries)), { mode: 0o600 });
+    fs.renameSync(tmp, file);
+    fs.rmSync(`${file.slice(0, -'.json'.length)}.log`, { force: true });
+    this.state.logged = 0;
+  }
 }
 
-function readEntries(file: string): Map<string, Entry> {
+function readEntries(file: string): { entries: Map<string, Entry>; logged: number } {
+  let entries = new Map<string, Entry>();
   try {
     const value = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, Entry>;
-    return new Map(Object.entries(value).filter(([, e]) => Array.isArray(e) && e.length === 5));
+    entries = new Map(Object.entries(value).filter(([, e]) => Array.isArray(e) && e.length === 5));
   } catch {
-    return new Map();
+    // None yet (a small cache may live in its log alone until the first rewrite), or damaged: hashed again.
   }
+  let logged = 0;
+  try {
+    for (const line of fs.readFileSync(`${file.slice(0, -'.json'.length)}.log`, 'utf8').split('\n')) {
+      if (line === '') continue;
+      logged += 1;
+      const [p, ...e] = JSON.parse(line) as [string, ...Entry];
+      if (e.length === 5) entries.set(p, e as unknown as Entry);
+      else entries.delete(p);
+    }
+  } catch {
+    // No log, or a line cut short by a crash: the entries read so far stand; the rest is hashed again.
+  }
+  return { entries, logged };
 }

@@ -21,6 +21,7 @@ interface IndexEntry {
  */
 export class FileTranscriptStore implements TranscriptStore {
   private readonly blobCache = new Map<string, string>();
+  private readonly madeFolders = new Set<string>();
   private readonly messages: MessageCache;
 
   /** `messageCacheBytes`: budget of parsed messages kept in memory (see MessageCache). */
@@ -57,10 +58,19 @@ export class FileTranscriptStore implements TranscriptStore {
   private async writeBlob(ref: string, content: string | Uint8Array): Promise<void> {
     const file = this.blobPath(ref);
     if (await exists(file)) return;
-    await fs.mkdir(path.dirname(file), { recursive: true, mode: PRIVATE_DIR });
+    // Each blob folder is made once per instance (a checkpoint stores thousands of blobs); one removed since is
+    // made again.
+    const folder = path.dirname(file);
+    const makeFolder = () => fs.mkdir(folder, { recursive: true, mode: PRIVATE_DIR });
+    if (!this.madeFolders.has(folder)) await makeFolder();
+    this.madeFolders.add(folder);
     // A unique temporary name per write: parallel tools often store identical results at once.
     const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-    await fs.writeFile(tmp, content, { mode: PRIVATE_FILE });
+    await fs.writeFile(tmp, content, { mode: PRIVATE_FILE }).catch(async (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') throw err;
+      await makeFolder();
+      await fs.writeFile(tmp, content, { mode: PRIVATE_FILE });
+    });
     await fs.rename(tmp, file);
   }
 
