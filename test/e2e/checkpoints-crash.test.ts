@@ -1,6 +1,5 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { temporal } from '@temporalio/proto';
 import { FakeGeminiServer, functionCallResponse, textResponse, type ScriptLine } from '../../src/fake-gemini';
 import { restoreWorkspace } from '../../src/checkpoints';
 import { FileTranscriptStore } from '../../src/store/file-store';
@@ -8,6 +7,11 @@ import type { PromptInput, PromptResult } from '../../src/workflows/api';
 import { closeTestEnv, getTestEnv } from '../helpers/temporal-env';
 import { exited, spawnWorker, waitFor } from '../helpers/processes';
 import { startPromptOnWorkerProcess } from '../helpers/worker-prompt';
+import { startedAttempts } from '../helpers/history-attempts';
+import { tree } from '../helpers/workspace-tree';
+
+const attempts = (events: Parameters<typeof startedAttempts>[0], type: string) =>
+  startedAttempts(events, type).map((a) => a.attempt);
 
 let fake: FakeGeminiServer | undefined;
 afterEach(async () => {
@@ -17,37 +21,6 @@ afterEach(async () => {
 afterAll(async () => {
   await closeTestEnv();
 });
-
-type Event = temporal.api.history.v1.IHistoryEvent;
-
-/** Every path under `dir` with its mode and bytes (files) or target (links). */
-function tree(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const visit = (rel: string) => {
-    for (const name of fs.readdirSync(path.join(dir, rel)).sort()) {
-      const p = rel ? `${rel}/${name}` : name;
-      const st = fs.lstatSync(path.join(dir, p));
-      if (st.isSymbolicLink()) out[p] = `-> ${fs.readlinkSync(path.join(dir, p))}`;
-      else if (st.isDirectory()) visit(p);
-      else out[p] = `${(st.mode & 0o777).toString(8)} ${fs.readFileSync(path.join(dir, p)).toString('base64')}`;
-    }
-  };
-  visit('');
-  return out;
-}
-
-/** The attempts of `activityType` that started, in history order. */
-function attempts(events: Event[], activityType: string): number[] {
-  const scheduled = new Set(
-    events
-      .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === activityType)
-      .map((e) => String(e.eventId)),
-  );
-  return events
-    .map((e) => e.activityTaskStartedEventAttributes)
-    .filter((a) => a && scheduled.has(String(a.scheduledEventId)))
-    .map((a) => a!.attempt ?? 0);
-}
 
 /**
  * A prompt on a worker process that is SIGKILLed once `inFlight` holds; a second worker with the same home (so the
