@@ -1,10 +1,9 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { functionCallResponse, textResponse } from '../../src/fake-gemini';
 import { closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, maybeRecordHistory, type Harness } from '../helpers/agent-harness';
 import { diffCheckpoints, restoreWorkspace } from '../../src/checkpoints';
 import { sessionTurns } from '../../src/client/turns';
+import { tree } from '../helpers/workspace-tree';
 
 let h: Harness;
 beforeAll(async () => {
@@ -14,22 +13,6 @@ afterAll(async () => {
   await h?.close();
   await closeTestEnv();
 });
-
-/** Every path under `dir` with its mode and bytes (files) or target (links). */
-function tree(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const visit = (rel: string) => {
-    for (const name of fs.readdirSync(path.join(dir, rel)).sort()) {
-      const p = rel ? `${rel}/${name}` : name;
-      const st = fs.lstatSync(path.join(dir, p));
-      if (st.isSymbolicLink()) out[p] = `-> ${fs.readlinkSync(path.join(dir, p))}`;
-      else if (st.isDirectory()) visit(p);
-      else out[p] = `${(st.mode & 0o777).toString(8)} ${fs.readFileSync(path.join(dir, p)).toString('base64')}`;
-    }
-  };
-  visit('');
-  return out;
-}
 
 /** A fresh folder holding checkpoint `ref`, as a restore on a machine that never saw the workspace writes it. */
 async function restored(ref: string): Promise<Record<string, string>> {

@@ -7,6 +7,7 @@ import type { PromptResult } from '../../src/workflows/api';
 import { closeTestEnv, getTestEnv } from '../helpers/temporal-env';
 import { exited, spawnWorker, waitFor } from '../helpers/processes';
 import { startPromptOnWorkerProcess } from '../helpers/worker-prompt';
+import { startedAttempts } from '../helpers/history-attempts';
 
 let fake: FakeGeminiServer | undefined;
 afterEach(async () => {
@@ -18,19 +19,6 @@ afterAll(async () => {
 });
 
 type Event = temporal.api.history.v1.IHistoryEvent;
-
-/** The ActivityTaskStarted events of `activityType` with the failure of the attempt before each. */
-function startedAttempts(events: Event[], activityType: string) {
-  const scheduled = new Set(
-    events
-      .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === activityType)
-      .map((e) => String(e.eventId)),
-  );
-  return events
-    .map((e) => e.activityTaskStartedEventAttributes)
-    .filter((a) => a && scheduled.has(String(a.scheduledEventId)))
-    .map((a) => ({ attempt: a!.attempt, lastFailureType: a!.lastFailure?.applicationFailureInfo?.type }));
-}
 
 /** Workflow tasks that timed out: a task left on the dead worker's sticky queue times out to the shared one. */
 function timedOutTasks(events: Event[]) {

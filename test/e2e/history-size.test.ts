@@ -79,7 +79,16 @@ test('read-only tools run as local activities (one marker each), other tools as 
   const scheduled = events
     .filter((e) => e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED)
     .map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name);
-  expect(scheduled).toEqual(['loadMemory', 'callModel', 'callModel', 'runTool', 'callModel']);
+  // The write takes a workspace checkpoint just before it and one at its turn's end; the read takes none.
+  expect(scheduled).toEqual([
+    'loadMemory',
+    'callModel',
+    'callModel',
+    'checkpointWorkspace',
+    'runTool',
+    'checkpointWorkspace',
+    'callModel',
+  ]);
   const markers = events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity');
   expect(markers).toHaveLength(1);
   expect(run.events).toContainEqual(
