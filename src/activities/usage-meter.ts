@@ -1,4 +1,5 @@
-import type { GenerateContentParameters, GenerateContentResponseUsageMetadata } from '@google/genai';
+import type { GenerateContentParameters } from '@google/genai';
+import { toUsage } from '../core/assemble-turn';
 import { addUsage, EMPTY_USAGE, type RequestUsage, type TokenUsage } from '../core/types';
 import type { JsonModelSeam } from '../model/seam';
 
@@ -24,7 +25,7 @@ export function meterModels(models: JsonModelSeam): { models: JsonModelSeam; met
       async generateContent(request: GenerateContentParameters) {
         const response = await models.generateContent(request);
         if (response.usageMetadata) {
-          const counted = tokenUsageOf(response.usageMetadata);
+          const counted = toUsage(response.usageMetadata);
           usage[request.model] = addUsage(usage[request.model] ?? EMPTY_USAGE, counted);
           requests.push({ model: request.model, usage: counted });
         }
@@ -32,16 +33,5 @@ export function meterModels(models: JsonModelSeam): { models: JsonModelSeam; met
       },
     },
     metered: () => ({ usage, requests }),
-  };
-}
-
-/** The Gemini API's usage report as our counts. */
-export function tokenUsageOf(u: GenerateContentResponseUsageMetadata): TokenUsage {
-  return {
-    input: u.promptTokenCount ?? 0,
-    output: u.candidatesTokenCount ?? 0,
-    cached: u.cachedContentTokenCount ?? 0,
-    thoughts: u.thoughtsTokenCount ?? 0,
-    total: u.totalTokenCount ?? 0,
   };
 }

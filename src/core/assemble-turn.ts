@@ -94,7 +94,8 @@ function toFunctionCall(fc: NonNullable<ChunkPart['functionCall']>, turn: number
   return { id, name, args: fc.args ?? {} };
 }
 
-function toUsage(u: NonNullable<StreamChunk['usageMetadata']>): TokenUsage {
+/** The Gemini API's usage report (of a stream chunk or a whole answer) as our counts. */
+export function toUsage(u: NonNullable<StreamChunk['usageMetadata']>): TokenUsage {
   return {
     input: u.promptTokenCount ?? 0,
     output: u.candidatesTokenCount ?? 0,
