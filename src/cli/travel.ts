@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { describeExecution, hasPollers, openArgsStore, type Client } from '../client';
+import { answersQueries, describeExecution, hasPollers, openArgsStore, type Client } from '../client';
 import { fork } from '../client/fork';
 import { turnChanges, turnDiff } from '../client/look-back';
 import { rewind } from '../client/rewind';
@@ -18,17 +18,29 @@ type Run = (client: Client, store: TranscriptStore, queue: string) => Promise<nu
 
 /** `checkpoints`, `diff`, `rewind` and `fork`: looking back over a session's turns and going back to one. */
 export function addTravel(program: Command, setup: () => Ctx, io: Io, turnsOf: TurnsSource): void {
+  addLookBack(program, setup, io, turnsOf);
+  addRewind(program, setup, io, turnsOf);
+  addFork(program, setup, io, turnsOf);
+}
+
+/** `checkpoints` and `diff`: they only read, so they need no API key. */
+function addLookBack(program: Command, setup: () => Ctx, io: Io, turnsOf: TurnsSource): void {
   program
     .command('checkpoints')
     .argument('<id>', "a session's or a prompt's id")
     .option('--json', 'one JSON object')
     .description('list the turns with what each call changed in the workspace')
     .action(async (id: string, o) => {
-      process.exitCode = await withSession(setup(), id, async (client, store) => {
-        const turns = await turnChanges(store, await turnsOf(client, id));
-        io.stdout.write(o.json ? `${JSON.stringify({ id, turns })}\n` : checkpointsText(turns));
-        return 0;
-      });
+      process.exitCode = await withSession(
+        setup(),
+        id,
+        async (client, store) => {
+          const turns = await turnChanges(store, await turnsOf(client, id));
+          io.stdout.write(o.json ? `${JSON.stringify({ id, turns })}\n` : checkpointsText(turns));
+          return 0;
+        },
+        'queries',
+      );
     });
   program
     .command('diff')
@@ -37,14 +49,21 @@ export function addTravel(program: Command, setup: () => Ctx, io: Io, turnsOf: T
     .option('--json', 'one JSON object')
     .description("show a turn's changes to the workspace as a unified diff (shell commands' included)")
     .action(async (id: string, o) => {
-      process.exitCode = await withSession(setup(), id, async (client, store) => {
-        const diff = await turnDiff(store, await turnsOf(client, id), o.turn as number);
-        const text = (diff.patches ?? []).map((p) => p.diff ?? `Binary file ${p.path} changed\n`).join('');
-        io.stdout.write(o.json ? `${JSON.stringify({ id, ...diff })}\n` : text);
-        return 0;
-      });
+      process.exitCode = await withSession(
+        setup(),
+        id,
+        async (client, store) => {
+          const diff = await turnDiff(store, await turnsOf(client, id), o.turn as number);
+          const text = (diff.patches ?? []).map((p) => p.diff ?? `Binary file ${p.path} changed\n`).join('');
+          io.stdout.write(o.json ? `${JSON.stringify({ id, ...diff })}\n` : text);
+          return 0;
+        },
+        'queries',
+      );
     });
-  addRewind(program, setup, io, turnsOf);
+}
+
+function addFork(program: Command, setup: () => Ctx, io: Io, turnsOf: TurnsSource): void {
   program
     .command('fork')
     .argument('<id>', "a session's or a prompt's id")
@@ -86,7 +105,7 @@ function addRewind(program: Command, setup: () => Ctx, io: Io, turnsOf: TurnsSou
  * Runs a command about `id` with the transcript store open and a worker for its queue: a rewind is an update the
  * session runs, and the process that ran the session's last prompt may be gone.
  */
-async function withSession(ctx: Ctx, id: string, run: Run): Promise<number> {
+async function withSession(ctx: Ctx, id: string, run: Run, worker: 'full' | 'queries' = 'full'): Promise<number> {
   const runtime = await openRuntime(ctx.config, { worker: 'never', logger: ctx.logger, uiEnabled: false });
   const { store, close } = openArgsStore(ctx.config);
   const stops = [close, runtime.stop];
@@ -95,8 +114,12 @@ async function withSession(ctx: Ctx, id: string, run: Run): Promise<number> {
       (found) => found.taskQueue,
       () => runtime.taskQueue,
     );
-    if (!(await hasPollers(runtime.client, queue))) stops.unshift((await startWorker(ctx.config, queue)).stop);
-    return await run(runtime.client, store, queue);
+    const go = () => run(runtime.client, store, queue);
+    if ((await hasPollers(runtime.client, queue)) && (await answersQueries(runtime.client, id))) return await go();
+    // Looking back only queries: a worker with no activities needs no API key and takes no one else's work.
+    if (worker === 'queries') return await (await import('../worker')).withQueryWorker(ctx.config, queue, go);
+    stops.unshift((await startWorker(ctx.config, queue)).stop);
+    return await go();
   } finally {
     for (const stop of stops) await stop();
   }

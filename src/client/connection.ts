@@ -88,6 +88,20 @@ export async function hasPollers(client: Client, taskQueue: string): Promise<boo
   return (await queuePolled(client, taskQueue)) ?? false;
 }
 
+/**
+ * Whether a worker answers a query of `workflowId` now. The server lists a worker that has just exited among a
+ * queue's pollers for minutes, so a command that needs a worker to act asks this before relying on `hasPollers`.
+ */
+export async function answersQueries(client: Client, workflowId: string): Promise<boolean> {
+  const handle = client.workflow.getHandle(workflowId);
+  return client.connection
+    .withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query('__stack_trace'))
+    .then(
+      () => true,
+      () => false,
+    );
+}
+
 /** Whether any worker polls `taskQueue` for workflow tasks; undefined when the server cannot say. */
 export async function queuePolled(client: Client, taskQueue: string): Promise<boolean | undefined> {
   try {

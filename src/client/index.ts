@@ -3,7 +3,14 @@
  * what these return). It is also the package's `main`, for programs that drive the agent.
  * Functions take a connected Temporal `Client` (from `connectClient`) and a workflow id.
  */
-export { closeClient, connectClient, hasAgentSearchAttributes, hasPollers, preopenClient } from './connection';
+export {
+  answersQueries,
+  closeClient,
+  connectClient,
+  hasAgentSearchAttributes,
+  hasPollers,
+  preopenClient,
+} from './connection';
 export {
   answerQuestion,
   cancelPrompt,

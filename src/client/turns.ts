@@ -3,6 +3,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { checkpointOfEachTurn, type TurnRecord } from '../core/checkpoints';
 import { statusQuery, type PromptResult } from '../workflows/api';
 import { queryWithin } from './connection';
+import { WORKSPACE_MEMO } from './sessions';
 
 /** One turn of a session, numbered from 1 across its prompts (a prompt run alone is its own session). */
 export interface TurnView {
@@ -20,6 +21,8 @@ export interface TurnView {
 
 export interface SessionTurns {
   id: string;
+  /** The workspace the session (or the prompt) works in, as its memo names it; absent in runs from before the memo. */
+  workspace?: string;
   /** The prompts read, in order; a prompt from before turn records has no turns here. */
   prompts: string[];
   turns: TurnView[];
@@ -30,8 +33,9 @@ export interface SessionTurns {
  * each prompt's result, failure or status query. A session's prompts are `<id>-p1`, `<id>-p2`, ... in order.
  */
 export async function sessionTurns(client: Client, id: string): Promise<SessionTurns> {
-  const type = (await client.workflow.getHandle(id).describe()).type;
-  const prompts = type === 'agentSessionWorkflow' ? await sessionPrompts(client, id) : [id];
+  const description = await client.workflow.getHandle(id).describe();
+  const workspace = description.memo?.[WORKSPACE_MEMO];
+  const prompts = description.type === 'agentSessionWorkflow' ? await sessionPrompts(client, id) : [id];
   const records: { promptId: string; record: TurnRecord }[] = [];
   for (const promptId of prompts) {
     for (const record of await promptTurnRecords(client, promptId)) records.push({ promptId, record });
@@ -45,7 +49,7 @@ export async function sessionTurns(client: Client, id: string): Promise<SessionT
     ...(refs[k] ? { checkpoint: refs[k] } : {}),
     calls: callsOf(record),
   }));
-  return { id, prompts, turns };
+  return { id, ...(typeof workspace === 'string' ? { workspace } : {}), prompts, turns };
 }
 
 function callsOf(record: TurnRecord): TurnView['calls'] {

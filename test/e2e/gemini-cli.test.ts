@@ -45,10 +45,10 @@ test('`-p … -o json -y --include-directories`: yolo runs the edits, stats in G
   const out = JSON.parse(result.stdout) as { response: string; stats: Tree };
   expect(out.response).toBe('Done.');
   const { stats } = out;
-  expect(Object.keys(stats).sort()).toEqual(['files', 'models', 'toolCalls', 'tools', 'usage']);
+  expect(Object.keys(stats).sort()).toEqual(['cost', 'files', 'models', 'toolCalls', 'tools', 'usage']);
   expect(Object.keys(stats.models)).toEqual(['gemini-2.5-pro']);
   const model = stats.models['gemini-2.5-pro'];
-  expect(Object.keys(model).sort()).toEqual(['api', 'tokens']);
+  expect(Object.keys(model).sort()).toEqual(['api', 'cost', 'tokens']);
   expect(Object.keys(model.api).sort()).toEqual(['totalErrors', 'totalLatencyMs', 'totalRequests']);
   expect(model.api).toMatchObject({ totalRequests: 3, totalErrors: 0 });
   expect(model.tokens).toEqual({ prompt: 30, candidates: 12, total: 42, cached: 0, thoughts: 0, tool: 0 });
@@ -68,9 +68,10 @@ test('`-p … -o json -y --include-directories`: yolo runs the edits, stats in G
   expect(tools.byName.replace).toMatchObject({ count: 1, success: 1, fail: 0 });
   expect(Object.keys(tools.byName.replace.decisions).sort()).toEqual(DECISIONS);
   expect(stats.files).toEqual({ totalLinesAdded: 4, totalLinesRemoved: 1 });
-  // Ours, under names Gemini CLI does not use.
+  // Ours, under names Gemini CLI does not use (and `cost` beside each model's `api` and `tokens`).
   expect(stats.toolCalls).toEqual({ total: 2, success: 2, failed: 0 });
   expect(stats.usage).toMatchObject({ input: 30, output: 12, total: 42 });
+  expect(Object.keys(stats.cost).sort()).toEqual(['pricedUsd', 'unpriced', 'usd']);
 });
 
 test('default mode without a terminal: stderr and stream-json say what waits and how to answer; approve ends it', async () => {
