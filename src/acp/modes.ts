@@ -4,7 +4,7 @@
  * chat has, advertised with `available_commands_update`.
  */
 import type { AvailableCommand, SessionConfigOption, SessionModeState } from '@agentclientprotocol/sdk';
-import { AUTO_MODEL, GEMINI_2_5, GEMINI_3 } from '../core/models';
+import { AUTO_GEMINI_2_5, AUTO_MODEL, GEMINI_2_5, GEMINI_3 } from '../core/models';
 import { APPROVAL_MODES, type ApprovalMode } from '../core/types';
 
 const MODE_TEXT: Record<ApprovalMode, { name: string; description: string }> = {
@@ -27,7 +27,7 @@ export const MODEL_OPTION = 'model';
 /** The models an editor offers: `auto` (a classifier picks per prompt), its families, and each model by role. */
 export const MODEL_CHOICES: readonly string[] = [
   AUTO_MODEL,
-  'auto-gemini-2.5',
+  AUTO_GEMINI_2_5,
   GEMINI_3.strong,
   GEMINI_3.fast,
   GEMINI_3.lite,

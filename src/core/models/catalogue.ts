@@ -10,6 +10,8 @@ import { flatPrice, tieredPrice, type PriceTable } from './prices';
 /** `-m auto`: a classifier picks the fast or the strong model once per prompt. Gemini CLI's default. */
 export const AUTO_MODEL = 'auto';
 export const DEFAULT_MODEL = AUTO_MODEL;
+/** `auto` over the older family. */
+export const AUTO_GEMINI_2_5 = 'auto-gemini-2.5';
 
 /** The models of the current (Gemini 3) family, by role. */
 export const GEMINI_3 = {
@@ -36,7 +38,7 @@ export interface RoutingModels {
 const AUTO_ALIASES: Record<string, RoutingModels> = {
   [AUTO_MODEL]: { fast: GEMINI_3.fast, strong: GEMINI_3.strong },
   'auto-gemini-3': { fast: GEMINI_3.fast, strong: GEMINI_3.strong },
-  'auto-gemini-2.5': { fast: GEMINI_2_5.fast, strong: GEMINI_2_5.strong },
+  [AUTO_GEMINI_2_5]: { fast: GEMINI_2_5.fast, strong: GEMINI_2_5.strong },
 };
 
 /**
