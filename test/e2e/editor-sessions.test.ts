@@ -14,7 +14,7 @@ import type { AgentEvent } from '../../src/core/events';
 import { createLogger } from '../../src/logger';
 import { closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, type Harness } from '../helpers/agent-harness';
-import { promptResultOnceStarted } from '../helpers/session-prompts';
+import { promptResultOnceStarted, untilSessionIdle } from '../helpers/session-prompts';
 
 /**
  * What an editor's session calls need from the one client (src/client.ts): a directory's sessions
@@ -90,6 +90,7 @@ test('a finished session: its prompts in order, each one’s whole record from c
   const first = await session.send('plan and write a.txt\nwith details');
   const second = await session.send('and then?');
   await promptResultOnceStarted(client.temporal, second);
+  await untilSessionIdle(client.temporal, session.id);
   const found = await client.session(session.id);
   expect(found).toEqual({
     sessionId: session.id,

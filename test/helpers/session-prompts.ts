@@ -25,6 +25,12 @@ export async function askSession(client: Client, sessionId: string, text: string
     client,
     await session.executeUpdate(sendMessageUpdate, { args: [{ text }] }),
   );
-  while ((await session.query(sessionStatusQuery)).current) await new Promise((r) => setTimeout(r, 20));
+  await untilSessionIdle(client, sessionId);
   return result;
+}
+
+/** A prompt's result is in before its session has taken it in: waits until the session runs no prompt. */
+export async function untilSessionIdle(client: Client, sessionId: string): Promise<void> {
+  const session = client.workflow.getHandle(sessionId);
+  while ((await session.query(sessionStatusQuery)).current) await new Promise((r) => setTimeout(r, 20));
 }
