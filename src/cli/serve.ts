@@ -36,6 +36,13 @@ export async function serveCommand(
   const where = runtime.embedded
     ? `embedded Temporal dev server at ${runtime.address}`
     : `Temporal at ${runtime.address}`;
+  // Listening before the ready line: a signal sent on seeing it must not find Node's default (die at once).
+  const stopAsked = new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+    // A closed terminal: without a handler Node dies at once and leaves the dev server running.
+    process.once('SIGHUP', resolve);
+  });
   io.stderr.write(
     `${where}${runtime.uiUrl ? `, Web UI ${runtime.uiUrl}` : ''}; worker on task queue ` +
       `${runtime.taskQueue} and host queue ${hostTaskQueue(runtime.taskQueue, workerHost.host ?? defaultHost())}. ` +
@@ -45,12 +52,7 @@ export async function serveCommand(
   fs.mkdirSync(config.home, { recursive: true, mode: 0o700 });
   fs.writeFileSync(pidFile, `${process.pid}\n`);
   const stopSpare = spareEnabled(config, spare) ? keepSpare(config.home, logger) : () => undefined;
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-    // A closed terminal: without a handler Node dies at once and leaves the dev server running.
-    process.once('SIGHUP', resolve);
-  });
+  await stopAsked;
   io.stderr.write('stopping…\n');
   fs.rmSync(pidFile, { force: true });
   stopSpare();
