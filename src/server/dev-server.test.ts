@@ -4,6 +4,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { getTestEnv, closeTestEnv, type TestEnv } from '../../test/helpers/temporal-env';
+import { eventually } from '../../test/helpers/cli';
 import {
   DEFAULT_SEARCH_ATTRIBUTES,
   findFreePort,
@@ -42,10 +43,6 @@ async function withClient<T>(address: string, fn: (client: Client) => Promise<T>
   } finally {
     await connection.close();
   }
-}
-
-async function waitFor(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 describe('startDevServer', () => {
@@ -102,7 +99,7 @@ describe('startDevServer', () => {
     await once(holder, 'listening');
     const said: string[] = [];
     const second = startDevServer({ cliPath: env.cliPath, dbFile, port, headless: true, log: (m) => said.push(m) });
-    await waitFor(() => said.some((m) => /found a port in use/.test(m)));
+    await eventually(() => said.some((m) => /found a port in use/.test(m)), 60_000, 'the notice of a port in use');
     holder.close();
     const server = await second;
     servers.push(server);
