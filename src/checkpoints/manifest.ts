@@ -4,6 +4,8 @@
  * symbolic links, its folders, and what was left out and why. Pure: no I/O.
  */
 
+import { BLOB_REF } from '../store/blob-ref';
+
 /** Why a path is in the workspace but not in the checkpoint; a restore leaves it as it finds it. */
 export type SkipReason = 'file-cap' | 'checkpoint-cap' | 'special' | 'unreadable';
 
@@ -29,8 +31,6 @@ export interface Manifest {
   /** Sum of the files' sizes. */
   bytes: number;
 }
-
-const REF = /^sha256:[0-9a-f]{64}$/;
 
 /** A workspace-relative path a restore may write: no absolute path, no `..`, no empty or `.` segment. */
 export function isSafeRelative(p: string): boolean {
@@ -61,7 +61,7 @@ function manifestProblem(m: Partial<Manifest>): string | undefined {
   if (!Array.isArray(m.skipped) || !Array.isArray(m.exclude)) return 'lists missing';
   for (const [p, f] of Object.entries(m.files ?? {})) {
     if (!isSafeRelative(p)) return `unsafe path ${JSON.stringify(p)}`;
-    if (!REF.test(f?.hash) || typeof f.mode !== 'number' || typeof f.size !== 'number') return `bad entry ${p}`;
+    if (!BLOB_REF.test(f?.hash) || typeof f.mode !== 'number' || typeof f.size !== 'number') return `bad entry ${p}`;
   }
   for (const [p, target] of Object.entries(m.links ?? {})) {
     if (!isSafeRelative(p) || typeof target !== 'string') return `bad link ${JSON.stringify(p)}`;

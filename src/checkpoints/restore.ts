@@ -1,6 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { blobRef } from '../store/blob-ref';
 import type { TranscriptStore } from '../store/types';
 import type { Manifest } from './manifest';
 import { readManifest } from './read';
@@ -92,7 +93,7 @@ function sameFile(
 }
 
 function hashFile(file: string): string {
-  return `sha256:${createHash('sha256').update(fs.readFileSync(file)).digest('hex')}`;
+  return blobRef(fs.readFileSync(file));
 }
 
 /** Whatever stands at `p` and is not what goes there: a folder where a file goes, a link where a folder goes. */

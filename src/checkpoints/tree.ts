@@ -1,3 +1,4 @@
+import { BLOB_REF } from '../store/blob-ref';
 import type { TranscriptStore } from '../store/types';
 import { isSafeRelative, type Manifest } from './manifest';
 
@@ -21,8 +22,6 @@ interface Tree {
   l: Record<string, string>;
   d: Record<string, string>;
 }
-
-const REF = /^sha256:[0-9a-f]{64}$/;
 
 /** Stores the manifest's folders as trees, deepest first, and returns the root record's text. */
 export async function storeTrees(store: TranscriptStore, m: Manifest): Promise<string> {
@@ -104,7 +103,7 @@ function sortedRecord<T>(r: Record<string, T>): Record<string, T> {
 async function readTree(store: TranscriptStore, treeRef: string, ref: string): Promise<Tree> {
   const known = knownTrees.get(treeRef);
   if (known) return known;
-  if (!REF.test(treeRef)) throw new Error(`${ref} is not a checkpoint: bad folder reference`);
+  if (!BLOB_REF.test(treeRef)) throw new Error(`${ref} is not a checkpoint: bad folder reference`);
   let t: Tree;
   try {
     t = JSON.parse(await store.getBlob(treeRef)) as Tree;
@@ -125,7 +124,7 @@ function treeProblem(t: Tree): string | undefined {
   const badName = (n: string) => !isSafeRelative(n) || n.includes('/');
   for (const [n, e] of Object.entries(t.f)) {
     if (badName(n)) return `unsafe path ${JSON.stringify(n)}`;
-    if (!Array.isArray(e) || !REF.test(e[0]) || typeof e[1] !== 'number' || typeof e[2] !== 'number')
+    if (!Array.isArray(e) || !BLOB_REF.test(e[0]) || typeof e[1] !== 'number' || typeof e[2] !== 'number')
       return `bad entry ${n}`;
   }
   for (const [n, target] of Object.entries(t.l)) if (badName(n) || typeof target !== 'string') return `bad link ${n}`;

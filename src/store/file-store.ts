@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Content } from '@google/genai';
+import { blobRef, BLOB_REF } from './blob-ref';
 import { MessageCache } from './message-cache';
 import { BlobMissingError, TranscriptGapError, type TranscriptStore } from './types';
 import { PRIVATE_DIR, PRIVATE_FILE } from '../private-files';
@@ -33,16 +34,14 @@ export class FileTranscriptStore implements TranscriptStore {
   }
 
   async putBlob(content: string): Promise<string> {
-    const ref = `sha256:${createHash('sha256').update(content).digest('hex')}`;
-    if (this.blobCache.has(ref)) return ref;
-    await this.writeBlob(ref, content);
+    const ref = await this.putBytes(Buffer.from(content, 'utf8'));
     this.remember(ref, content);
     return ref;
   }
 
   /** Bytes are not kept in the text cache: workspace files are many and mostly written once. */
   async putBytes(content: Uint8Array): Promise<string> {
-    const ref = `sha256:${createHash('sha256').update(content).digest('hex')}`;
+    const ref = blobRef(content);
     if (!this.blobCache.has(ref)) await this.writeBlob(ref, content);
     return ref;
   }
@@ -77,9 +76,7 @@ export class FileTranscriptStore implements TranscriptStore {
   async getBlob(ref: string): Promise<string> {
     const cached = this.blobCache.get(ref);
     if (cached !== undefined) return cached;
-    const content = await fs.readFile(this.blobPath(ref), 'utf8').catch((err: NodeJS.ErrnoException) => {
-      throw err.code === 'ENOENT' ? new BlobMissingError(ref) : err;
-    });
+    const content = (await this.getBytes(ref)).toString('utf8');
     this.remember(ref, content);
     return content;
   }
@@ -127,8 +124,8 @@ export class FileTranscriptStore implements TranscriptStore {
   }
 
   private blobPath(ref: string): string {
-    const hex = ref.replace(/^sha256:/, '');
-    if (!/^[0-9a-f]{64}$/.test(hex)) throw new Error(`not a blob reference: ${ref}`);
+    if (!BLOB_REF.test(ref)) throw new Error(`not a blob reference: ${ref}`);
+    const hex = ref.slice('sha256:'.length);
     return path.join(this.root, 'blobs', hex.slice(0, 2), hex.slice(2));
   }
 

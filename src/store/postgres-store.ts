@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { Content } from '@google/genai';
 import { Pool } from 'pg';
+import { blobRef, BLOB_REF } from './blob-ref';
 import { MessageCache } from './message-cache';
 import { migrateLocked } from './postgres-migrate';
 import { BlobMissingError, TranscriptGapError, type TranscriptStore } from './types';
@@ -91,19 +91,14 @@ export class PostgresTranscriptStore implements TranscriptStore {
   }
 
   async putBlob(content: string): Promise<string> {
-    const ref = `sha256:${createHash('sha256').update(content).digest('hex')}`;
-    if (this.blobCache.has(ref)) return ref;
-    await this.pool.query('INSERT INTO blobs (ref, content) VALUES ($1, $2) ON CONFLICT (ref) DO NOTHING', [
-      ref,
-      Buffer.from(content, 'utf8'),
-    ]);
+    const ref = await this.putBytes(Buffer.from(content, 'utf8'));
     this.remember(ref, content);
     return ref;
   }
 
   /** Bytes are not kept in the text cache: workspace files are many and mostly written once. */
   async putBytes(content: Uint8Array): Promise<string> {
-    const ref = `sha256:${createHash('sha256').update(content).digest('hex')}`;
+    const ref = blobRef(content);
     if (this.blobCache.has(ref)) return ref;
     await this.pool.query('INSERT INTO blobs (ref, content) VALUES ($1, $2) ON CONFLICT (ref) DO NOTHING', [
       ref,
@@ -124,10 +119,7 @@ export class PostgresTranscriptStore implements TranscriptStore {
   async getBlob(ref: string): Promise<string> {
     const cached = this.blobCache.get(ref);
     if (cached !== undefined) return cached;
-    checkRef(ref);
-    const { rows } = await this.pool.query<{ content: Buffer }>('SELECT content FROM blobs WHERE ref = $1', [ref]);
-    if (rows.length === 0) throw new BlobMissingError(ref);
-    return this.remember(ref, rows[0].content.toString('utf8'));
+    return this.remember(ref, (await this.getBytes(ref)).toString('utf8'));
   }
 
   async writeMessage(transcriptId: string, index: number, message: Content, attempt = 1): Promise<void> {
@@ -190,5 +182,5 @@ export class PostgresTranscriptStore implements TranscriptStore {
 }
 
 function checkRef(ref: string): void {
-  if (!/^sha256:[0-9a-f]{64}$/.test(ref)) throw new Error(`not a blob reference: ${ref}`);
+  if (!BLOB_REF.test(ref)) throw new Error(`not a blob reference: ${ref}`);
 }
