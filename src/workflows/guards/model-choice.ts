@@ -25,7 +25,7 @@ import { estimateTextTokens } from '../../core/tokens';
 export async function chooseModel(run: PromptRun): Promise<void> {
   const state = run.state;
   const pair = autoRoutingModels(state.input.model);
-  if (pair && (await checkSpend(run, routingRequest(run))) === 'go') {
+  if (pair && (await checkSpend(run, () => routingRequest(run))) === 'go') {
     const routed = await run.acts.routeModel({
       transcriptId: run.cursor.transcriptId,
       length: run.cursor.length,

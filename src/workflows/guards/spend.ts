@@ -20,12 +20,18 @@ export interface PlannedRequest {
  * The spending limit before one request: when the spend so far plus the most the request could cost passes the
  * limit, the request is not sent. A prompt pauses, durably, until a top-up in US dollars (then checks again) or a
  * stop; a sub-agent does not pause but stops (its parent, charged with what it spent, pauses before its own next
- * request). 'stop' means: do not send it, and send nothing more.
+ * request). 'stop' means: do not send it, and send nothing more. `planned` may be a function, so that a request
+ * is sized only when there is a limit to check it against.
  */
-export async function checkSpend(run: PromptRun, request: PlannedRequest): Promise<'go' | 'stop'> {
+export async function checkSpend(
+  run: PromptRun,
+  planned: PlannedRequest | (() => PlannedRequest),
+): Promise<'go' | 'stop'> {
   const state = run.state;
   if (state.context.costLimitUsd === undefined) return 'go';
   if (state.costStopped) return 'stop';
+  // Sizing a request walks its new parts: done only for a prompt that has a limit.
+  const request = typeof planned === 'function' ? planned() : planned;
   for (;;) {
     const check = spendCheck(run, request);
     if (!check || !couldCross(check)) return 'go';

@@ -54,7 +54,8 @@ export async function takeTurn<V>(run: PromptRun, spec: TurnSpec<V>): Promise<Ta
   const sent = run.snapshot();
   const remember = (frame: FrameMemo) => rememberFrame(state, frame);
   const ask = async (model: string): Promise<ModelTurn | undefined> => {
-    if ((await checkSpend(run, { model, promptTokens: nextRequestTokens(run), what: 'turn' })) === 'stop') return;
+    if ((await checkSpend(run, () => ({ model, promptTokens: nextRequestTokens(run), what: 'turn' }))) === 'stop')
+      return;
     return callFramed(state.frame, remember, requestFor(run, spec.frame, model), run.acts.callModel);
   };
   const turn = await (spec.send ? spec.send(ask) : ask(state.progress.model));
