@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { Content, ContentUnion, GenerateContentParameters, Part, PartUnion } from '@google/genai';
-import { assembleTurn, type AssembledTurn, type StreamChunk } from '../core/assemble-turn';
+import { assembleTurn, toUsage, type AssembledTurn, type StreamChunk } from '../core/assemble-turn';
 import {
   invalidStreamFailureMessage,
   MID_STREAM_RETRY,
@@ -122,7 +122,9 @@ async function streamOnce(
     }
   } catch (err) {
     const failure = cancellationOr(signal, classifyModelError(err, request.model));
-    const usage = chunks.some((c) => c.usageMetadata) ? assembleTurn(chunks, turnNumber).usage : undefined;
+    // The provider billed what it reported before the break: its last report counts, as in a whole answer.
+    const reported = chunks.filter((c) => c.usageMetadata).at(-1)?.usageMetadata;
+    const usage = reported ? toUsage(reported) : undefined;
     if (failure instanceof ApplicationFailure && !failure.nonRetryable) return { failure, ...(usage ? { usage } : {}) };
     throw failure;
   } finally {

@@ -1,4 +1,4 @@
-import { addCosts, EMPTY_COST, type CostStats } from '../core/cost';
+import { addCosts, costKnown, EMPTY_COST, type CostStats } from '../core/cost';
 import type { PromptStats } from '../core/prompt-stats';
 
 /** Dollars as people read them: cents above a dollar, four decimals below (short prompts cost fractions of a cent). */
@@ -12,7 +12,7 @@ export function usd(value: number): string {
  */
 export function costLine(cost: CostStats | undefined, label = 'cost'): string | undefined {
   if (!cost) return undefined;
-  if (cost.unpriced.length === 0) return `${label}: ${usd(cost.usd)}`;
+  if (costKnown(cost)) return `${label}: ${usd(cost.usd)}`;
   return `${label}: unknown (no price for ${cost.unpriced.join(', ')}; ${usd(cost.usd)} for the rest)`;
 }
 
@@ -37,5 +37,5 @@ export function sumCosts(costs: (CostStats | undefined)[]): CostStats | undefine
  * `pricedUsd` is what the priced ones cost).
  */
 export function costJson(cost: CostStats) {
-  return { usd: cost.unpriced.length === 0 ? cost.usd : null, pricedUsd: cost.usd, unpriced: cost.unpriced };
+  return { usd: costKnown(cost) ? cost.usd : null, pricedUsd: cost.usd, unpriced: cost.unpriced };
 }

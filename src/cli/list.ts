@@ -4,6 +4,7 @@ import { LIST_STATUSES, listPrompts, type ListedPrompt, type ListStatus } from '
 import { positiveInt } from './arguments';
 import type { Io } from './output';
 import { usd } from './cost-text';
+import { costKnown } from '../core/cost';
 
 type WithClient = (run: (client: Client) => Promise<number>) => Promise<number>;
 
@@ -29,7 +30,7 @@ export function renderList(prompts: ListedPrompt[], json: boolean, out: Io): voi
   for (const p of prompts) {
     const kind = p.type === 'agentSessionWorkflow' ? 'session' : 'prompt';
     const started = p.startTime.slice(0, 19).replace('T', ' ');
-    const cost = (p.cost && (p.cost.unpriced.length > 0 ? 'unknown' : usd(p.cost.usd))) ?? '-';
+    const cost = (p.cost && (costKnown(p.cost) ? usd(p.cost.usd) : 'unknown')) ?? '-';
     const cells = [p.workflowId, kind.padEnd(7), p.status.toLowerCase().padEnd(10), started, p.host ?? '-', cost];
     const unserved = p.served === false ? '  (no worker serves its queue)' : '';
     out.stdout.write(`${cells.join('  ')}  ${p.workspace ?? '-'}${unserved}\n`);
