@@ -10,13 +10,12 @@ import {
   type AgentApp,
   type AgentContext,
   type ContentBlock,
-  type SessionUpdate,
 } from '@agentclientprotocol/sdk';
 import type { AgentClient } from '../client';
 import type { Logger } from '../logger';
+import { editorChannel, sessionNotifier } from './channel';
 import { commandsUpdate, runSlashCommand } from './commands';
 import { configOptions, isApprovalMode, MODEL_OPTION, modeState } from './modes';
-import type { AskPermission } from './permissions';
 import { promptText, UnsupportedContentError } from './prompt-content';
 import { runPromptTurn } from './prompt-turn';
 import { newSession, type AcpSession } from './session';
@@ -40,7 +39,7 @@ export function acpAgent(deps: AgentDeps): AgentApp {
     .onRequest('authenticate', ({ params }) => authenticate(params.methodId, deps))
     .onRequest('session/new', async ({ params, client }) => {
       const session = sessions.add(await newSession(deps.client, params));
-      void notify(client, session.id)(commandsUpdate);
+      void sessionNotifier(client, session.id)(commandsUpdate);
       return { sessionId: session.id, modes: modeState(session.mode), configOptions: configOptions(session.model) };
     })
     .onRequest('session/prompt', ({ params, client }) =>
@@ -106,16 +105,11 @@ async function prompt(session: AcpSession, blocks: ContentBlock[], client: Agent
   const text = contentText(blocks);
   const answered = await runSlashCommand(session, text, deps.client);
   if (answered !== undefined) {
-    await notify(
-      client,
-      session.id,
-    )({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: answered } });
+    const chunk = { sessionUpdate: 'agent_message_chunk' as const, content: { type: 'text' as const, text: answered } };
+    await sessionNotifier(client, session.id)(chunk);
     return { stopReason: 'end_turn' as const };
   }
-  const ask: AskPermission = (request, signal) =>
-    client.request('session/request_permission', request, { cancellationSignal: signal });
-  const cx = { client: deps.client, notify: notify(client, session.id), ask, logger: deps.logger };
-  return { stopReason: await runPromptTurn(session, text, cx) };
+  return { stopReason: await runPromptTurn(session, text, editorChannel(client, session.id, deps)) };
 }
 
 /** The mode for the session's next prompts, and for the running one at once. */
@@ -124,12 +118,8 @@ async function setMode(session: AcpSession, modeId: string, client: AgentContext
   session.mode = modeId;
   if (session.defaults) session.defaults.approvalMode = session.startMode = modeId;
   if (session.running) await deps.client.setMode(session.running.promptId, modeId);
-  await notify(client, session.id)({ sessionUpdate: 'current_mode_update', currentModeId: modeId });
+  await sessionNotifier(client, session.id)({ sessionUpdate: 'current_mode_update', currentModeId: modeId });
   return {};
-}
-
-function notify(client: AgentContext, sessionId: string) {
-  return (update: SessionUpdate) => client.notify('session/update', { sessionId, update });
 }
 
 function contentText(blocks: ContentBlock[]): string {

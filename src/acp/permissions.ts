@@ -102,7 +102,9 @@ export class PermissionBridge {
       try {
         while (this.open.size > 0) {
           await new Promise((resolve) => setTimeout(resolve, WAITING_CHECK_MS));
-          const status = await this.target.client.status(this.target.promptId).catch(() => undefined);
+          // The prompt's own query, not `status`: that also describes the run and its host queue, and when no worker
+          // answers in time it reports no pending calls, which would withdraw every open request.
+          const status = await this.target.client.state(this.target.promptId).catch(() => undefined);
           if (!status) continue;
           const waiting = new Set(status.pendingApprovals.map((call) => call.callId));
           for (const callId of [...this.open.keys()]) if (!waiting.has(callId)) this.withdraw(callId);

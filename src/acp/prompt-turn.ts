@@ -3,23 +3,15 @@
  * it is followed to its end, each item translated into `session/update`s and each call awaiting
  * approval asked in the editor. The response's stop reason comes from how the prompt ended.
  */
-import type { SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
-import type { AgentClient } from '../client';
-import type { Logger } from '../logger';
-import { PermissionBridge, type AskPermission } from './permissions';
+import type { StopReason } from '@agentclientprotocol/sdk';
+import type { EditorChannel } from './channel';
+import { PermissionBridge } from './permissions';
 import type { AcpSession } from './session';
 import { stopReasonAfter } from './stop-reason';
 import { acpUpdates, newUpdateView } from './updates';
 
-export interface TurnContext {
-  client: AgentClient;
-  notify(update: SessionUpdate): Promise<void>;
-  ask: AskPermission;
-  logger: Logger;
-}
-
 /** Sends `text` as the session's next message and follows the prompt that runs it to its end. */
-export async function runPromptTurn(session: AcpSession, text: string, cx: TurnContext): Promise<StopReason> {
+export async function runPromptTurn(session: AcpSession, text: string, cx: EditorChannel): Promise<StopReason> {
   const promptId = await cx.client.send(session.id, text, session.defaults);
   session.defaults = undefined;
   session.running = { promptId };
@@ -30,7 +22,7 @@ export async function runPromptTurn(session: AcpSession, text: string, cx: TurnC
   }
 }
 
-async function followTurn(session: AcpSession, promptId: string, cx: TurnContext): Promise<StopReason> {
+async function followTurn(session: AcpSession, promptId: string, cx: EditorChannel): Promise<StopReason> {
   const view = newUpdateView(session.cwd);
   const bridge = new PermissionBridge({ ...cx, sessionId: session.id, promptId, workspace: session.cwd });
   let stop: StopReason = 'end_turn';

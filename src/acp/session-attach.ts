@@ -4,26 +4,17 @@
  * after it) live; `session/resume` follows from now without the replay. Every prompt's record comes
  * from the server, so prompts that ran or ended while no editor was attached are shown like the others.
  */
-import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import type { AgentClient, SessionPrompt } from '../client';
+import type { SessionPrompt } from '../client';
 import type { AgentEvent } from '../core/events';
 import type { ToolCallStatus } from '../core/types';
 import type { PromptStatus, ToolCallView } from '../workflows/api';
-import type { Logger } from '../logger';
-import { PermissionBridge, type AskPermission } from './permissions';
+import type { EditorChannel } from './channel';
+import { PermissionBridge } from './permissions';
 import type { AcpSession } from './session';
 import { acpUpdates, newUpdateView, toolCall } from './updates';
 
-/** What attaching needs: the one client, and this editor's channel for updates and permission requests. */
-export interface AttachContext {
-  client: AgentClient;
-  notify(update: SessionUpdate): Promise<void>;
-  ask: AskPermission;
-  logger: Logger;
-}
-
 /** Sends each ended prompt's whole record, in order, as a replay (the user's messages included). */
-export async function replayEnded(session: AcpSession, prompts: SessionPrompt[], cx: AttachContext): Promise<void> {
+export async function replayEnded(session: AcpSession, prompts: SessionPrompt[], cx: EditorChannel): Promise<void> {
   for (const prompt of prompts.filter((p) => p.state === 'ended')) {
     const view = newUpdateView(session.cwd, true);
     for await (const item of cx.client.follow(prompt.promptId, { cursor: 0 }))
@@ -40,7 +31,7 @@ export async function replayEnded(session: AcpSession, prompts: SessionPrompt[],
 export async function followAttached(
   session: AcpSession,
   prompts: SessionPrompt[],
-  cx: AttachContext & { replay: boolean; stop: AbortSignal; caughtUp(): void },
+  cx: EditorChannel & { replay: boolean; stop: AbortSignal; caughtUp(): void },
 ): Promise<void> {
   const live = prompts.filter((p) => p.state !== 'ended');
   try {
@@ -60,7 +51,7 @@ export async function followAttached(
 async function followOne(
   session: AcpSession,
   promptId: string,
-  cx: AttachContext & { replay: boolean; stop: AbortSignal; caughtUp(): void },
+  cx: EditorChannel & { replay: boolean; stop: AbortSignal; caughtUp(): void },
 ): Promise<void> {
   // What the prompt has done so far: its events up to here are the past, its pending calls the open questions.
   const now = await cx.client.state(promptId);
@@ -68,12 +59,8 @@ async function followOne(
   const pending = new Set(now?.pendingApprovals.map((call) => call.callId));
   const view = newUpdateView(session.cwd, true);
   const bridge = new PermissionBridge({ ...cx, sessionId: session.id, promptId, workspace: session.cwd });
-  let caughtUp = false;
-  const catchUp = () => {
-    if (caughtUp) return;
-    caughtUp = true;
-    cx.caughtUp();
-  };
+  // Resolves the attach's answer: calling it again once answered does nothing.
+  const catchUp = cx.caughtUp;
   if (past === 0 || !cx.replay) catchUp();
   try {
     // From now on: the calls still open are not among the events followed, so they are announced

@@ -3,7 +3,6 @@
  * `session/close`. A session is our session workflow (its id is the ACP session id), so any editor,
  * in any process, can list it, load it and be asked its pending approvals: nothing of it lives here.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
   RequestError,
@@ -13,12 +12,20 @@ import {
   type ListSessionsResponse,
   type LoadSessionRequest,
 } from '@agentclientprotocol/sdk';
-import { InputError, WorkflowNotFoundError, type AgentClient, type ListedSession } from '../client';
+import {
+  describeExecution,
+  InputError,
+  sessionWorkspacePath,
+  WorkflowNotFoundError,
+  type AgentClient,
+  type ListedSession,
+} from '../client';
 import { DEFAULT_MODEL } from '../core/models';
 import type { Logger } from '../logger';
 import { configOptions, modeState } from './modes';
 import type { AcpSession } from './session';
-import { followAttached, replayEnded, type AttachContext } from './session-attach';
+import { editorChannel } from './channel';
+import { followAttached, replayEnded } from './session-attach';
 
 export interface SessionMethodsContext {
   client: AgentClient;
@@ -102,7 +109,7 @@ async function attachSession(
     if (err instanceof InputError) throw RequestError.sessionNotFound(params.sessionId);
     throw err;
   });
-  if (record.workspace !== undefined && record.workspace !== realPath(cwd))
+  if (record.workspace !== undefined && record.workspace !== sessionWorkspacePath(cwd))
     throw RequestError.invalidParams(
       { sessionId: params.sessionId, cwd: params.cwd },
       `session ${params.sessionId} works in ${record.workspace}, not in ${params.cwd}`,
@@ -111,12 +118,7 @@ async function attachSession(
   const model = record.model ?? DEFAULT_MODEL;
   const session: AcpSession = { id: record.sessionId, cwd: record.workspace ?? cwd, mode, startMode: mode, model };
   cx.sessions.add(session);
-  const attach: AttachContext = {
-    client: cx.client,
-    notify: notifier(how.peer, session.id),
-    ask: asker(how.peer),
-    logger: cx.logger,
-  };
+  const attach = editorChannel(how.peer, session.id, cx);
   if (how.replay) await replayEnded(session, record.prompts, attach);
   const caughtUp = new Promise<void>((resolve) => {
     void followAttached(session, record.prompts, { ...attach, replay: how.replay, stop: how.stop, caughtUp: resolve });
@@ -133,34 +135,16 @@ async function closeSession(cx: SessionMethodsContext, sessionId: string): Promi
   } catch (err) {
     if (!(err instanceof WorkflowNotFoundError)) throw err;
     // Signalling an ended session fails as not found: one that exists is closed already.
-    const exists = await cx.client.session(sessionId).then(
-      () => true,
-      () => false,
-    );
-    if (!exists) throw RequestError.sessionNotFound(sessionId);
+    // Asked of the server alone: a session's own query would need a worker to replay an ended session.
+    const found = await describeExecution(cx.client.temporal, sessionId).catch(() => undefined);
+    if (found?.type !== 'agentSessionWorkflow') throw RequestError.sessionNotFound(sessionId);
   }
-}
-
-function notifier(peer: AgentContext, sessionId: string): AttachContext['notify'] {
-  return (update) => peer.notify('session/update', { sessionId, update });
-}
-
-function asker(peer: AgentContext): AttachContext['ask'] {
-  return (request, signal) => peer.request('session/request_permission', request, { cancellationSignal: signal });
 }
 
 /** ACP's paths are absolute; a relative one is refused rather than guessed. */
 function absolute(dir: string): string {
   if (!path.isAbsolute(dir)) throw RequestError.invalidParams({ cwd: dir }, `cwd must be an absolute path: ${dir}`);
   return dir;
-}
-
-function realPath(dir: string): string {
-  try {
-    return fs.realpathSync(dir);
-  } catch {
-    return dir;
-  }
 }
 
 export type Cursor = Pick<ListedSession, 'updatedAt' | 'sessionId'>;

@@ -33,7 +33,7 @@ export { followShown, type StoreConfig } from './follow-shown';
 export { openArgsStore, showFullArgs, withFullArgs, withFullPendingArgs, type ArgsStore } from './full-args';
 export { latestSession } from './sessions';
 export { sessionTurns, type SessionTurns, type TurnView } from './turns';
-export { listSessions, type ListedSession } from './session-list';
+export { listSessions, sessionWorkspacePath, type ListedSession } from './session-list';
 export { sessionPromptId, sessionRecord, type SessionPrompt, type SessionRecord } from './session-prompts';
 export { resumedSession, sessionOf } from './resumed-session';
 export {

@@ -25,7 +25,7 @@ const SCAN = 1000;
  * before the workspace memo existed carry none and are left out.
  */
 export async function listSessions(client: Client, options: { workspace?: string } = {}): Promise<ListedSession[]> {
-  const workspace = options.workspace === undefined ? undefined : realPath(options.workspace);
+  const workspace = options.workspace === undefined ? undefined : sessionWorkspacePath(options.workspace);
   const sessions = new Map<string, ListedSession>();
   // The start time of the prompt each session's title comes from: the earliest one seen wins.
   const titledBy = new Map<string, number>();
@@ -78,8 +78,8 @@ function latest(a: string | undefined, b: string): string {
   return a !== undefined && a > b ? a : b;
 }
 
-/** Sessions record their workspace as a real path: an editor's path through a symlink names the same one. */
-function realPath(dir: string): string {
+/** A directory as sessions record their workspace, a real path: a path through a symlink names the same one. */
+export function sessionWorkspacePath(dir: string): string {
   try {
     return fs.realpathSync(dir);
   } catch {

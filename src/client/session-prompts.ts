@@ -1,8 +1,8 @@
-import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
-import { defaultPayloadConverter } from '@temporalio/common';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { ApprovalMode } from '../core/types';
-import { sessionStatusQuery, type SessionInput } from '../workflows/api';
+import { sessionStatusQuery } from '../workflows/api';
 import { InputError } from './input-error';
+import { startDefaults } from './session-target';
 import { WORKSPACE_MEMO } from './sessions';
 
 /** One message of a session, in the order the session runs them. */
@@ -52,7 +52,7 @@ export async function sessionRecord(client: Client, sessionId: string): Promise<
     });
   const ended = Array.from({ length: status.prompts }, (_, i) => sessionPromptId(sessionId, i + 1));
   const workspace = description.memo?.[WORKSPACE_MEMO];
-  const defaults = await startedWith(handle);
+  const defaults = await startDefaults(client, sessionId);
   return {
     sessionId,
     ...(typeof workspace === 'string' ? { workspace } : {}),
@@ -66,15 +66,6 @@ export async function sessionRecord(client: Client, sessionId: string): Promise<
     ],
     ...(status.current ? { running: status.current } : {}),
   };
-}
-
-/** The settings the session's current run started with (a run continued as new carries them whole). */
-async function startedWith(handle: WorkflowHandle): Promise<Partial<SessionInput['defaults']> | undefined> {
-  const history = await handle.fetchHistory();
-  const payload = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
-  if (!payload) return undefined;
-  const input = defaultPayloadConverter.fromPayload<Partial<SessionInput> | undefined>(payload);
-  return typeof input?.defaults === 'object' ? input.defaults : undefined;
 }
 
 /** The id of the session's `n`th prompt (from 1). */
