@@ -1,5 +1,4 @@
-import * as path from 'node:path';
-import { snapshotWorkspace } from '../checkpoints';
+import { snapshotWorkspace, statCacheDir } from '../checkpoints';
 import type { CheckpointSettings } from '../core/checkpoints';
 import type { TranscriptStore } from '../store/types';
 
@@ -30,7 +29,7 @@ export async function checkpointWorkspace(
       exclude,
       maxFileBytes,
       maxCheckpointBytes,
-      statCacheDir: deps.home ? path.join(deps.home, 'checkpoints', 'stat-cache') : undefined,
+      statCacheDir: deps.home ? statCacheDir(deps.home) : undefined,
     });
     const { manifest } = snapshot;
     const files = Object.keys(manifest.files).length;

@@ -8,3 +8,4 @@ export { restoreWorkspace, type RestoreResult } from './restore';
 export { diffCheckpoints, type CheckpointDiff } from './diff';
 export { compareManifests, type Manifest, type ManifestChanges, type SkipReason } from './manifest';
 export { readManifest } from './read';
+export { statCacheDir } from './stat-cache';

@@ -3,6 +3,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Stats } from 'node:fs';
 
+/** Where a host keeps its stat caches, under the agent's home: the worker's checkpoints and a rewind share them. */
+export function statCacheDir(home: string): string {
+  return path.join(home, 'checkpoints', 'stat-cache');
+}
+
 /** What a file's stat said when its bytes were hashed: size, mtime, inode, hash, and when it was hashed. */
 type Entry = [size: number, mtimeMs: number, ino: number, hash: string, hashedAt: number];
 

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { answersQueries, describeExecution, hasPollers, openArgsStore, type Client } from '../client';
+import { statCacheDir as statCacheDirOf } from '../checkpoints';
 import { fork } from '../client/fork';
 import { turnChanges, turnDiff } from '../client/look-back';
 import { rewind } from '../client/rewind';
@@ -91,10 +92,12 @@ function addRewind(program: Command, setup: () => Ctx, io: Io, turnsOf: TurnsSou
     .option('--cancel', 'cancel a running prompt of the session first')
     .description("take the workspace and the conversation back to turn N's checkpoint (undoable)")
     .action(async (id: string, o) => {
-      process.exitCode = await withSession(setup(), id, async (client, store, taskQueue) => {
+      const ctx = setup();
+      process.exitCode = await withSession(ctx, id, async (client, store, taskQueue) => {
         const options = { to: o.to, undo: o.undo, filesOnly: o.filesOnly, conversationOnly: o.conversationOnly };
         const turns = await turnsOf(client, id);
-        const report = await rewind(client, store, turns, { ...options, cancel: o.cancel, taskQueue });
+        const statCacheDir = statCacheDirOf(ctx.config.home);
+        const report = await rewind(client, store, turns, { ...options, cancel: o.cancel, taskQueue, statCacheDir });
         io.stdout.write(rewindText(report, !!o.undo));
         return 0;
       });

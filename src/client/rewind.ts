@@ -18,6 +18,8 @@ export interface RewindOptions {
   /** Cancel a running prompt of the session first, and wait for it to end. */
   cancel?: boolean;
   taskQueue: string;
+  /** The host's stat caches (statCacheDir of the home): unchanged files then cost a stat, not a read and a hash. */
+  statCacheDir?: string;
 }
 
 /** What a rewind did, for the command to say. */
@@ -51,8 +53,10 @@ export async function rewind(
   const sessionId = await idleSession(client, turns, options);
   const record = options.undo ? await lastRewind(client, sessionId) : undefined;
   const target = point?.checkpoint ?? record?.checkpoint;
-  const exclude = target ? (await readManifest(store, target)).exclude : [];
-  const before = workspace && target ? (await snapshotWorkspace(store, workspace, { exclude })).ref : undefined;
+  const { statCacheDir } = options;
+  const exclude = workspace && target ? (await readManifest(store, target)).exclude : [];
+  const before =
+    workspace && target ? (await snapshotWorkspace(store, workspace, { exclude, statCacheDir })).ref : undefined;
   const payload = options.undo
     ? { undo: true, ...(before ? { checkpoint: before } : {}) }
     : {
@@ -61,7 +65,7 @@ export async function rewind(
         turn: options.to,
       };
   const done = await client.workflow.getHandle(sessionId).executeUpdate(rewindConversationUpdate, { args: [payload] });
-  const restored = workspace && target ? await restoreWorkspace(store, target, workspace) : undefined;
+  const restored = workspace && target ? await restoreWorkspace(store, target, workspace, { statCacheDir }) : undefined;
   return {
     sessionId,
     ...(options.to ? { turn: options.to } : {}),
