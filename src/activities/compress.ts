@@ -14,6 +14,7 @@ import {
 import { FUNCTION_RESPONSE_TOKEN_BUDGET, estimateTokens, truncateToolOutputThreshold } from '../core/tokens';
 import type { NewPart } from '../core/types';
 import type { TranscriptStore } from '../store/types';
+import { writeTranscript } from '../store/write-transcript';
 import { toParts } from './user-parts';
 import { expandStoredMedia } from './media-parts';
 import { classifyModelError } from '../model/errors';
@@ -161,7 +162,7 @@ function resultsOf(deps: CompressDeps, input: CompressTranscriptInput, originalT
     newTokens: number,
     truncatedOutputs: number,
   ): Promise<CompressTranscriptResult> => {
-    await writeTranscript(deps.store, input.newTranscriptId, contents);
+    await writeTranscript(deps.store, input.newTranscriptId, contents, Context.current().info.attempt);
     const transcriptId = input.newTranscriptId;
     return { status, originalTokens, newTokens, transcriptId, newLength: contents.length, truncatedOutputs };
   };
@@ -213,12 +214,6 @@ export function snapshotOf(reply: string): string {
   const blocks = reply.match(/<state_snapshot>[\s\S]*?<\/state_snapshot>/g);
   if (blocks) return blocks[blocks.length - 1].trim();
   return reply.replace(/<scratchpad>[\s\S]*?(<\/scratchpad>|$)/g, '').trim();
-}
-
-/** Writes a whole transcript by index; a retried attempt overwrites its own earlier writes. */
-async function writeTranscript(store: TranscriptStore, transcriptId: string, contents: Content[]): Promise<void> {
-  const attempt = Context.current().info.attempt;
-  for (let i = 0; i < contents.length; i++) await store.writeMessage(transcriptId, i, contents[i], attempt);
 }
 
 export interface RequestFitInput {

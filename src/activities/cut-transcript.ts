@@ -1,5 +1,6 @@
 import type { Content, Part } from '@google/genai';
 import { TranscriptGapError, type TranscriptStore } from '../store/types';
+import { writeTranscript } from '../store/write-transcript';
 
 export interface CutTranscriptInput {
   /** Where the conversation is cut: the first `length` messages of transcript `id`. */
@@ -26,8 +27,7 @@ export async function cutTranscript(
   const kept = await store.readMessages(input.from.id, input.from.length);
   const answers = await answersOf(store, input.from, kept.at(-1));
   const messages = answers ? [...kept, answers] : kept;
-  for (const [index, message] of messages.entries())
-    await store.writeMessage(input.newTranscriptId, index, message, attempt);
+  await writeTranscript(store, input.newTranscriptId, messages, attempt);
   return { id: input.newTranscriptId, length: messages.length };
 }
 
