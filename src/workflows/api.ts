@@ -79,6 +79,8 @@ export interface PromptInput extends HostFields, CheckpointFields, Spend.SpendIn
   loopCheckModels?: { fast: string; confirm?: string };
   /** How long a prompt paused on a loop waits for `loopDecision` before it stops (default 30 min). */
   loopDecisionTimeoutMs?: number;
+  /** Events at which a run continues as new (default 2,000); lowered only by tests, to reach the cap in fewer turns. */
+  maxRunEvents?: number;
   /** Rules from policy files (workspace, user and admin tiers), read by the client at its edge. */
   policyRules?: PolicyRule[];
   /**

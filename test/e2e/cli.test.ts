@@ -20,9 +20,11 @@ import {
   eventually,
   expectExit,
   freePortWithUi,
+  holdPort,
   portIsFree,
   sandboxesCleanedAfterEach,
   processesOf,
+  type HeldPort,
   type Sandbox,
   NAMED_MODEL,
 } from '../helpers/cli';
@@ -227,14 +229,14 @@ describe('exit codes of a prompt’s outcome', () => {
 describe('bad input or configuration starts nothing', () => {
   let fake: FakeGeminiServer;
   let box: Sandbox;
-  let port: number;
+  let held: HeldPort;
   beforeEach(async () => {
     fake = await FakeGeminiServer.start({ script: [textResponse('should never be asked')] });
-    port = await freePortWithUi();
-    // Nothing listens at this address: anything that got as far as Temporal would start a server here.
-    box = sandbox('input', `127.0.0.1:${port}`);
+    // Held for the test: anything that got as far as Temporal would probe this address first.
+    held = await holdPort();
+    box = sandbox('input', held.address);
   });
-  afterEach(() => fake.close());
+  afterEach(() => Promise.all([fake.close(), held.release()]));
 
   async function expectNothingStarted(
     args: string[],
@@ -248,7 +250,7 @@ describe('bad input or configuration starts nothing', () => {
     expect(result.stdout).toBe('');
     expect(fake.requests).toHaveLength(0);
     expect(fs.existsSync(path.join(box.home, 'temporal'))).toBe(false);
-    expect(await portIsFree(port)).toBe(true);
+    expect(held.connections()).toBe(0);
   }
 
   test.each([

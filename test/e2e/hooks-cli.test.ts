@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { FakeGeminiServer, textResponse } from '../../src/fake-gemini';
-import { createSandbox, freePortWithUi, killAllCli, portIsFree } from '../helpers/cli';
+import { createSandbox, holdPort, killAllCli } from '../helpers/cli';
 
 let fake: FakeGeminiServer;
 afterAll(async () => {
@@ -24,8 +24,9 @@ test.each([
   ],
 ])('a bad %s settings file exits 52 and names the file', async (where, content, message) => {
   fake = fake ?? (await FakeGeminiServer.start({ script: [textResponse('never asked')] }));
-  const port = await freePortWithUi();
-  const box = createSandbox(`settings-${where}`, `127.0.0.1:${port}`);
+  // Held for the test: anything that got as far as Temporal would probe this address first.
+  const held = await holdPort();
+  const box = createSandbox(`settings-${where}`, held.address);
   const file =
     where === 'workspace'
       ? path.join(box.workspace, '.durable-agent', 'settings.json')
@@ -33,12 +34,15 @@ test.each([
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, content);
   // Only a trusted workspace's own settings are read.
-  const result = await box.run(['run', 'hi', '-w', box.workspace], {
-    env: { GOOGLE_GEMINI_BASE_URL: fake.url, DURABLE_AGENT_TRUST_WORKSPACE: '1' },
-  });
+  const result = await box
+    .run(['run', 'hi', '-w', box.workspace], {
+      env: { GOOGLE_GEMINI_BASE_URL: fake.url, DURABLE_AGENT_TRUST_WORKSPACE: '1' },
+    })
+    .finally(() => held.release());
   expect(result.code).toBe(52);
   expect(result.stderr).toMatch(message);
   expect(result.stdout).toBe('');
   expect(fake.requests).toHaveLength(0);
-  expect(await portIsFree(port)).toBe(true);
+  expect(held.connections()).toBe(0);
+  expect(fs.existsSync(path.join(box.home, 'temporal'))).toBe(false);
 });

@@ -261,6 +261,36 @@ function listenAndRelease(port: number): Promise<number> {
   });
 }
 
+/** A loopback port held by `holdPort`: nothing else can take it until `release`. */
+export interface HeldPort {
+  port: number;
+  address: string;
+  /** Connections offered so far: a command looking for Temporal at `address` opens one. */
+  connections(): number;
+  release(): Promise<void>;
+}
+
+/**
+ * Holds a loopback port for a test with a listener that speaks no gRPC: it counts and closes every connection.
+ * Unlike a port found free and let go, it cannot be taken meanwhile by another suite's server, so "nothing
+ * reached for Temporal here" is a count of zero instead of a check that nobody answers.
+ */
+export async function holdPort(): Promise<HeldPort> {
+  let count = 0;
+  const server = net.createServer((socket) => {
+    count++;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  return {
+    port,
+    address: `127.0.0.1:${port}`,
+    connections: () => count,
+    release: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
 export async function portIsFree(port: number): Promise<boolean> {
   return !(await isServerReachable(`127.0.0.1:${port}`, 500));
 }

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { PromptInput } from '../api';
 import type { FlatPromptCarry } from './carry';
 import { createPromptState } from '../state/prompt-state';
-import { carryOf, fromFlatCarry, restoreCarry } from './carry';
+import { carryOf, fromFlatCarry, MAX_RUN_EVENTS, restoreCarry, runEventCap } from './carry';
 
 /** The input of the second run of a prompt recorded before its state had pieces: it holds the flat carry. */
 function recordedInput(): PromptInput {
@@ -72,5 +72,16 @@ describe('the continue-as-new carry', () => {
     const carried = carryOf(state, { transcriptId: 't', length: 0, append: [] });
     expect(carried.progress).toHaveProperty('futureField', 1);
     expect(carried.context).toHaveProperty('futureField', 2);
+  });
+});
+
+describe('the event cap of a run', () => {
+  it('is 2,000 unless the input sets it', () => {
+    expect(runEventCap(createPromptState({ ...recordedInput(), resume: undefined }).settings.maxRunEvents)).toBe(2000);
+    expect(runEventCap(600)).toBe(600);
+  });
+
+  it.each([0, -5, 2.5, Number.NaN, '600', null])('a maxRunEvents of %p keeps the default', (bad) => {
+    expect(runEventCap(bad)).toBe(MAX_RUN_EVENTS);
   });
 });

@@ -1,5 +1,6 @@
 import { allHandlersFinished, condition, continueAsNew, workflowInfo } from '@temporalio/workflow';
 import type { PromptState } from '../state/prompt-state';
+import { PROMPT_DEFAULTS } from '../state/settings';
 import type { PromptRun } from '../run/prompt-run';
 import { restorePieces } from '../run/book';
 import type { AgentEvent } from '../../core/events';
@@ -40,26 +41,27 @@ export type FlatPromptCarry = {
 export const CARRIED_EVENTS = 100;
 /** Tool calls a new run keeps for `status` (all of them are finished at the boundary). */
 export const CARRIED_CALLS = 50;
-/**
- * A run continues as new at this many events even before Temporal suggests it (at 4,096): a worker
- * that takes a prompt over replays its current run in one workflow task, and near 4,000 events that
- * took 8 to 9 s on a loaded 2-core machine, too close to the 10 s workflow task timeout.
- */
-export const MAX_RUN_EVENTS = 2000;
+/** A run continues as new at this many events unless its input says otherwise (state/settings). */
+export const MAX_RUN_EVENTS = PROMPT_DEFAULTS.maxRunEvents;
 
 /**
- * Continues the prompt as new when Temporal suggests it, or its run reached `MAX_RUN_EVENTS`. Called only between
- * steps, where no tool
- * call is open and none awaits approval, so nothing in flight is lost; a pending approval simply
+ * Continues the prompt as new when Temporal suggests it, or its run reached its event cap. Called only between
+ * steps, where no tool call is open and none awaits approval, so nothing in flight is lost; a pending approval simply
  * delays the switch to the next boundary. Running signal and update handlers finish first.
  */
 export async function continueAsNewIfSuggested(run: PromptRun): Promise<void> {
   const { state, cursor } = run;
   const info = workflowInfo();
-  if (!(info.continueAsNewSuggested || info.historyLength >= MAX_RUN_EVENTS) || state.finished) return;
+  const capped = info.historyLength >= runEventCap(state.settings.maxRunEvents);
+  if (!(info.continueAsNewSuggested || capped) || state.finished) return;
   await condition(allHandlersFinished);
   const input: PromptInput = { ...state.input, resume: carryOf(state, cursor), hookState: state.hooks };
   await continueAsNew<(input: PromptInput) => Promise<unknown>>(input);
+}
+
+/** The input's `maxRunEvents` when it is a positive whole number; anything else keeps the default. */
+export function runEventCap(maxRunEvents: unknown): number {
+  return Number.isSafeInteger(maxRunEvents) && (maxRunEvents as number) > 0 ? (maxRunEvents as number) : MAX_RUN_EVENTS;
 }
 
 export function carryOf(state: PromptState, cursor: Readonly<Cursor>): PromptCarry {

@@ -29,6 +29,12 @@ export const PROMPT_DEFAULTS = {
   loopCheckModels: { fast: SIDE_CALL_MODELS.loopCheck, confirm: SIDE_CALL_MODELS.loopConfirm } as LoopCheckModels,
   /** How long a prompt flagged twice as looping waits for `loopDecision` before it ends. */
   loopDecisionTimeoutMs: 30 * 60_000,
+  /**
+   * Events at which a run continues as new even before Temporal suggests it (at 4,096): a worker that takes a prompt
+   * over replays its current run in one workflow task, and near 4,000 events that took 8 to 9 s on a loaded 2-core
+   * machine, too close to the 10 s workflow task timeout.
+   */
+  maxRunEvents: 2000,
   policyRules: [] as PolicyRule[],
   agents: BUILTIN_AGENTS as readonly AgentDefinition[],
 };
