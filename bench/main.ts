@@ -4,6 +4,8 @@
  * unless --out is given). Options: --quick, --only=side-by-side,cold,per-turn,history,start,concurrency,resume,
  * checkpoints,
  * --variants (per-turn cost under server and worker variants), --out=FILE; --chaos runs the chaos run alone.
+ * An --only run of sections with headings of their own (checkpoints, cold, side-by-side) replaces just those
+ * sections of an existing report.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -21,6 +23,7 @@ import { measureSideBySide } from './side-by-side';
 import { measureCold } from './cold';
 import { chaosPassed, runChaos } from './chaos';
 import { measureCheckpoints } from './checkpoints';
+import { mergedHeadings, mergeSections } from './merge-sections';
 
 const SECTIONS = [
   'side-by-side',
@@ -190,7 +193,9 @@ async function main(): Promise<void> {
     process.stdout.write(`${report}\n`);
     const out = args.out ?? (args.quick ? undefined : path.join(env.root, 'docs', 'benchmarks.md'));
     if (out) {
-      fs.writeFileSync(out, report);
+      const headings = args.variants ? undefined : mergedHeadings([...args.only], SECTIONS);
+      const merged = headings && fs.existsSync(out) && mergeSections(fs.readFileSync(out, 'utf8'), report, headings);
+      fs.writeFileSync(out, merged || report);
       env.log(`written to ${path.relative(process.cwd(), out) || out}`);
     }
   } finally {

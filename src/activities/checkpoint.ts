@@ -31,9 +31,8 @@ export async function checkpointWorkspace(
       maxCheckpointBytes,
       statCacheDir: deps.home ? statCacheDir(deps.home) : undefined,
     });
-    const { manifest } = snapshot;
-    const files = Object.keys(manifest.files).length;
-    return { ok: true, ref: snapshot.ref, files, hashed: snapshot.hashed, skipped: manifest.skipped.length };
+    const { ref, files, hashed, skipped } = snapshot;
+    return { ok: true, ref, files, hashed, skipped: skipped.length };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'EACCES' || code === 'ENOTDIR') {

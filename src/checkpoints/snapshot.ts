@@ -1,11 +1,10 @@
-import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
+import { promises as fs, lstatSync } from 'node:fs';
 import type { TranscriptStore } from '../store/types';
-import { compareManifests, type Manifest, type ManifestChanges } from './manifest';
-import { readManifest, rememberManifest } from './read';
+import { type Folder, type Walk, walkFolder } from './folders';
+import type { Manifest } from './manifest';
 import { StatCache } from './stat-cache';
-import { storeTrees } from './tree';
-import { walkWorkspace, type WalkEntry } from './walk';
+import { rootRecord, storeFolderTree } from './tree';
+import { excludeLayers } from './walk';
 
 export interface SnapshotOptions {
   /** Patterns left out besides `.gitignore`s and `.git` (`.gitignore` syntax, relative to the root). */
@@ -22,107 +21,113 @@ export const DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024;
 export const DEFAULT_MAX_CHECKPOINT_BYTES = 512 * 1024 * 1024;
 
 export interface Snapshot {
-  /** The checkpoint: the manifest's blob reference. */
+  /** The checkpoint: the root record's blob reference (`readManifest` gives its manifest). */
   ref: string;
-  manifest: Manifest;
+  /** Files taken. */
+  files: number;
   /** Files read and hashed (the others were known by their stat). */
   hashed: number;
-  /** What changed since `previous`, when one was given. */
-  changes?: ManifestChanges;
+  skipped: Manifest['skipped'];
 }
 
 /**
+ * The folders of each workspace's last checkpoint in this process (with a stat cache), by root and settings: the
+ * next checkpoint lists only the folders that changed and stores only the trees that did.
+ */
+const lastWalks = new Map<string, Map<string, Folder>>();
+const KEPT_WALKS = 16;
+
+/** Files read and stored at once on a checkpoint that has many to hash (the first one of a workspace). */
+const READING = 8;
+
+/**
  * Takes a checkpoint of the workspace at `root`: every file's bytes into the store (content-addressed, so
- * unchanged files cost nothing there) and the manifest as a blob, whose reference is returned.
+ * unchanged files cost nothing there) and one tree per folder, under a root record whose reference is returned.
+ * Synchronous `lstat`s in one loop: on an unchanged workspace they are the whole cost, and the promise API would
+ * cost more than the calls themselves; the event loop is held for that loop only (milliseconds for 10,000 files),
+ * which the worker's activity heartbeats and other activities can wait.
  */
 export async function snapshotWorkspace(
   store: TranscriptStore,
   root: string,
   options: SnapshotOptions = {},
-  previous?: string,
 ): Promise<Snapshot> {
   const exclude = options.exclude ?? [];
-  const taking: Taking = {
-    store,
-    root,
-    cache: StatCache.open(options.statCacheDir, root),
-    startedAt: Date.now(),
-    manifest: { version: 1, files: {}, links: {}, dirs: [], skipped: [], exclude, bytes: 0 },
-    fileCap: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
-    totalCap: options.maxCheckpointBytes ?? DEFAULT_MAX_CHECKPOINT_BYTES,
-    hashed: 0,
-    reading: new Set(),
+  const fileCap = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const totalCap = options.maxCheckpointBytes ?? DEFAULT_MAX_CHECKPOINT_BYTES;
+  const key = JSON.stringify([root, exclude, fileCap, totalCap, options.statCacheDir]);
+  const old = options.statCacheDir ? lastWalks.get(key) : undefined;
+  const cache = StatCache.open(options.statCacheDir, root);
+  const reading = new Set<Promise<void>>();
+  let hashed = 0;
+  const startedAt = Date.now();
+  const w: Walk = { cache, old, order: [], fileCap, totalCap, bytes: 0, files: 0, read: async () => {} };
+  if (!old) w.seenPaths = new Set();
+  w.read = async (folder, index, rel) => {
+    const seen = folder.seen[index];
+    if (seen.kind !== 'file') return;
+    const done = storeFile(store, folder.names[index].abs).then((hash) => {
+      reading.delete(done);
+      if (!hash) return unreadable(w, folder, index);
+      seen.entry[4] = hash;
+      seen.entry[5] = startedAt;
+      cache.remember(rel, seen.entry);
+      hashed += 1;
+    });
+    reading.add(done);
+    while (reading.size >= READING) await Promise.race(reading);
   };
-  const { manifest } = taking;
-  for (const entry of walkWorkspace(root, exclude)) {
-    if (entry.kind !== 'file') addOther(manifest, entry);
-    else if (!takeFile(taking, entry)) await reserveReading(taking);
+  const top = await walkFolder(w, { rel: '', abs: root, stat: lstatSync(root), layers: excludeLayers(exclude) }, true);
+  await Promise.all(reading);
+  const skipped = await storeTrees(store, w);
+  if (w.seenPaths) cache.keepOnly(w.seenPaths);
+  cache.save();
+  const ref = await store.putBlob(rootRecord(top.tree, skipped, exclude, w.bytes));
+  if (options.statCacheDir) remember(key, w.order);
+  return { ref, files: w.files, hashed, skipped };
+}
+
+/** A file that could not be read (gone since the walk, no permission) is recorded as skipped. */
+function unreadable(w: Walk, folder: Folder, index: number): void {
+  const seen = folder.seen[index];
+  if (seen.kind === 'file') {
+    w.bytes -= seen.entry[0];
+    w.files -= 1;
   }
-  await Promise.all(taking.reading);
-  manifest.skipped.sort((a, b) => (a.path < b.path ? -1 : 1));
-  taking.cache.save();
-  const ref = await store.putBlob(await storeTrees(store, manifest));
-  rememberManifest(ref, manifest);
-  const changes = previous ? compareManifests(await readManifest(store, previous), manifest) : undefined;
-  return { ref, manifest, hashed: taking.hashed, ...(changes ? { changes } : {}) };
-}
-
-interface Taking {
-  store: TranscriptStore;
-  root: string;
-  cache: StatCache;
-  startedAt: number;
-  manifest: Manifest;
-  fileCap: number;
-  totalCap: number;
-  hashed: number;
-  /** Files being read and stored: at most READING at once, so memory holds a bounded window of file contents. */
-  reading: Set<Promise<void>>;
-}
-
-/** Files read and stored at once on a checkpoint that has many to hash (the first one of a workspace). */
-const READING = 8;
-
-/** Waits until fewer than READING files are being read and stored. */
-async function reserveReading(t: Taking): Promise<void> {
-  while (t.reading.size >= READING) await Promise.race(t.reading);
+  folder.seen[index] = { kind: 'skip', reason: 'unreadable' };
 }
 
 /**
- * A file goes in by its stat when the cache knows it, else it is read and stored (started here, finished later);
- * or it is skipped, with why. False when a read was started: the caller waits for room before the next one.
+ * Stores the trees of the folders that changed, deepest first (a folder's tree names its sub-folders' trees);
+ * a folder whose every name is seen as last time keeps its tree. Returns what was skipped, sorted by path.
  */
-function takeFile(t: Taking, entry: Extract<WalkEntry, { kind: 'file' }>): boolean {
-  const { manifest } = t;
-  const { size } = entry.stat;
-  const cap = size > t.fileCap ? 'file-cap' : manifest.bytes + size > t.totalCap ? 'checkpoint-cap' : undefined;
-  if (cap) {
-    manifest.skipped.push({ path: entry.path, reason: cap, size });
-    return true;
+async function storeTrees(store: TranscriptStore, w: Walk): Promise<Manifest['skipped']> {
+  for (let i = w.order.length - 1; i >= 0; i--) {
+    const folder = w.order[i];
+    const old = w.old?.get(folder.rel);
+    if (old && sameAsBefore(folder, old)) {
+      folder.tree = old.tree;
+      folder.skipped = old.skipped;
+    } else await storeFolderTree(store, folder);
   }
-  const file = { hash: t.cache.hashOf(entry.path, entry.stat) ?? '', mode: entry.stat.mode & 0o7777, size };
-  manifest.files[entry.path] = file;
-  manifest.bytes += size;
-  if (file.hash) return true;
-  const reading = storeFile(t.store, path.join(t.root, entry.path)).then((hash) => {
-    t.reading.delete(reading);
-    if (!hash) {
-      delete manifest.files[entry.path];
-      manifest.bytes -= size;
-      return void manifest.skipped.push({ path: entry.path, reason: 'unreadable' });
-    }
-    file.hash = hash;
-    t.cache.remember(entry.path, entry.stat, hash, t.startedAt);
-    t.hashed += 1;
-  });
-  t.reading.add(reading);
-  return false;
+  const skipped = w.order.flatMap((f) => f.skipped);
+  return skipped.sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
-function addOther(manifest: Manifest, entry: Exclude<WalkEntry, { kind: 'file' }>): void {
-  if (entry.kind === 'dir') manifest.dirs.push(entry.path);
-  else if (entry.kind === 'link') manifest.links[entry.path] = entry.target;
-  else manifest.skipped.push({ path: entry.path, reason: 'special' });
+function sameAsBefore(folder: Folder, old: Folder): boolean {
+  if (folder.names !== old.names || old.tree === '') return false;
+  return folder.seen.every((s, i) => {
+    const was = old.seen[i];
+    if (s === was) return true;
+    if (s.kind === 'dir') return was.kind === 'dir' && s.folder.tree === was.folder.tree;
+    return s.kind === 'skip' && was.kind === 'skip' && s.reason === was.reason && s.size === was.size;
+  });
+}
+
+function remember(key: string, order: Folder[]): void {
+  lastWalks.delete(key);
+  lastWalks.set(key, new Map(order.map((f) => [f.rel, f])));
+  if (lastWalks.size > KEPT_WALKS) lastWalks.delete(lastWalks.keys().next().value as string);
 }
 
 /** Stores a file's bytes; undefined when it cannot be read (gone since the walk, no permission). */

@@ -8,15 +8,35 @@ export function statCacheDir(home: string): string {
   return path.join(home, 'checkpoints', 'stat-cache');
 }
 
-/** What a file's stat said when its bytes were hashed: size, mtime, inode, hash, and when it was hashed. */
-type Entry = [size: number, mtimeMs: number, ino: number, hash: string, hashedAt: number];
+/**
+ * What a file's stat said when its bytes were hashed: size, mtime, ctime, inode, hash, and when it was hashed.
+ * The ctime and inode catch what size and mtime miss: a file rewritten with its old mtime put back (the ctime
+ * moves, and cannot be set), or another file renamed over it.
+ */
+export type Entry = [size: number, mtimeMs: number, ctimeMs: number, ino: number, hash: string, hashedAt: number];
 
 /**
  * A file's modification time must be this far before the moment it was hashed for its entry to be trusted: a
- * write in the same clock tick as the hash would otherwise keep the stale hash (git's "racy" files). File system
- * clocks tick coarser than Date.now.
+ * write in the same clock tick as the hash would otherwise keep the stale hash (git's "racy" files; as git, the
+ * change time is compared, not checked for raciness, since a `touch` moves it). File system clocks tick coarser
+ * than Date.now.
  */
-const RACY_MARGIN_MS = 50;
+export const RACY_MARGIN_MS = 50;
+
+/** Whether `e` still tells the hash of the file `stat` describes. */
+export function entryHolds(e: Entry, stat: Stats): boolean {
+  if (e[0] !== stat.size || e[1] !== stat.mtimeMs || e[2] !== stat.ctimeMs || e[3] !== stat.ino) return false;
+  return stat.mtimeMs < e[5] - RACY_MARGIN_MS;
+}
+
+export function entryOf(stat: Stats, hash: string, hashedAt: number): Entry {
+  return [stat.size, stat.mtimeMs, stat.ctimeMs, stat.ino, hash, hashedAt];
+}
+
+interface State {
+  entries: Map<string, Entry>;
+  logged: number;
+}
 
 /**
  * The host's memory of which file hashed to what, per workspace, so that an unchanged file costs one `lstat`: no
@@ -26,12 +46,12 @@ const RACY_MARGIN_MS = 50;
  * later process reads both once. A lost or damaged file only costs hashing again.
  */
 export class StatCache {
-  private static readonly loaded = new Map<string, { entries: Map<string, Entry>; logged: number }>();
-  private readonly next = new Map<string, Entry>();
+  private static readonly loaded = new Map<string, State>();
+  private readonly lines: string[] = [];
 
   private constructor(
     private readonly file: string | undefined,
-    private readonly state: { entries: Map<string, Entry>; logged: number },
+    private readonly state: State,
   ) {}
 
   /** The cache of `root` kept under `dir`; without a `dir`, one that remembers nothing. */
@@ -47,38 +67,45 @@ export class StatCache {
     return new StatCache(file, state);
   }
 
-  /** The hash of the file at `p` if its stat is the one remembered and it was not written as it was hashed. */
-  hashOf(p: string, stat: Stats): string | undefined {
+  /** The entry of the file at `p` if it still holds for `stat`. */
+  known(p: string, stat: Stats): Entry | undefined {
     const e = this.state.entries.get(p);
-    if (!e || e[0] !== stat.size || e[1] !== stat.mtimeMs || e[2] !== stat.ino) return undefined;
-    if (stat.mtimeMs >= e[4] - RACY_MARGIN_MS) return undefined;
-    this.next.set(p, e);
-    return e[3];
+    return e && entryHolds(e, stat) ? e : undefined;
   }
 
-  remember(p: string, stat: Stats, hash: string, hashedAt: number): void {
-    this.next.set(p, [stat.size, stat.mtimeMs, stat.ino, hash, hashedAt]);
+  hashOf(p: string, stat: Stats): string | undefined {
+    return this.known(p, stat)?.[4];
   }
 
-  /** Keeps what this walk saw (files gone are forgotten) and writes what changed, if anything did. */
+  remember(p: string, e: Entry): void {
+    this.state.entries.set(p, e);
+    this.lines.push(JSON.stringify([p, ...e]));
+  }
+
+  forget(p: string): void {
+    if (this.state.entries.delete(p)) this.lines.push(JSON.stringify([p]));
+  }
+
+  /** Forgets every file but those in `seen` (after a walk of the whole workspace). */
+  keepOnly(seen: Set<string>): void {
+    for (const p of this.state.entries.keys()) if (!seen.has(p)) this.forget(p);
+  }
+
+  /** Writes what changed since the last save, if anything did. */
   save(): void {
-    const { entries } = this.state;
-    const lines: string[] = [];
-    for (const [p, e] of this.next) if (entries.get(p) !== e) lines.push(JSON.stringify([p, ...e]));
-    for (const p of entries.keys()) if (!this.next.has(p)) lines.push(JSON.stringify([p]));
-    entries.clear();
-    for (const [p, e] of this.next) entries.set(p, e);
+    const { lines, state } = this;
     if (!this.file || lines.length === 0) return;
     try {
       fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
-      if (this.state.logged + lines.length > entries.size / 2 + 64) this.rewrite(this.file);
+      if (state.logged + lines.length > state.entries.size / 2 + 64) this.rewrite(this.file);
       else {
         fs.appendFileSync(`${this.file.slice(0, -'.json'.length)}.log`, `${lines.join('\n')}\n`, { mode: 0o600 });
-        this.state.logged += lines.length;
+        state.logged += lines.length;
       }
     } catch {
       // Only a cache: the next process hashes again.
     }
+    lines.length = 0;
   }
 
   private rewrite(file: string): void {
@@ -90,11 +117,13 @@ export class StatCache {
   }
 }
 
-function readEntries(file: string): { entries: Map<string, Entry>; logged: number } {
+const ENTRY_LENGTH = 6;
+
+function readEntries(file: string): State {
   let entries = new Map<string, Entry>();
   try {
     const value = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, Entry>;
-    entries = new Map(Object.entries(value).filter(([, e]) => Array.isArray(e) && e.length === 5));
+    entries = new Map(Object.entries(value).filter(([, e]) => Array.isArray(e) && e.length === ENTRY_LENGTH));
   } catch {
     // None yet (a small cache may live in its log alone until the first rewrite), or damaged: hashed again.
   }
@@ -104,7 +133,7 @@ function readEntries(file: string): { entries: Map<string, Entry>; logged: numbe
       if (line === '') continue;
       logged += 1;
       const [p, ...e] = JSON.parse(line) as [string, ...Entry];
-      if (e.length === 5) entries.set(p, e as unknown as Entry);
+      if (e.length === ENTRY_LENGTH) entries.set(p, e as unknown as Entry);
       else entries.delete(p);
     }
   } catch {

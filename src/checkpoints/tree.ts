@@ -1,5 +1,6 @@
 import { BLOB_REF } from '../store/blob-ref';
 import type { TranscriptStore } from '../store/types';
+import type { Folder } from './folders';
 import { isSafeRelative, type Manifest } from './manifest';
 
 /**
@@ -23,45 +24,34 @@ interface Tree {
   d: Record<string, string>;
 }
 
-/** Stores the manifest's folders as trees, deepest first, and returns the root record's text. */
-export async function storeTrees(store: TranscriptStore, m: Manifest): Promise<string> {
-  const trees = new Map<string, Tree>([['', emptyTree()]]);
-  for (const dir of m.dirs) trees.set(dir, emptyTree());
-  const treeOf = (p: string) => {
-    const slash = p.lastIndexOf('/');
-    const parent = slash < 0 ? '' : p.slice(0, slash);
-    let t = trees.get(parent);
-    if (!t) trees.set(parent, (t = emptyTree()));
-    return { t, name: p.slice(slash + 1) };
-  };
-  for (const [p, f] of Object.entries(m.files)) {
-    const { t, name } = treeOf(p);
-    t.f[name] = [f.hash, f.mode, f.size];
-  }
-  for (const [p, target] of Object.entries(m.links)) {
-    const { t, name } = treeOf(p);
-    t.l[name] = target;
-  }
-  const deepestFirst = [...trees.keys()].filter((d) => d !== '').sort((a, b) => depth(b) - depth(a));
-  const refs = new Map<string, string>();
-  for (const dir of deepestFirst) {
-    const ref = await store.putBlob(JSON.stringify(trees.get(dir)));
-    refs.set(dir, ref);
-    treeOf(dir).t.d[dir.slice(dir.lastIndexOf('/') + 1)] = ref;
-  }
-  const tree = await store.putBlob(JSON.stringify(trees.get('')));
-  const root: StoredRoot = { version: 2, tree, skipped: m.skipped, exclude: m.exclude, bytes: m.bytes };
+/** Stores a folder's tree (its sub-folders' trees stored already) and sets its reference and skip records. */
+export async function storeFolderTree(store: TranscriptStore, folder: Folder): Promise<void> {
+  const t = emptyTree();
+  const skipped: Manifest['skipped'] = [];
+  folder.names.forEach(({ name }, i) => {
+    const s = folder.seen[i];
+    if (s.kind === 'file') t.f[name] = [s.entry[4], s.mode, s.entry[0]];
+    else if (s.kind === 'link') t.l[name] = s.target;
+    else if (s.kind === 'dir') t.d[name] = s.folder.tree;
+    else {
+      const path = folder.rel === '' ? name : `${folder.rel}/${name}`;
+      skipped.push(s.size === undefined ? { path, reason: s.reason } : { path, reason: s.reason, size: s.size });
+    }
+  });
+  // Names in listing order: the same folder content always gives the same blob.
+  folder.tree = await store.putBlob(JSON.stringify(t));
+  folder.skipped = skipped;
+  keepTree(folder.tree, t);
+}
+
+/** The checkpoint's own blob: small, whatever the workspace's size (the skip records aside). */
+export function rootRecord(tree: string, skipped: Manifest['skipped'], exclude: string[], bytes: number): string {
+  const root: StoredRoot = { version: 2, tree, skipped, exclude, bytes };
   return JSON.stringify(root);
 }
 
 function emptyTree(): Tree {
   return { f: {}, l: {}, d: {} };
-}
-
-function depth(p: string): number {
-  let n = 0;
-  for (let i = 0; i < p.length; i++) if (p.charCodeAt(i) === 47) n++;
-  return n;
 }
 
 /** Parsed trees by reference: a tree's content is its address, so a parsed one stays true. */
@@ -113,9 +103,13 @@ async function readTree(store: TranscriptStore, treeRef: string, ref: string): P
   }
   const problem = treeProblem(t);
   if (problem) throw new Error(`${ref} is not a checkpoint: ${problem}`);
+  keepTree(treeRef, t);
+  return t;
+}
+
+function keepTree(treeRef: string, t: Tree): void {
   if (knownTrees.size >= KEPT_TREES) knownTrees.clear();
   knownTrees.set(treeRef, t);
-  return t;
 }
 
 function treeProblem(t: Tree): string | undefined {

@@ -5,7 +5,7 @@ import { compileGitIgnore } from '../tools/glob-match';
 type Ignore = (relative: string, isDirectory: boolean) => boolean;
 
 /** One `.gitignore` (or the settings' list), with the folder its patterns are relative to ('' for the root). */
-interface IgnoreLayer {
+export interface IgnoreLayer {
   base: string;
   test: Ignore;
 }
@@ -23,10 +23,14 @@ export type WalkEntry =
  * one `lstat` per file, and the promise API would cost more than the calls themselves.
  */
 export function walkWorkspace(root: string, exclude: string[]): WalkEntry[] {
-  const layers: IgnoreLayer[] = exclude.length > 0 ? [{ base: '', test: compileGitIgnore(exclude.join('\n')) }] : [];
   const out: WalkEntry[] = [];
-  walkFolder(root, '', layers, out);
+  walkFolder(root, '', excludeLayers(exclude), out);
   return out;
+}
+
+/** The settings' list of excluded patterns as the first ignore layer (none when empty). */
+export function excludeLayers(exclude: string[]): IgnoreLayer[] {
+  return exclude.length > 0 ? [{ base: '', test: compileGitIgnore(exclude.join('\n')) }] : [];
 }
 
 function walkFolder(root: string, rel: string, layers: IgnoreLayer[], out: WalkEntry[]): void {
@@ -52,7 +56,7 @@ function walkFolder(root: string, rel: string, layers: IgnoreLayer[], out: WalkE
   }
 }
 
-function gitIgnoreLayer(abs: string, rel: string): IgnoreLayer | undefined {
+export function gitIgnoreLayer(abs: string, rel: string): IgnoreLayer | undefined {
   try {
     return { base: rel, test: compileGitIgnore(fs.readFileSync(path.join(abs, '.gitignore'), 'utf8')) };
   } catch {
@@ -61,7 +65,7 @@ function gitIgnoreLayer(abs: string, rel: string): IgnoreLayer | undefined {
 }
 
 /** Any layer that ignores the path ignores it (a deeper `!pattern` cannot re-include what a higher one left out). */
-function ignored(layers: IgnoreLayer[], p: string, isDir: boolean): boolean {
+export function ignored(layers: IgnoreLayer[], p: string, isDir: boolean): boolean {
   for (const layer of layers) {
     const relative = layer.base === '' ? p : p.slice(layer.base.length + 1);
     if (layer.test(relative, isDir)) return true;
