@@ -370,5 +370,3 @@ export const clearSessionUpdate = defineUpdate<string, []>('clearSession');
 export const compressSessionUpdate = defineUpdate<{ status: string; originalTokens: number; newTokens: number }, []>(
   'compressSession',
 );
-/** A session's prompt, cancelled on its own, tells its session what it spent (it returns no result to carry it). */
-export const promptSpentSignal = defineSignal<[unknown]>('promptSpent');

@@ -36,11 +36,11 @@ import {
   type PromptSpend,
   type SessionCost,
 } from './state/session-cost';
+import { promptSpentSignal } from './spend-signals';
 import {
   type QueuedMessage,
   type SessionInput,
   closeSessionSignal,
-  promptSpentSignal,
   sendMessageUpdate,
   sessionStatusQuery,
   steerSignal,

@@ -4,12 +4,12 @@ import { streamLine, textResponse } from '../../src/fake-gemini';
 import { agentSessionWorkflow } from '../../src/workflows/session-workflow';
 import {
   closeSessionSignal,
-  promptSpentSignal,
   sendMessageUpdate,
   sessionStatusQuery,
   statusQuery,
   type SessionInput,
 } from '../../src/workflows/api';
+import { promptSpentSignal } from '../../src/workflows/spend-signals';
 import { closeTestEnv } from '../helpers/temporal-env';
 import { createHarness, type Harness } from '../helpers/agent-harness';
 import { promptResultOnceStarted, untilSessionIdle } from '../helpers/session-prompts';

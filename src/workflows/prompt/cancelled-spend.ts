@@ -1,5 +1,5 @@
 import { getExternalWorkflowHandle, log, workflowInfo } from '@temporalio/workflow';
-import { promptSpentSignal } from '../api';
+import { promptSpentSignal } from '../spend-signals';
 import type { PromptRun } from '../run/prompt-run';
 import { costSoFar } from '../run/records';
 import { isPatched, PATCHES } from '../patches';
