@@ -36,3 +36,26 @@ export const childApprovalSchema = z.object({
   args: z.unknown(),
   pending: z.boolean(),
 });
+
+const amount = z.number().nonnegative().finite();
+
+/**
+ * `childCostPause`: a sub-agent tells the prompt that started it that it paused before a request that could cross its
+ * limit (`paused: true`, where it stands, and the request) or that it goes on again (`paused: false`).
+ */
+export const childCostPauseSchema = z.discriminatedUnion('paused', [
+  z.object({
+    childWorkflowId: z.string().min(1),
+    paused: z.literal(true),
+    spentUsd: amount,
+    limitUsd: amount,
+    nextRequestUsd: amount,
+    model: z.string(),
+    request: z.string(),
+  }),
+  z.object({ childWorkflowId: z.string().min(1), paused: z.literal(false) }),
+]);
+
+export type ChildCostPause = z.infer<typeof childCostPauseSchema>;
+
+export type TopUp = z.infer<typeof topUpSchema>;

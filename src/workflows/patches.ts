@@ -110,6 +110,16 @@ export const PATCHES = {
     since: '2026-11-28',
     guards: 'a checkpoint of the workspace before each call that may change files and at the end of its turn',
   },
+  cancelledSpendToSession: {
+    id: 'cancelled-spend-to-session',
+    since: '2026-11-28',
+    guards: "a session's prompt with a spending limit, cancelled on its own, signals its spend to the session",
+  },
+  subagentCostPause: {
+    id: 'subagent-cost-pause',
+    since: '2026-11-28',
+    guards: 'a sub-agent at its spending limit pauses and tells its parent (before: it stopped)',
+  },
 } as const satisfies Record<string, Patch>;
 
 /** Whether this run takes the patch's new branch (`patched` from the Temporal SDK, by the register's id). */

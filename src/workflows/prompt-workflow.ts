@@ -35,6 +35,7 @@ import { loadProjectMemory } from './prompt/memory';
 import { discoverMcp, mcpToolNames } from './calls/mcp-calls';
 import { promptShape } from '../core/prompt/shape';
 import { checkSpend } from './guards/spend';
+import { registerChildSpendHandlers } from './guards/child-spend';
 
 /**
  * One user prompt, as Gemini CLI's loop: model turn; run its function calls; send their responses;
@@ -49,6 +50,7 @@ export async function agentPromptWorkflow(input: PromptInput): Promise<PromptRes
   registerApprovalHandlers(state);
   registerLoopHandlers(run);
   registerContextHandlers(run);
+  registerChildSpendHandlers(run);
   run.startAt(input.resume ? restoreCarry(state, input.resume) : startCursor(state));
   return settle(run, await loop(run));
 }

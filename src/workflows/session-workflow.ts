@@ -28,11 +28,15 @@ import {
   afterPrompt,
   costCarried,
   promptCostLimit,
+  reportedSpend,
   sessionCostOf,
   sessionLimitProblem,
   setSessionLimit,
+  spendOfResult,
+  type PromptSpend,
   type SessionCost,
 } from './state/session-cost';
+import { promptSpentSignal } from './spend-signals';
 import {
   type QueuedMessage,
   type SessionInput,
@@ -137,6 +141,8 @@ interface SessionState {
   lastRewind?: RewindRecord;
   /** The spending limit the prompts share, and what they spent (absent: no limit). */
   cost?: SessionCost;
+  /** What the running prompt said it spent as it was cancelled on its own (`promptSpent`). */
+  reported?: PromptSpend;
 }
 
 function registerSessionHandlers(id: string, state: SessionState): void {
@@ -156,6 +162,10 @@ function registerSessionHandlers(id: string, state: SessionState): void {
     { validator: (message) => validateMessage(message, state) },
   );
   setHandler(closeSessionSignal, () => void (state.closed = true));
+  setHandler(
+    promptSpentSignal,
+    (payload) => void (state.reported = reportedSpend(payload, state.current) ?? state.reported),
+  );
   setHandler(sessionStatusQuery, () => ({
     current: state.current,
     queued: state.queue,
@@ -172,17 +182,21 @@ async function runCharged(
   state: SessionState,
   message: QueuedMessage,
 ): Promise<Partial<PromptResult>> {
-  const given = promptCostLimit(state.cost).maxCostUsd;
-  const result = await runPrompt(input, state, message);
-  state.cost = afterPrompt(state.cost, given, result);
-  return result;
+  const given = promptCostLimit(state.cost);
+  state.reported = undefined;
+  const result = await runPrompt(input, state, message, given);
+  const spend = result === 'cancelled' ? state.reported : spendOfResult(message.promptId, result);
+  state.cost = afterPrompt(state.cost, given.maxCostUsd, spend);
+  return result === 'cancelled' ? {} : result;
 }
 
+/** The prompt's result; 'cancelled' when it was cancelled on its own (what it spent comes by `promptSpent`). */
 async function runPrompt(
   input: SessionInput,
   state: SessionState,
   message: QueuedMessage,
-): Promise<Partial<PromptResult>> {
+  costLimit: ReturnType<typeof promptCostLimit>,
+): Promise<Partial<PromptResult> | 'cancelled'> {
   try {
     return await executeChild<typeof agentPromptWorkflow>('agentPromptWorkflow', {
       workflowId: message.promptId,
@@ -201,7 +215,7 @@ async function runPrompt(
           ...(state.hookStart?.systemMessage ? { hookSystemMessage: state.hookStart.systemMessage } : {}),
           ...(state.unavailable.length > 0 ? { unavailableModels: state.unavailable } : {}),
           ...turnsCarried(input, state),
-          ...promptCostLimit(state.cost),
+          ...costLimit,
         },
       ],
     });
@@ -212,7 +226,7 @@ async function runPrompt(
     // A prompt cancelled on its own (Ctrl-C in `chat` or `run --session`) leaves the session where it
     // was, its message rolled back. Before, such a cancellation failed the whole session, so no open
     // history can replay through this branch: it needs no `patched`.
-    if (cause instanceof CancelledFailure && !CancellationScope.current().consideredCancelled) return {};
+    if (cause instanceof CancelledFailure && !CancellationScope.current().consideredCancelled) return 'cancelled';
     throw err;
   }
 }

@@ -15,6 +15,7 @@ import { activitiesFor } from './state/activity-options';
 import { PromptRun } from './run/prompt-run';
 import type { SubagentScope } from './run/subagent-scope';
 import { registerApprovalHandlers } from './calls/approvals';
+import { registerTopUpHandler } from './guards/context';
 import { failPrompt, recordCancellation } from './prompt/settle';
 import { eventsQuery, statusQuery, type SubagentResult, type SubagentInput } from './api';
 import { SUBAGENT_FAILURE_PREFIX } from '../core/failures';
@@ -48,6 +49,7 @@ export async function subagentWorkflow(input: SubagentInput): Promise<SubagentRe
   setHandler(eventsQuery, (cursor: number) => eventsPage(state, cursor));
   registerApprovalHandlers(state);
   const run = new PromptRun(state, activitiesFor(state.settings), { definition: agent, tools: allowed }) as SubagentRun;
+  registerTopUpHandler(run);
   run.startAt({
     transcriptId: workflowInfo().workflowId,
     length: 0,

@@ -2,7 +2,9 @@ import type { WorkflowHandle } from '@temporalio/client';
 import type { AgentDefinition } from '../../src/core/agents/definition';
 import { generalistAgent } from '../../src/core/agents/builtins';
 import { streamLine, textResponse, type ScriptLine } from '../../src/fake-gemini';
+import { topUpBudget } from '../../src/client';
 import { statusQuery, topUpBudgetSignal } from '../../src/workflows/api';
+import { childCostPauseSignal } from '../../src/workflows/spend-signals';
 import { closeTestEnv } from '../helpers/temporal-env';
 import { earlierConversation } from '../helpers/earlier-conversation';
 import { createHarness, maybeRecordHistory, type Harness } from '../helpers/agent-harness';
@@ -37,6 +39,7 @@ const SNAPSHOT = '<state_snapshot>\n<overall_goal>finish</overall_goal>\n</state
 type Status = Awaited<ReturnType<WorkflowHandle['query']>> & {
   phase: string;
   costLimit?: { limitUsd: number; spentUsd: number; nextRequestUsd?: number };
+  toolCalls: { callId: string; name: string }[];
 };
 
 async function waitForPause(handle: WorkflowHandle): Promise<Status> {
@@ -110,25 +113,40 @@ test('a stop at the spending limit ends the prompt as it stands, the request nev
   expect(h.fake.requests).toHaveLength(1);
 });
 
-test('a sub-agent whose request could cross what its parent has left stops without sending it', async () => {
+test('a sub-agent whose request could cross what its parent has left pauses; a top-up given to the parent resumes it', async () => {
   const script = [
     callWith(1000, 5, 'invoke_agent', { agent_name: 'helper', prompt: 'look around' }),
     // The child's first request ($0.6001) fits the $1.19985 its parent left it; its second could not.
     callWith(1000, 60_000, 'read_file', { file_path: 'x' }),
-    textResponse('the helper could not finish'),
+    callWith(1000, 5, 'complete_task', { result: 'found it' }),
+    textResponse('the helper found it'),
   ];
   const handle = await h.start(script, {
     agents: [{ ...helper, tools: ['read_file'] }],
     modelPrices,
     maxCostUsd: 1.2,
   });
-  // The child stopped; charged with its $0.6001, the parent pauses before its own next request.
+  // The parent shows its child's pause: the child's spend is counted with its own, the child still runs.
   const paused = await waitForPause(handle);
   expect(h.fake.requests).toHaveLength(2);
+  expect(paused.costLimit?.limitUsd).toBe(1.2);
   expect(paused.costLimit?.spentUsd).toBeCloseTo(0.60025, 5);
-  await handle.signal(topUpBudgetSignal, { usd: 1 });
+  expect(paused.costLimit?.nextRequestUsd).toBeGreaterThan(0.6);
+  const invoke = paused.toolCalls.find((c) => c.name === 'invoke_agent');
+  const child = h.env.client.workflow.getHandle(`${handle.workflowId}--${invoke?.callId}`);
+  expect((await child.describe()).status.name).toBe('RUNNING');
+  // A malformed relay from a child is a warning, and changes nothing.
+  await handle.signal(childCostPauseSignal, { childWorkflowId: 'x', paused: true, spentUsd: -1 });
+  await topUpBudget(h.env.client, handle.workflowId, { usd: 1 });
   const run = await h.finish(handle);
-  expect(run.result?.response).toBe('the helper could not finish');
-  expect(h.fake.requests).toHaveLength(3);
-  expect(JSON.stringify(h.fake.requests[2].body)).toContain('spending limit');
+  expect(run.result?.response).toBe('the helper found it');
+  expect(run.result?.costLimitUsd).toBeCloseTo(2.2, 6);
+  expect(h.fake.requests).toHaveLength(4);
+  expect(run.events.filter((e) => e.type === 'cost_limit_reached')).toEqual([
+    expect.objectContaining({ request: 'sub-agent turn', limitUsd: expect.closeTo(1.19985, 5) }),
+  ]);
+  const warnings = run.events.filter((e) => e.type === 'warning').map((e) => (e as { message: string }).message);
+  expect(warnings).toEqual(
+    expect.arrayContaining([expect.stringMatching(/^childCostPause ignored/), 'spending limit raised to $2.20']),
+  );
 });

@@ -17,6 +17,7 @@ import type { PromptState } from '../state/prompt-state';
 import type { CallRecord, SubagentInput, SubagentResult } from '../api';
 import { isPatched, PATCHES } from '../patches';
 import { recordChildUsage } from '../run/records';
+import { noteChildCostPause } from '../run/book';
 import { spentUsd } from '../state/spend';
 
 /** The child's signature, by its registered name: importing the workflow itself would tie the layers in a circle. */
@@ -44,14 +45,15 @@ export async function invokeAgent(
   const name = String(record.args.agent_name ?? '');
   const agent = findAgent(agentsOf(state), name);
   if (!agent) return { ok: false, text: unknownAgentMessage(name, agentsOf(state)) };
+  const childWorkflowId = `${workflowInfo().workflowId}--${record.callId}`;
   try {
     const input = childInput(state, agent, record);
     const result = await executeChild<SubagentWorkflow>('subagentWorkflow', {
-      workflowId: `${workflowInfo().workflowId}--${record.callId}`,
+      workflowId: childWorkflowId,
       args: [input],
       // The Web UI's line for it: the agent and its task (start-command metadata, not compared on replay).
       staticSummary: oneLine(`${agent.name}: ${input.prompt}`),
-    });
+    }).finally(() => noteChildCostPause(state, { childWorkflowId, paused: false }));
     addChildUsage(state, result);
     if (
       result.terminateReason === 'goal' &&

@@ -10,6 +10,7 @@ import { compressSignal, steerSignal, topUpBudgetSignal, type Cursor, steerSchem
 import { isPatched, PATCHES } from '../patches';
 import { compressionModelFor } from '../../core/models';
 import { checkSpend } from './spend';
+import { forwardTopUp } from './child-spend';
 import {
   addSteering,
   compressionStarted,
@@ -30,7 +31,13 @@ export function registerContextHandlers(run: PromptRun): void {
   setHandler(compressSignal, () => {
     requestCompression(state);
   });
-  setHandler(topUpBudgetSignal, (payload: unknown) => {
+  registerTopUpHandler(run);
+}
+
+/** `topUpBudget`: answers the run's own pause, or one of its sub-agents' (forwarded to the child). */
+export function registerTopUpHandler(run: PromptRun): void {
+  const state = run.state;
+  setHandler(topUpBudgetSignal, async (payload: unknown) => {
     const parsed = checkPayload('topUpBudget', topUpSchema, payload);
     if (!parsed.ok) return emit(state, { type: 'warning', message: parsed.reason });
     const value = parsed.value;
@@ -40,7 +47,7 @@ export function registerContextHandlers(run: PromptRun): void {
         : typeof value === 'object' && 'usd' in value
           ? run.answerPause('cost', value.usd)
           : run.answerPause('budget', 'stop') || run.answerPause('cost', 'stop');
-    if (!answered) return emit(state, { type: 'warning', message: ignoredTopUp(value) });
+    if (!answered && !(await forwardTopUp(run, value))) emit(state, { type: 'warning', message: ignoredTopUp(value) });
   });
 }
 

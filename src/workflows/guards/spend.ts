@@ -1,6 +1,10 @@
 import { OUTPUT_TOKEN_LIMIT } from '../../core/models';
 import { estimatePartTokens, estimateTextTokens, TRUNCATE_TOOL_OUTPUT_CHARS } from '../../core/tokens';
 import { couldCross, formatUsd, requestBoundUsd, type SpendCheck } from '../../core/spend-limit';
+import { getExternalWorkflowHandle, log, workflowInfo } from '@temporalio/workflow';
+import type { ChildCostPause } from '../../core/signal-schemas';
+import { childCostPauseSignal } from '../spend-signals';
+import { isPatched, PATCHES } from '../patches';
 import type { PromptRun } from '../run/prompt-run';
 import { emit, publishStatus } from '../run/records';
 import { raiseCostLimit, stopSpending } from '../run/context-part';
@@ -19,9 +23,9 @@ export interface PlannedRequest {
 /**
  * The spending limit before one request: when the spend so far plus the most the request could cost passes the
  * limit, the request is not sent. A prompt pauses, durably, until a top-up in US dollars (then checks again) or a
- * stop; a sub-agent does not pause but stops (its parent, charged with what it spent, pauses before its own next
- * request). 'stop' means: do not send it, and send nothing more. `planned` may be a function, so that a request
- * is sized only when there is a limit to check it against.
+ * stop; so does a sub-agent, through its parent (a sub-agent of a run from before that stops, and its parent,
+ * charged with what it spent, pauses before its own next request). 'stop' means: do not send it, and send nothing
+ * more. `planned` may be a function, so that a request is sized only when there is a limit to check it against.
  */
 export async function checkSpend(
   run: PromptRun,
@@ -35,17 +39,43 @@ export async function checkSpend(
   for (;;) {
     const check = spendCheck(run, request);
     if (!check || !couldCross(check)) return 'go';
-    if (run.subagent) return stop(run);
+    if (run.subagent && !pausesWithParent(run)) return stop(run);
     emit(state, { type: 'cost_limit_reached', ...check, model: request.model, request: request.what });
-    // `pauseFor` sets the pause before it waits: the search attribute shows it to `pending` meanwhile.
-    const paused = run.pauseFor('cost', undefined, { check });
-    publishStatus(state);
-    const answer = await paused;
-    publishStatus(state);
+    const answer = await pauseOnLimit(run, check, request);
     if (answer === 'stop' || answer === undefined) return stop(run);
     raiseCostLimit(state, answer);
     emit(state, { type: 'warning', message: `spending limit raised to ${formatUsd(state.context.costLimitUsd)}` });
   }
+}
+
+/**
+ * Waits for a top-up or a stop. A sub-agent's pause is shown by the prompt that started it (its status, `pending`),
+ * whose `budget` answer it forwards here: the person knows that prompt's id, not the child's.
+ */
+async function pauseOnLimit(run: PromptRun, check: SpendCheck, request: PlannedRequest) {
+  const state = run.state;
+  // `pauseFor` sets the pause before it waits: the search attribute shows it to `pending` meanwhile.
+  const paused = run.pauseFor('cost', undefined, { check });
+  publishStatus(state);
+  if (run.subagent) await tellParent(run, { paused: true, ...check, model: request.model, request: request.what });
+  const answer = await paused;
+  publishStatus(state);
+  if (run.subagent) await tellParent(run, { paused: false });
+  return answer;
+}
+
+/** A sub-agent pauses with its parent (before this, one at its limit stopped). */
+function pausesWithParent(run: PromptRun): boolean {
+  return run.state.input.parent !== undefined && isPatched(PATCHES.subagentCostPause);
+}
+
+type Notice = Omit<Extract<ChildCostPause, { paused: true }>, 'childWorkflowId'> | { paused: false };
+
+async function tellParent(run: PromptRun, notice: Notice): Promise<void> {
+  const parent = run.state.input.parent as NonNullable<PromptRun['state']['input']['parent']>;
+  await getExternalWorkflowHandle(parent.workflowId)
+    .signal(childCostPauseSignal, { childWorkflowId: workflowInfo().workflowId, ...notice })
+    .catch((err) => log.warn('could not tell the parent about the spending limit', { err: String(err) }));
 }
 
 /** The run's standing before the request; undefined when the model's price is unknown (said once per model). */

@@ -19,6 +19,7 @@ import { afterAgentAtEnding, endPrompt, endPromptOnFailure, recordPending } from
 import type { Ending } from './ending';
 import { isPatched, PATCHES } from '../patches';
 import { setPublishedStatus } from '../run/progress';
+import { reportCancelledSpend } from './cancelled-spend';
 
 export type { Ending } from './ending';
 
@@ -98,6 +99,7 @@ export async function recordCancellation(run: PromptRun): Promise<void> {
   countEnding('cancelled');
   run.end('cancelled');
   publishEnding(state, 'cancelled');
+  await reportCancelledSpend(run);
 }
 
 /**

@@ -9,6 +9,7 @@ import type {
 } from '../api';
 import type { PromptState } from '../state/prompt-state';
 import { countApprovalDecided } from '../state/metrics';
+import type { ChildCostPause } from '../../core/signal-schemas';
 
 /** The run's call book (its calls by id, the sub-agents' calls awaiting approval), written only here. */
 
@@ -47,6 +48,13 @@ export function decideCall(state: PromptState, call: CallRecord, confirmation: T
 export function noteChildApproval(state: PromptState, notice: ChildApprovalNotice): void {
   if (notice.pending) state.book.childApprovals.set(notice.callId, notice);
   else state.book.childApprovals.delete(notice.callId);
+}
+
+/** A sub-agent paused on the spending limit, or goes on (or ended). */
+export function noteChildCostPause(state: PromptState, notice: ChildCostPause): void {
+  const pauses = (state.book.childCostPauses ??= new Map());
+  if (notice.paused) pauses.set(notice.childWorkflowId, notice);
+  else pauses.delete(notice.childWorkflowId);
 }
 
 export function dropChildApproval(state: PromptState, callId: string): void {

@@ -38,7 +38,7 @@ export function publishStatus(state: PromptState): void {
   const waiting = state.book.childApprovals.size > 0 || calls.some((c) => c.status === 'awaiting_approval');
   const asking = calls.some((c) => c.status === 'awaiting_answer');
   const value: AgentStatusValue =
-    state.pause?.kind === 'cost'
+    state.pause?.kind === 'cost' || (state.book.childCostPauses?.size ?? 0) > 0
       ? 'budget_exhausted'
       : waiting
         ? 'awaiting_approval'

@@ -6,6 +6,7 @@ import type { HookState } from '../../core/hooks/context';
 import { EMPTY_USAGE, type TerminateReason } from '../../core/types';
 import type { FrameMemo } from './request-frame';
 import type { Pause } from '../run/pause';
+import type { ChildCostPause } from '../../core/signal-schemas';
 import { settingsOf, type PromptSettings } from './settings';
 import { createMetricClock, type MetricClock } from './metrics';
 import { spentUsd } from './spend';
@@ -71,6 +72,8 @@ export interface CallBook {
   calls: Map<string, CallRecord>;
   /** Sub-agents' calls awaiting approval, relayed by their child workflows, by call id. */
   childApprovals: Map<string, ChildApprovalNotice>;
+  /** Sub-agents paused on the spending limit, relayed by their child workflows, by workflow id (not carried). */
+  childCostPauses?: Map<string, Extract<ChildCostPause, { paused: true }>>;
 }
 
 export function createPromptState(input: PromptInput): PromptState {
@@ -123,7 +126,8 @@ export function eventsPage(state: PromptState, cursor: number): EventsPage {
 function phaseOf(state: PromptState, awaitingApproval: boolean, asking: boolean): PromptStatus['phase'] {
   if (state.finished) return 'finished';
   if (state.pause?.kind === 'loop') return 'loop_detected';
-  if (state.pause?.kind === 'budget' || state.pause?.kind === 'cost') return 'budget_exhausted';
+  if (state.pause?.kind === 'budget' || state.pause?.kind === 'cost' || childCostPauseOf(state))
+    return 'budget_exhausted';
   return awaitingApproval ? 'awaiting_approval' : asking ? 'awaiting_answer' : 'running';
 }
 
@@ -167,11 +171,18 @@ function costLimitOf(state: PromptState): Pick<PromptStatus, 'costLimit'> {
   const limitUsd = state.context.costLimitUsd;
   if (limitUsd === undefined) return {};
   const check = state.pause?.kind === 'cost' ? state.pause.check : undefined;
+  const child = childCostPauseOf(state);
   return {
     costLimit: {
       limitUsd,
-      spentUsd: spentUsd(state.progress.stats),
-      ...(check ? { nextRequestUsd: check.nextRequestUsd } : {}),
+      // A paused sub-agent's spend is its parent's once it returns: shown with it meanwhile.
+      spentUsd: spentUsd(state.progress.stats) + (child?.spentUsd ?? 0),
+      ...(check ? { nextRequestUsd: check.nextRequestUsd } : child ? { nextRequestUsd: child.nextRequestUsd } : {}),
     },
   };
+}
+
+/** A sub-agent of this run paused on the spending limit, if any. */
+export function childCostPauseOf(state: PromptState): Extract<ChildCostPause, { paused: true }> | undefined {
+  return state.book.childCostPauses?.values().next().value;
 }
