@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { answersQueries, describeExecution, hasPollers, hostIsLocal, openArgsStore, type Client } from '../client';
+import { answersQueries, describeExecution, hasPollers, openArgsStore, type Client } from '../client';
 import { statCacheDir as statCacheDirOf } from '../checkpoints';
 import { fork } from '../client/fork';
 import { turnChanges, turnDiff } from '../client/look-back';
@@ -77,7 +77,7 @@ function addFork(program: Command, setup: () => Ctx, io: Io, turnsOf: TurnsSourc
     .action(async (id: string, o) => {
       const ctx = setup();
       const host = (o.host as string | undefined) ?? defaultHost();
-      const where = { host, hostIsLocal: hostIsLocal(host, ctx.config.temporalAddress) };
+      const where = { host, temporalAddress: ctx.config.temporalAddress };
       process.exitCode = await withSession(ctx, id, async (client, store, taskQueue) => {
         const at = o.at as number;
         const turns = await turnsOf(client, id);

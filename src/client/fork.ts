@@ -6,6 +6,7 @@ import type { Client } from '@temporalio/client';
 import { restoreWorkspace, type RestoreResult } from '../checkpoints';
 import type { TranscriptStore } from '../store/types';
 import { rewindConversationUpdate } from '../workflows/rewind-api';
+import { hostIsLocal } from './address';
 import { InputError } from './input-error';
 import { startSession } from './continued-session';
 import { conversationOwner, startDefaults } from './session-target';
@@ -19,11 +20,10 @@ export interface ForkReport {
   files: RestoreResult;
 }
 
-/** The host whose workers serve the fork's workspace: the machine the fork writes it on. */
+/** The host whose workers serve the fork's workspace (the machine the fork writes it on), and the server's address. */
 export interface ForkHost {
   host: string;
-  /** Every worker is provably on that machine (see hostIsLocal). */
-  hostIsLocal: boolean;
+  temporalAddress: string;
 }
 
 /**
@@ -44,8 +44,9 @@ export async function fork(
   const { dir, worktree } = forkFolder(turns.workspace, options.workspace, sessionId);
   const files = await restoreWorkspace(store, point.checkpoint as string, dir);
   // The fork's tools run where its workspace was written, whichever host ran the original.
-  const { host, hostIsLocal } = options.where;
-  await startSession(client, sessionId, { ...defaults, workspace: dir, host, hostIsLocal }, options.taskQueue);
+  const { host, temporalAddress } = options.where;
+  const where = { host, hostIsLocal: hostIsLocal(host, temporalAddress) };
+  await startSession(client, sessionId, { ...defaults, workspace: dir, ...where }, options.taskQueue);
   await client.workflow
     .getHandle(sessionId)
     .executeUpdate(rewindConversationUpdate, { args: [{ to: point.transcript, turn: options.at }] });

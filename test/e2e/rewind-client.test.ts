@@ -42,7 +42,7 @@ function sentTexts(): string[] {
 }
 
 /** The harness's worker serves this machine's host. */
-const here = { host: defaultHost(), hostIsLocal: false };
+const here = { host: defaultHost(), temporalAddress: 'unused.invalid:7233' };
 
 const ask = (sessionId: string, text: string) => askSession(h.env.client, sessionId, text);
 
