@@ -33,6 +33,9 @@ export async function runSlashCommand(
       return COMMANDS.map((c) => `/${c.name}  ${c.description}`).join('\n');
     case 'bad':
       return line.message.replace('type /help', 'send /help');
+    case 'rewind':
+    case 'restore':
+      return `/${line.kind} runs in \`durable-agent chat ${session.id}\` (or \`durable-agent rewind ${session.id}\`)`;
     default:
       return `/${line.kind} is the editor's to do here: close the session from the editor`;
   }

@@ -9,6 +9,7 @@ import {
   sendChatMessage,
   type ChatSession,
 } from './chat-session';
+import { chatTravel } from './chat-travel';
 import { selfCommand } from './self-command';
 
 /** How a chat ended: left normally, or by Ctrl-C. */
@@ -91,6 +92,7 @@ export class ChatRepl {
       else if (line.kind === 'status') await printSessionStatus(this.s);
       else if (line.kind === 'close') await this.close();
       else if (line.kind === 'clear' || line.kind === 'compress') await runChatCommand(this.s, line.kind, this.idle());
+      else if (line.kind === 'rewind' || line.kind === 'restore') await chatTravel(this.s, line, this.busy);
       else if (line.kind === 'steer' && this.busy)
         io.stderr.write(`(steering ${await sendChatMessage(this.s, line.text, true)})\n`);
       else if (this.closing) io.stderr.write(`session ${this.s.id} is closed: it takes no more messages\n`);

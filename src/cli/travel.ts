@@ -8,6 +8,8 @@ import type { TravelTurns } from '../client/turn-point';
 import type { TranscriptStore } from '../store/types';
 import { positiveInt } from './arguments';
 import type { Ctx } from './connect';
+import { defaultHost } from './default-host';
+import { hostOption } from './host-options';
 import type { Io } from './output';
 import { openRuntime, startWorker } from './runtime';
 import { checkpointsText, forkText, rewindText } from './travel-text';
@@ -70,11 +72,16 @@ function addFork(program: Command, setup: () => Ctx, io: Io, turnsOf: TurnsSourc
     .argument('<id>', "a session's or a prompt's id")
     .requiredOption('--at <n>', 'the turn to fork at', positiveInt)
     .option('--workspace <dir>', "the new session's workspace (new or empty; default: a git worktree beside it)")
+    .option('--host <name>', "the host this machine's workers serve (default: this machine's name)", hostOption)
     .description("start a new session from turn N's conversation and workspace; the original stays as it is")
     .action(async (id: string, o) => {
-      process.exitCode = await withSession(setup(), id, async (client, store, taskQueue) => {
+      const ctx = setup();
+      const host = (o.host as string | undefined) ?? defaultHost();
+      const where = { host, temporalAddress: ctx.config.temporalAddress };
+      process.exitCode = await withSession(ctx, id, async (client, store, taskQueue) => {
         const at = o.at as number;
-        const report = await fork(client, store, await turnsOf(client, id), { at, workspace: o.workspace, taskQueue });
+        const turns = await turnsOf(client, id);
+        const report = await fork(client, store, turns, { at, workspace: o.workspace, taskQueue, where });
         io.stdout.write(forkText(report, at));
         return 0;
       });

@@ -6,6 +6,7 @@ import type { Client } from '@temporalio/client';
 import { restoreWorkspace, type RestoreResult } from '../checkpoints';
 import type { TranscriptStore } from '../store/types';
 import { rewindConversationUpdate } from '../workflows/rewind-api';
+import { hostIsLocal } from './address';
 import { InputError } from './input-error';
 import { startSession } from './continued-session';
 import { conversationOwner, startDefaults } from './session-target';
@@ -19,6 +20,12 @@ export interface ForkReport {
   files: RestoreResult;
 }
 
+/** The host whose workers serve the fork's workspace (the machine the fork writes it on), and the server's address. */
+export interface ForkHost {
+  host: string;
+  temporalAddress: string;
+}
+
 /**
  * `fork ID --at N [--workspace DIR]`: a new session whose conversation is the original's up to turn N, in a workspace
  * that is turn N's checkpoint written into DIR. Without DIR, a workspace in a git repository gets a `git worktree` of
@@ -28,7 +35,7 @@ export async function fork(
   client: Client,
   store: TranscriptStore,
   turns: TravelTurns,
-  options: { at: number; workspace?: string; taskQueue: string },
+  options: { at: number; workspace?: string; taskQueue: string; where: ForkHost },
 ): Promise<ForkReport> {
   const point = turnPoint(turns, options.at, { files: true, conversation: true });
   const owner = await conversationOwner(client, turns.id);
@@ -36,7 +43,10 @@ export async function fork(
   const sessionId = `${owner.id}-fork-${randomBytes(3).toString('hex')}`;
   const { dir, worktree } = forkFolder(turns.workspace, options.workspace, sessionId);
   const files = await restoreWorkspace(store, point.checkpoint as string, dir);
-  await startSession(client, sessionId, { ...defaults, workspace: dir }, options.taskQueue);
+  // The fork's tools run where its workspace was written, whichever host ran the original.
+  const { host, temporalAddress } = options.where;
+  const where = { host, hostIsLocal: hostIsLocal(host, temporalAddress) };
+  await startSession(client, sessionId, { ...defaults, workspace: dir, ...where }, options.taskQueue);
   await client.workflow
     .getHandle(sessionId)
     .executeUpdate(rewindConversationUpdate, { args: [{ to: point.transcript, turn: options.at }] });

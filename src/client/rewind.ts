@@ -15,6 +15,11 @@ export interface RewindOptions {
   undo?: boolean;
   filesOnly?: boolean;
   conversationOnly?: boolean;
+  /**
+   * The checkpoint to put the files back to instead of turn `to`'s (`/restore`: the one taken just before a call of
+   * that turn); the conversation still goes back to turn `to`.
+   */
+  checkpoint?: string;
   /** Cancel a running prompt of the session first, and wait for it to end. */
   cancel?: boolean;
   taskQueue: string;
@@ -48,11 +53,12 @@ export async function rewind(
   checkOptions(options);
   const files = !options.conversationOnly;
   const conversation = !options.filesOnly;
-  const point = options.undo ? undefined : turnPoint(turns, options.to as number, { files, conversation });
+  const need = { files: files && !options.checkpoint, conversation };
+  const point = options.undo ? undefined : turnPoint(turns, options.to as number, need);
   const workspace = files ? localWorkspace(turns) : undefined;
   const sessionId = await idleSession(client, turns, options);
   const record = options.undo ? await lastRewind(client, sessionId) : undefined;
-  const target = point?.checkpoint ?? record?.checkpoint;
+  const target = options.checkpoint ?? point?.checkpoint ?? record?.checkpoint;
   const { statCacheDir } = options;
   const exclude = workspace && target ? (await readManifest(store, target)).exclude : [];
   const before =

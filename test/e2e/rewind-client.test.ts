@@ -12,6 +12,7 @@ import { createHarness, type Harness } from '../helpers/agent-harness';
 import { askSession } from '../helpers/session-prompts';
 import { withoutSessionContext } from '../helpers/sent-parts';
 import { closeTestEnv } from '../helpers/temporal-env';
+import { defaultHost } from '../../src/worker/host';
 
 type Sent = { contents: { role: string; parts: { text?: string; functionCall?: object }[] }[] };
 
@@ -39,6 +40,9 @@ function sentTexts(): string[] {
   const body = h.fake.requests.at(-1)?.body as Sent;
   return body.contents.map((c) => `${c.role}:${withoutSessionContext(c.parts)[0].text ?? 'call or response'}`);
 }
+
+/** The harness's worker serves this machine's host. */
+const here = { host: defaultHost(), temporalAddress: 'unused.invalid:7233' };
 
 const ask = (sessionId: string, text: string) => askSession(h.env.client, sessionId, text);
 
@@ -94,7 +98,8 @@ test('fork --at 1 writes the workspace into a new folder and its session continu
   const { turns, workspace, first } = await twoTurns();
   const latest = filesOf(workspace);
   const dir = path.join(path.dirname(workspace), `${path.basename(workspace)}-fork`);
-  const forked = await fork(h.env.client, h.store, turns, { at: 1, workspace: dir, taskQueue: h.taskQueue });
+  const options = { at: 1, workspace: dir, taskQueue: h.taskQueue, where: here };
+  const forked = await fork(h.env.client, h.store, turns, options);
   expect(filesOf(forked.workspace)).toEqual(first);
   expect(filesOf(workspace)).toEqual(latest);
   h.fake.load([textResponse('Forked.'), textResponse('Original.')]);
@@ -134,9 +139,9 @@ test('bad input is refused with a clear error and changes nothing', async () => 
   const full = path.join(path.dirname(workspace), `${path.basename(workspace)}-full`);
   fs.mkdirSync(full);
   fs.writeFileSync(path.join(full, 'keep.txt'), 'mine');
-  expect(await refusal(() => fork(h.env.client, h.store, turns, { at: 1, workspace: full, ...options }))).toMatch(
-    /^input: --workspace .* is not empty/,
-  );
+  expect(
+    await refusal(() => fork(h.env.client, h.store, turns, { at: 1, workspace: full, where: here, ...options })),
+  ).toMatch(/^input: --workspace .* is not empty/);
   expect(fs.readFileSync(path.join(full, 'keep.txt'), 'utf8')).toBe('mine');
   expect(filesOf(workspace)).toEqual(latest);
 });
