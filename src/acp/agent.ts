@@ -16,7 +16,7 @@ import type { Logger } from '../logger';
 import { editorChannel, sessionNotifier, type EditorCapabilities } from './channel';
 import { commandsUpdate, runSlashCommand } from './commands';
 import { configOptions, isApprovalMode, MODEL_OPTION, modeState } from './modes';
-import { promptText, UnsupportedContentError } from './prompt-content';
+import { messageOf, promptText, UnsupportedContentError } from './prompt-content';
 import { runPromptTurn } from './prompt-turn';
 import { newSession, type AcpSession } from './session';
 import { addSessionMethods } from './sessions';
@@ -119,7 +119,7 @@ async function prompt(
     await sessionNotifier(client, session.id)(chunk);
     return { stopReason: 'end_turn' as const };
   }
-  return { stopReason: await runPromptTurn(session, text, editorChannel(client, session.id, deps)) };
+  return { stopReason: await runPromptTurn(session, messageOf(text), editorChannel(client, session.id, deps)) };
 }
 
 /** The mode for the session's next prompts, and for the running one at once. */

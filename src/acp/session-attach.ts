@@ -16,7 +16,7 @@ import { acpUpdates, newUpdateView, toolCall } from './updates';
 /** Sends each ended prompt's whole record, in order, as a replay (the user's messages included). */
 export async function replayEnded(session: AcpSession, prompts: SessionPrompt[], cx: EditorChannel): Promise<void> {
   for (const prompt of prompts.filter((p) => p.state === 'ended')) {
-    const view = newUpdateView(session.cwd, true);
+    const view = newUpdateView(session.cwd, true, { usage: session.usage, promptId: prompt.promptId });
     for await (const item of cx.client.follow(prompt.promptId, { cursor: 0 }))
       for (const update of acpUpdates(view, item)) await cx.notify(update);
   }
@@ -57,7 +57,7 @@ async function followOne(
   const now = await cx.client.state(promptId);
   const past = now?.eventCount ?? 0;
   const pending = new Set([...(now?.pendingApprovals ?? []), ...(now?.pendingQuestions ?? [])].map((c) => c.callId));
-  const view = newUpdateView(session.cwd, true);
+  const view = newUpdateView(session.cwd, true, { usage: session.usage, promptId });
   const bridge = new PermissionBridge({ ...cx, sessionId: session.id, promptId, workspace: session.cwd });
   // Resolves the attach's answer: calling it again once answered does nothing.
   const catchUp = cx.caughtUp;

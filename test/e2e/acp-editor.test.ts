@@ -150,3 +150,17 @@ test('a question open when the editor left is asked of the next; answered with `
   expect(second.asked).toHaveLength(1);
   expect(answerSent(s.fake)).toContain(quoted({ answers: { 0: 'no' } }));
 });
+
+test('`//text` reaches the model as `/text`; the model turn reports its usage', async () => {
+  const s = await setUp('slash-usage', [textResponse('It is a path.')]);
+  const editor = await editorOf(s);
+  const { sessionId } = await editor.connection.agent.request('session/new', { cwd: s.box.workspace, mcpServers: [] });
+  const prompt = text('//etc/hosts: what is it?');
+  expect((await editor.connection.agent.request('session/prompt', { sessionId, prompt })).stopReason).toBe('end_turn');
+  const sent = s.fake.requests.filter((r) => r.method === 'generateContentStream').map((r) => JSON.stringify(r.body));
+  expect(sent.at(-1)).toContain('/etc/hosts: what is it?');
+  expect(sent.join('\n')).not.toContain('//etc/hosts');
+  expect(editor.updatesOf(sessionId, 'usage_update')).toEqual([
+    { sessionUpdate: 'usage_update', used: 10, size: 1_048_576, cost: { amount: expect.any(Number), currency: 'USD' } },
+  ]);
+});
