@@ -15,7 +15,7 @@ import type { AgentClient } from '../client';
 import type { Logger } from '../logger';
 import { editorChannel, sessionNotifier, type EditorCapabilities } from './channel';
 import { commandsUpdate, runSlashCommand } from './commands';
-import { configOptions, isApprovalMode, MODEL_OPTION, modeState } from './modes';
+import { configOptions, isApprovalMode, MODEL_CHOICES, MODEL_OPTION, modeState } from './modes';
 import { messageOf, promptText, UnsupportedContentError } from './prompt-content';
 import { runPromptTurn } from './prompt-turn';
 import { newSession, type AcpSession } from './session';
@@ -60,15 +60,7 @@ export function acpAgent(deps: AgentDeps): AgentApp {
     .onRequest('session/set_mode', ({ params, client }) =>
       setMode(sessions.get(params.sessionId), params.modeId, client, deps),
     )
-    .onRequest('session/set_config_option', ({ params }) => {
-      const session = sessions.get(params.sessionId);
-      if (params.configId !== MODEL_OPTION || typeof params.value !== 'string')
-        throw RequestError.invalidParams({ configId: params.configId }, `unknown config option ${params.configId}`);
-      if (!session.defaults)
-        throw RequestError.invalidRequest(undefined, 'the model is chosen before the session’s first prompt');
-      session.defaults.model = session.model = params.value;
-      return { configOptions: configOptions(session.model) };
-    });
+    .onRequest('session/set_config_option', ({ params }) => setModel(sessions.get(params.sessionId), params));
   return addSessionMethods(app, { client: deps.client, logger: deps.logger, sessions, editor });
 }
 
@@ -120,6 +112,18 @@ async function prompt(
     return { stopReason: 'end_turn' as const };
   }
   return { stopReason: await runPromptTurn(session, messageOf(text), editorChannel(client, session.id, deps)) };
+}
+
+/** The model of the session's next prompts: one of those offered (or the session's own), at any time. */
+function setModel(session: AcpSession, params: { configId: string; value: unknown }) {
+  if (params.configId !== MODEL_OPTION)
+    throw RequestError.invalidParams({ configId: params.configId }, `unknown config option ${params.configId}`);
+  const model = params.value;
+  if (typeof model !== 'string' || !(MODEL_CHOICES.includes(model) || model === session.model))
+    throw RequestError.invalidParams({ value: model }, `unknown model ${String(model)}: choose one the option offers`);
+  session.model = model;
+  if (session.defaults) session.defaults.model = model;
+  return { configOptions: configOptions(session.model) };
 }
 
 /** The mode for the session's next prompts, and for the running one at once. */

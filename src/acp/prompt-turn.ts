@@ -15,7 +15,13 @@ import { acpUpdates, newUpdateView } from './updates';
 
 /** Sends `text` as the session's next message and follows the prompt that runs it to its end. */
 export async function runPromptTurn(session: AcpSession, text: string, cx: EditorChannel): Promise<StopReason> {
-  const promptId = await cx.client.send(session.id, text, session.defaults);
+  // The model goes with each message: the editor may have changed it since the session started.
+  const promptId = await cx.client.send(
+    session.id,
+    text,
+    session.defaults,
+    session.defaults ? undefined : session.model,
+  );
   session.defaults = undefined;
   session.running = { promptId };
   try {

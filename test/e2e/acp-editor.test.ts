@@ -6,6 +6,7 @@
  */
 import type { ClientCapabilities, ContentBlock } from '@agentclientprotocol/sdk';
 import { hasPollers } from '../../src/client';
+import { GEMINI_2_5, GEMINI_3 } from '../../src/core/models';
 import { FakeGeminiServer, functionCallResponse, textResponse, type ScriptLine } from '../../src/fake-gemini';
 import { messageText, permissionAsked, spawnAcp, type AcpEditor } from '../helpers/acp';
 import { eventually, expectExit, sandboxesCleanedAfterEach, type Sandbox } from '../helpers/cli';
@@ -163,4 +164,24 @@ test('`//text` reaches the model as `/text`; the model turn reports its usage', 
   expect(editor.updatesOf(sessionId, 'usage_update')).toEqual([
     { sessionUpdate: 'usage_update', used: 10, size: 1_048_576, cost: { amount: expect.any(Number), currency: 'USD' } },
   ]);
+});
+
+test('the model changes between two prompts of a session; an unknown model is refused and changes nothing', async () => {
+  const s = await setUp('model-change', [textResponse('first'), textResponse('second')]);
+  const editor = await editorOf(s);
+  const agent = editor.connection.agent;
+  const { sessionId } = await agent.request('session/new', { cwd: s.box.workspace, mcpServers: [] });
+  const choose = (value: string) => agent.request('session/set_config_option', { sessionId, configId: 'model', value });
+  await choose(GEMINI_2_5.fast);
+  expect((await agent.request('session/prompt', { sessionId, prompt: text('one') })).stopReason).toBe('end_turn');
+  const changed = await choose(GEMINI_3.strong);
+  expect(changed.configOptions[0]).toMatchObject({ currentValue: GEMINI_3.strong });
+  await expect(choose('gemini-0-imaginary')).rejects.toMatchObject({
+    code: -32602,
+    message: expect.stringContaining('unknown model gemini-0-imaginary'),
+  });
+  expect((await agent.request('session/prompt', { sessionId, prompt: text('two') })).stopReason).toBe('end_turn');
+  const models = s.fake.requests.filter((r) => r.method === 'generateContentStream').map((r) => r.model);
+  expect(models).toEqual([GEMINI_2_5.fast, GEMINI_3.strong]);
+  expect(messageText(editor, sessionId)).toBe('firstsecond');
 });
