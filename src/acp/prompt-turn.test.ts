@@ -9,16 +9,8 @@ import { newUsageTally } from './usage';
 
 const at = { seq: 0, time: '2026-11-28T00:00:00Z' };
 
-test('a prompt paused on its spending limit ends the editor’s turn (end_turn) while it waits for a top-up', async () => {
-  const pause: AgentEvent = {
-    type: 'cost_limit_reached',
-    spentUsd: 0.5,
-    limitUsd: 0.5,
-    nextRequestUsd: 0.01,
-    model: 'gemini-2.5-pro',
-    request: 'turn',
-    ...at,
-  };
+test('a prompt paused on its token budget ends the editor’s turn (end_turn) while it waits for a top-up', async () => {
+  const pause: AgentEvent = { type: 'budget_exhausted', used: 120, budget: 100, ...at };
   // The prompt's record: the pause, then nothing until someone tops it up (here: never).
   async function* follow(): AsyncGenerator<FollowItem> {
     yield { kind: 'event', event: pause };
@@ -44,7 +36,7 @@ test('a prompt paused on its spending limit ends the editor’s turn (end_turn) 
   expect(shown).toEqual([
     {
       sessionUpdate: 'agent_message_chunk',
-      content: { type: 'text', text: expect.stringContaining('budget s1-p1 --add-usd N') },
+      content: { type: 'text', text: expect.stringContaining('budget s1-p1 --add-tokens N') },
     },
   ]);
 });
