@@ -128,8 +128,9 @@ export class AgentClient {
    * Adds a message to a session and resolves to the id of the prompt that runs it; with `defaults`
    * (see newSessionDefaults) the session is started by this message when it does not exist yet.
    */
-  send(sessionId: string, text: string, defaults?: SessionInput['defaults']) {
-    return sendToSession(this.temporal, sessionId, text, { taskQueue: this.options.taskQueue, defaults });
+  /** `model`: the model of this message's prompt, when not the session's own. */
+  send(sessionId: string, text: string, defaults?: SessionInput['defaults'], model?: string) {
+    return sendToSession(this.temporal, sessionId, text, { taskQueue: this.options.taskQueue, defaults, model });
   }
 
   /**

@@ -13,10 +13,10 @@ import {
 } from '@agentclientprotocol/sdk';
 import type { AgentClient } from '../client';
 import type { Logger } from '../logger';
-import { editorChannel, sessionNotifier } from './channel';
+import { editorChannel, sessionNotifier, type EditorCapabilities } from './channel';
 import { commandsUpdate, runSlashCommand } from './commands';
-import { configOptions, isApprovalMode, MODEL_OPTION, modeState } from './modes';
-import { promptText, UnsupportedContentError } from './prompt-content';
+import { configOptions, isApprovalMode, MODEL_CHOICES, MODEL_OPTION, modeState } from './modes';
+import { messageOf, promptText, UnsupportedContentError } from './prompt-content';
 import { runPromptTurn } from './prompt-turn';
 import { newSession, type AcpSession } from './session';
 import { addSessionMethods } from './sessions';
@@ -34,8 +34,13 @@ export const API_KEY_METHOD = 'gemini-api-key';
 
 export function acpAgent(deps: AgentDeps): AgentApp {
   const sessions = new Sessions();
+  const editor: EditorCapabilities = { elicitation: false };
+  const channelDeps = { ...deps, editor };
   const app = agent({ name: 'durable-agent' })
-    .onRequest('initialize', () => initializeResponse(deps.version))
+    .onRequest('initialize', ({ params }) => {
+      editor.elicitation = params.clientCapabilities?.elicitation?.form != null;
+      return initializeResponse(deps.version);
+    })
     .onRequest('authenticate', ({ params }) => authenticate(params.methodId, deps))
     .onRequest('session/new', async ({ params, client }) => {
       const session = sessions.add(await newSession(deps.client, params));
@@ -43,7 +48,7 @@ export function acpAgent(deps: AgentDeps): AgentApp {
       return { sessionId: session.id, modes: modeState(session.mode), configOptions: configOptions(session.model) };
     })
     .onRequest('session/prompt', ({ params, client }) =>
-      prompt(sessions.get(params.sessionId), params.prompt, client, deps),
+      prompt(sessions.get(params.sessionId), params.prompt, client, channelDeps),
     )
     .onNotification('session/cancel', async ({ params }) => {
       const running = sessions.find(params.sessionId)?.running;
@@ -55,16 +60,8 @@ export function acpAgent(deps: AgentDeps): AgentApp {
     .onRequest('session/set_mode', ({ params, client }) =>
       setMode(sessions.get(params.sessionId), params.modeId, client, deps),
     )
-    .onRequest('session/set_config_option', ({ params }) => {
-      const session = sessions.get(params.sessionId);
-      if (params.configId !== MODEL_OPTION || typeof params.value !== 'string')
-        throw RequestError.invalidParams({ configId: params.configId }, `unknown config option ${params.configId}`);
-      if (!session.defaults)
-        throw RequestError.invalidRequest(undefined, 'the model is chosen before the session’s first prompt');
-      session.defaults.model = session.model = params.value;
-      return { configOptions: configOptions(session.model) };
-    });
-  return addSessionMethods(app, { client: deps.client, logger: deps.logger, sessions });
+    .onRequest('session/set_config_option', ({ params }) => setModel(sessions.get(params.sessionId), params));
+  return addSessionMethods(app, { client: deps.client, logger: deps.logger, sessions, editor });
 }
 
 /** The sessions this connection created or attached. */
@@ -99,7 +96,12 @@ function authenticate(methodId: string, deps: AgentDeps) {
   return {};
 }
 
-async function prompt(session: AcpSession, blocks: ContentBlock[], client: AgentContext, deps: AgentDeps) {
+async function prompt(
+  session: AcpSession,
+  blocks: ContentBlock[],
+  client: AgentContext,
+  deps: AgentDeps & { editor: EditorCapabilities },
+) {
   if (session.running)
     throw RequestError.invalidRequest({ sessionId: session.id }, 'a prompt is running: cancel it or wait for it');
   const text = contentText(blocks);
@@ -109,7 +111,19 @@ async function prompt(session: AcpSession, blocks: ContentBlock[], client: Agent
     await sessionNotifier(client, session.id)(chunk);
     return { stopReason: 'end_turn' as const };
   }
-  return { stopReason: await runPromptTurn(session, text, editorChannel(client, session.id, deps)) };
+  return { stopReason: await runPromptTurn(session, messageOf(text), editorChannel(client, session.id, deps)) };
+}
+
+/** The model of the session's next prompts: one of those offered (or the session's own), at any time. */
+function setModel(session: AcpSession, params: { configId: string; value: unknown }) {
+  if (params.configId !== MODEL_OPTION)
+    throw RequestError.invalidParams({ configId: params.configId }, `unknown config option ${params.configId}`);
+  const model = params.value;
+  if (typeof model !== 'string' || !(MODEL_CHOICES.includes(model) || model === session.model))
+    throw RequestError.invalidParams({ value: model }, `unknown model ${String(model)}: choose one the option offers`);
+  session.model = model;
+  if (session.defaults) session.defaults.model = model;
+  return { configOptions: configOptions(session.model) };
 }
 
 /** The mode for the session's next prompts, and for the running one at once. */

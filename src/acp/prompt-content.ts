@@ -26,3 +26,8 @@ function blockText(block: ContentBlock): string {
       throw new UnsupportedContentError(`${block.type} content is not supported: send text or resources`);
   }
 }
+
+/** The message a prompt sends: `//text` is the escape for a message that starts with `/`, sent as `/text`. */
+export function messageOf(text: string): string {
+  return text.replace(/^(\s*)\/\//, '$1/');
+}

@@ -1,18 +1,27 @@
 /**
  * One `session/prompt`: the text goes to the session as its next message, and the prompt that runs
  * it is followed to its end, each item translated into `session/update`s and each call awaiting
- * approval asked in the editor. The response's stop reason comes from how the prompt ended.
+ * approval asked in the editor. The response's stop reason comes from how the prompt ended. A
+ * prompt paused on its token budget or spending limit ends the editor's turn (`end_turn`, the pause
+ * and the command that tops it up shown as text): it waits, durably, for hours if need be, and the
+ * editor loading the session again follows it once topped up.
  */
 import type { StopReason } from '@agentclientprotocol/sdk';
 import type { EditorChannel } from './channel';
 import { PermissionBridge } from './permissions';
 import type { AcpSession } from './session';
-import { stopReasonAfter } from './stop-reason';
+import { pausedForMoney, stopReasonAfter } from './stop-reason';
 import { acpUpdates, newUpdateView } from './updates';
 
 /** Sends `text` as the session's next message and follows the prompt that runs it to its end. */
 export async function runPromptTurn(session: AcpSession, text: string, cx: EditorChannel): Promise<StopReason> {
-  const promptId = await cx.client.send(session.id, text, session.defaults);
+  // The model goes with each message: the editor may have changed it since the session started.
+  const promptId = await cx.client.send(
+    session.id,
+    text,
+    session.defaults,
+    session.defaults ? undefined : session.model,
+  );
   session.defaults = undefined;
   session.running = { promptId };
   try {
@@ -23,7 +32,7 @@ export async function runPromptTurn(session: AcpSession, text: string, cx: Edito
 }
 
 async function followTurn(session: AcpSession, promptId: string, cx: EditorChannel): Promise<StopReason> {
-  const view = newUpdateView(session.cwd);
+  const view = newUpdateView(session.cwd, false, { usage: session.usage, promptId });
   const bridge = new PermissionBridge({ ...cx, sessionId: session.id, promptId, workspace: session.cwd });
   let stop: StopReason = 'end_turn';
   let modeChecked = false;
@@ -38,6 +47,7 @@ async function followTurn(session: AcpSession, promptId: string, cx: EditorChann
         bridge.onEvent(item.event);
       }
       for (const update of acpUpdates(view, item)) await cx.notify(update);
+      if (item.kind === 'event' && pausedForMoney(item.event)) break;
     }
   } finally {
     bridge.close();

@@ -16,7 +16,7 @@ import { acpUpdates, newUpdateView, toolCall } from './updates';
 /** Sends each ended prompt's whole record, in order, as a replay (the user's messages included). */
 export async function replayEnded(session: AcpSession, prompts: SessionPrompt[], cx: EditorChannel): Promise<void> {
   for (const prompt of prompts.filter((p) => p.state === 'ended')) {
-    const view = newUpdateView(session.cwd, true);
+    const view = newUpdateView(session.cwd, true, { usage: session.usage, promptId: prompt.promptId });
     for await (const item of cx.client.follow(prompt.promptId, { cursor: 0 }))
       for (const update of acpUpdates(view, item)) await cx.notify(update);
   }
@@ -56,8 +56,8 @@ async function followOne(
   // What the prompt has done so far: its events up to here are the past, its pending calls the open questions.
   const now = await cx.client.state(promptId);
   const past = now?.eventCount ?? 0;
-  const pending = new Set(now?.pendingApprovals.map((call) => call.callId));
-  const view = newUpdateView(session.cwd, true);
+  const pending = new Set([...(now?.pendingApprovals ?? []), ...(now?.pendingQuestions ?? [])].map((c) => c.callId));
+  const view = newUpdateView(session.cwd, true, { usage: session.usage, promptId });
   const bridge = new PermissionBridge({ ...cx, sessionId: session.id, promptId, workspace: session.cwd });
   // Resolves the attach's answer: calling it again once answered does nothing.
   const catchUp = cx.caughtUp;
@@ -68,6 +68,7 @@ async function followOne(
     if (!cx.replay)
       for (const call of openCalls(now)) await cx.notify(toolCall(session.cwd, call.callId, call.name, call.args));
     if (!cx.replay) for (const call of now?.pendingApprovals ?? []) bridge.onEvent(awaiting(call));
+    if (!cx.replay) for (const q of now?.pendingQuestions ?? []) bridge.onEvent(asked(q));
     for await (const item of cx.client.follow(promptId, { cursor: cx.replay ? 0 : past, signal: cx.stop })) {
       if (item.kind === 'event' && askable(item.event, item.event.seq < past, pending)) bridge.onEvent(item.event);
       for (const update of acpUpdates(view, item)) await cx.notify(update);
@@ -89,7 +90,12 @@ function awaiting(call: { callId: string; name: string; args: unknown }): AgentE
   return { type: 'tool_call_awaiting_approval', ...call, seq: -1, time: new Date().toISOString() };
 }
 
+function asked(q: { callId: string; questions: unknown }): AgentEvent {
+  return { type: 'question_asked', ...q, seq: -1, time: new Date().toISOString() };
+}
+
 /** A call the past asked about is asked again only while it still waits (one decided since is not). */
 function askable(event: AgentEvent, past: boolean, pending: Set<string>): boolean {
-  return !past || event.type !== 'tool_call_awaiting_approval' || pending.has(event.callId);
+  const question = event.type === 'tool_call_awaiting_approval' || event.type === 'question_asked';
+  return !past || !question || pending.has(event.callId);
 }

@@ -8,6 +8,7 @@ import { DEFAULT_MAX_TURNS, type AgentClient, type SessionInput } from '../clien
 import type { McpServerConfig } from '../core/mcp';
 import { DEFAULT_MODEL } from '../core/models';
 import type { ApprovalMode } from '../core/types';
+import { newUsageTally, type UsageTally } from './usage';
 
 export interface AcpSession {
   id: string;
@@ -20,6 +21,8 @@ export interface AcpSession {
   startMode: ApprovalMode;
   model: string;
   running?: { promptId: string };
+  /** The usage its prompts added up to, as far as this connection followed them. */
+  usage: UsageTally;
 }
 
 export async function newSession(client: AgentClient, params: NewSessionRequest): Promise<AcpSession> {
@@ -36,6 +39,7 @@ export async function newSession(client: AgentClient, params: NewSessionRequest)
     mode: defaults.approvalMode,
     startMode: defaults.approvalMode,
     model: defaults.model,
+    usage: newUsageTally(true, defaults.model),
   };
 }
 

@@ -24,14 +24,17 @@ import { DEFAULT_MODEL } from '../core/models';
 import type { Logger } from '../logger';
 import { configOptions, modeState } from './modes';
 import type { AcpSession } from './session';
-import { editorChannel } from './channel';
+import { editorChannel, type EditorCapabilities } from './channel';
 import { followAttached, replayEnded } from './session-attach';
+import { newUsageTally } from './usage';
 
 export interface SessionMethodsContext {
   client: AgentClient;
   logger: Logger;
   /** This connection's sessions, shared with the other handlers (a loaded one takes prompts like a new one). */
   sessions: SessionRegistry;
+  /** What the editor declared in `initialize`. */
+  editor: EditorCapabilities;
 }
 
 /** The sessions a connection knows, by id. */
@@ -116,7 +119,15 @@ async function attachSession(
     );
   const mode = record.approvalMode ?? 'default';
   const model = record.model ?? DEFAULT_MODEL;
-  const session: AcpSession = { id: record.sessionId, cwd: record.workspace ?? cwd, mode, startMode: mode, model };
+  const usage = newUsageTally(how.replay, model);
+  const session: AcpSession = {
+    id: record.sessionId,
+    cwd: record.workspace ?? cwd,
+    mode,
+    startMode: mode,
+    model,
+    usage,
+  };
   cx.sessions.add(session);
   const attach = editorChannel(how.peer, session.id, cx);
   if (how.replay) await replayEnded(session, record.prompts, attach);

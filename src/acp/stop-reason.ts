@@ -16,11 +16,18 @@ export function stopReasonAfter(current: StopReason, event: AgentEvent): StopRea
     case 'max_session_turns':
       return 'max_turn_requests';
     case 'budget_exhausted':
-      return 'max_tokens';
+    case 'cost_limit_reached':
+      // Paused, not cut off: the model did not reach its output limit, the prompt waits for a top-up.
+      return 'end_turn';
     case 'finished':
       if (event.reason === 'MAX_TOKENS') return 'max_tokens';
       return event.reason && REFUSALS.has(event.reason) ? 'refusal' : current;
     default:
       return current;
   }
+}
+
+/** The prompt paused on its token budget or spending limit, waiting for a top-up or a stop. */
+export function pausedForMoney(event: AgentEvent): boolean {
+  return event.type === 'budget_exhausted' || event.type === 'cost_limit_reached';
 }

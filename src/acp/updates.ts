@@ -11,6 +11,8 @@ import type { AgentEvent } from '../core/events';
 import { LiveTextTracker, type LiveOutput } from '../core/live-text';
 import { findTool } from '../tools';
 import type { Todo } from '../tools/write-todos';
+import { pauseText } from '../cli/cost-limit';
+import { newUsageTally, usageUpdates, type UsageTally } from './usage';
 
 /** What the translation remembers between items of one prompt; start each prompt with `newUpdateView`. */
 export interface UpdateView {
@@ -21,10 +23,26 @@ export interface UpdateView {
   live: LiveTextTracker;
   /** Turns whose thoughts streamed live: their recorded `thought` event is not shown again. */
   thoughtTurns: Set<number>;
+  /** The session's usage so far (shared by its prompts' views), for `usage_update`. */
+  usage: UsageTally;
+  /** The prompt followed: a pause names it in the command that answers it. */
+  promptId: string;
 }
 
-export function newUpdateView(workspace: string, replay = false): UpdateView {
-  return { workspace, replay, live: new LiveTextTracker(), thoughtTurns: new Set() };
+export function newUpdateView(
+  workspace: string,
+  replay = false,
+  more: { usage?: UsageTally; promptId?: string } = {},
+): UpdateView {
+  const usage = more.usage ?? newUsageTally(false);
+  return {
+    workspace,
+    replay,
+    live: new LiveTextTracker(),
+    thoughtTurns: new Set(),
+    usage,
+    promptId: more.promptId ?? 'ID',
+  };
 }
 
 /** The updates one followed item makes (often none). */
@@ -33,7 +51,7 @@ export function acpUpdates(view: UpdateView, item: FollowItem): SessionUpdate[] 
     if (item.piece.kind === 'thought') view.thoughtTurns.add(item.piece.turn);
     return view.live.piece(item.piece).map(chunkOf);
   }
-  return eventUpdates(view, item.event);
+  return [...eventUpdates(view, item.event), ...usageUpdates(view.usage, item.event)];
 }
 
 function eventUpdates(view: UpdateView, event: AgentEvent): SessionUpdate[] {
@@ -54,6 +72,9 @@ function eventUpdates(view: UpdateView, event: AgentEvent): SessionUpdate[] {
       return [{ sessionUpdate: 'plan', entries: event.todos.map(planEntry) }];
     case 'approval_mode':
       return [{ sessionUpdate: 'current_mode_update', currentModeId: event.mode }];
+    case 'budget_exhausted':
+    case 'cost_limit_reached':
+      return [{ sessionUpdate: 'agent_message_chunk', content: text(`\n${pauseText(event, view.promptId)}\n`) }];
     default:
       return notice(event);
   }
@@ -73,8 +94,6 @@ function notice(event: AgentEvent): SessionUpdate[] {
       return line(`stopped: the session reached its limit of ${event.maxSessionTurns} turns`);
     case 'loop_detected':
       return line(`loop detected (${event.kind}): ${event.detail}`);
-    case 'budget_exhausted':
-      return line(`stopped: the token budget is spent (${event.used} of ${event.budget})`);
     case 'agent_execution_stopped':
     case 'agent_execution_blocked':
       return line(`a hook stopped the agent: ${event.reason}`);

@@ -56,10 +56,20 @@ export async function sendToSession(
   client: Client,
   sessionId: string,
   text: string,
-  options: { taskQueue: string; defaults?: SessionInput['defaults']; steer?: boolean; maxCostUsd?: number },
+  options: {
+    taskQueue: string;
+    defaults?: SessionInput['defaults'];
+    steer?: boolean;
+    maxCostUsd?: number;
+    model?: string;
+  },
 ): Promise<string> {
   // `maxCostUsd` sets the session's spending limit; the session refuses one below what its prompts spent.
-  const message = { text, ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}) };
+  const message = {
+    text,
+    ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
+    ...(options.model !== undefined ? { model: options.model } : {}),
+  };
   if (!options.defaults)
     return client.workflow
       .getHandle(sessionId)

@@ -98,9 +98,13 @@ export interface SessionSpendStatus {
   cost?: CostStanding;
 }
 
-/** A session's `sendMessage`: `maxCostUsd` sets its spending limit (never below what its prompts spent). */
+/**
+ * A session's `sendMessage`: `maxCostUsd` sets its spending limit (never below what its prompts spent);
+ * `model`, the model of the prompt that runs it (the session's own when absent, as in messages sent before it).
+ */
 export interface SessionMessage {
   text: string;
   steer?: boolean;
   maxCostUsd?: number;
+  model?: string;
 }

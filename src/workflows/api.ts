@@ -352,7 +352,8 @@ export interface SessionInput extends Spend.SessionSpendCarry {
   sessionTurns?: number;
 }
 
-export type QueuedMessage = { promptId: string; text: string };
+/** `model`: the prompt's model when the message named one (the session's default otherwise). */
+export type QueuedMessage = { promptId: string; text: string; model?: string };
 
 /** `cost` (core/spend-limit): the limit its prompts share and what they spent. */
 export interface SessionStatus extends Spend.SessionSpendStatus {

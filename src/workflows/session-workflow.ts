@@ -148,7 +148,7 @@ interface SessionState {
 function registerSessionHandlers(id: string, state: SessionState): void {
   setHandler(
     sendMessageUpdate,
-    async ({ text, steer, maxCostUsd }) => {
+    async ({ text, steer, maxCostUsd, model }) => {
       if (maxCostUsd !== undefined) state.cost = setSessionLimit(state.cost, maxCostUsd);
       // Steering goes to the running prompt, at its next safe boundary; otherwise the message queues.
       if (steer && state.current) {
@@ -156,7 +156,7 @@ function registerSessionHandlers(id: string, state: SessionState): void {
         return state.current;
       }
       const promptId = `${id}-p${state.count + state.queue.length + (state.current ? 1 : 0) + 1}`;
-      state.queue.push({ promptId, text });
+      state.queue.push({ promptId, text, ...(model !== undefined && { model }) });
       return promptId;
     },
     { validator: (message) => validateMessage(message, state) },
@@ -202,12 +202,13 @@ async function runPrompt(
       workflowId: message.promptId,
       // What the Web UI and `list` show of it; metadata of the start command, not compared on replay.
       staticSummary: oneLine(message.text),
-      memo: { ...promptMemo({ ...input.defaults, prompt: message.text }) },
+      memo: { ...promptMemo({ ...input.defaults, ...modelOf(message), prompt: message.text }) },
       // A child does not inherit it: a session started with a short one (fast failover) passes it on.
       workflowTaskTimeout: workflowInfo().taskTimeoutMs,
       args: [
         {
           ...input.defaults,
+          ...modelOf(message),
           prompt: message.text,
           transcript: state.transcript,
           sessionRules: state.sessionRules,
@@ -239,12 +240,19 @@ function turnsCarried(input: SessionInput, state: SessionState): { sessionTurns?
   return input.defaults.maxSessionTurns === undefined ? {} : { sessionTurns: state.turns };
 }
 
+/** The model a message chose for its prompt, over the session's. */
+function modelOf(message: QueuedMessage): { model?: string } {
+  return message.model !== undefined ? { model: message.model } : {};
+}
+
 function validateMessage(message: SessionMessage | undefined, state: SessionState): void {
   if (state.closed) throw new Error('the session is closed');
   const problem = payloadProblem(message);
   if (problem) throw new Error(problem);
   if (!message || typeof message.text !== 'string' || !message.text.trim())
     throw new Error('a message needs non-empty text');
+  if (message.model !== undefined && (typeof message.model !== 'string' || !message.model.trim()))
+    throw new Error('a message’s model must be a model name');
   const limit = sessionLimitProblem(message.maxCostUsd, state.cost);
   if (limit) throw new Error(limit);
 }
