@@ -9,7 +9,7 @@ import { Readable, Writable } from 'node:stream';
 import { ndJsonStream } from '@agentclientprotocol/sdk';
 import { AgentClient } from '../client';
 import type { Config } from '../config';
-import { geminiApiKey } from '../model/api-key';
+import { hasApiKey } from '../model/api-key';
 import type { Logger } from '../logger';
 import { startBackgroundServer } from '../cli/background';
 import { packageVersion } from '../cli/bare-command';
@@ -22,18 +22,16 @@ export async function acpCommand(config: Config, logger: Logger): Promise<number
   try {
     const warnings = { stderr: process.stderr };
     const client = new AgentClient(runtime.client, { config, taskQueue: runtime.taskQueue, logger, warnings });
-    const hasApiKey = () => {
-      try {
-        return !!geminiApiKey(config);
-      } catch {
-        return false;
-      }
-    };
     const stream = ndJsonStream(
       Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
       Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
     );
-    const connection = acpAgent({ client, logger, version: packageVersion(), hasApiKey }).connect(stream);
+    const connection = acpAgent({
+      client,
+      logger,
+      version: packageVersion(),
+      hasApiKey: () => hasApiKey(config),
+    }).connect(stream);
     await connection.closed;
     return 0;
   } finally {

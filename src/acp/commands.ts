@@ -3,10 +3,9 @@
  * outcome told as the answer's text. Leaving and closing belong to the editor, not to a command.
  */
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import { failureText, type AgentClient } from '../client';
+import type { AgentClient } from '../client';
 import { parseChatLine } from '../cli/chat-commands';
 import { sessionStatusText } from '../cli/chat-status';
-import { compressionMessage } from '../core/compression-message';
 import { COMMANDS } from './modes';
 import type { AcpSession } from './session';
 
@@ -25,26 +24,14 @@ export async function runSlashCommand(
     case 'status':
       return sessionStatusText({ client: client.temporal, id: session.id, started: !session.defaults });
     case 'clear':
-      if (!session.defaults) await client.clearSession(session.id);
-      return 'Conversation cleared: the next message starts afresh.';
     case 'compress':
-      return compress(session, client);
+      return client.chatCommand({ id: session.id, started: !session.defaults }, line.kind);
     case 'help':
       return COMMANDS.map((c) => `/${c.name}  ${c.description}`).join('\n');
     case 'bad':
       return line.message.replace('type /help', 'send /help');
     default:
       return `/${line.kind} is the editor's to do here: close the session from the editor`;
-  }
-}
-
-async function compress(session: AcpSession, client: AgentClient): Promise<string> {
-  if (session.defaults) return 'Nothing to compress.';
-  try {
-    const r = await client.compressSession(session.id);
-    return compressionMessage(r.status, r.originalTokens, r.newTokens);
-  } catch (err) {
-    return `Failed to compress chat history: ${failureText(err)}`;
   }
 }
 
