@@ -4,8 +4,7 @@
  */
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { AgentClient } from '../client';
-import { parseChatLine } from '../cli/chat-commands';
-import { sessionStatusText } from '../cli/chat-status';
+import { parseChatLine } from '../client/chat-commands';
 import { COMMANDS } from './modes';
 import type { AcpSession } from './session';
 
@@ -13,7 +12,7 @@ import type { AcpSession } from './session';
 export async function runSlashCommand(
   session: AcpSession,
   text: string,
-  client: AgentClient,
+  deps: { client: AgentClient; statusText(sessionId: string, started: boolean): Promise<string> },
 ): Promise<string | undefined> {
   if (!text.trimStart().startsWith('/')) return undefined;
   const line = parseChatLine(text);
@@ -22,10 +21,10 @@ export async function runSlashCommand(
     case 'empty':
       return undefined;
     case 'status':
-      return sessionStatusText({ client: client.temporal, id: session.id, started: !session.defaults });
+      return deps.statusText(session.id, !session.defaults);
     case 'clear':
     case 'compress':
-      return client.chatCommand({ id: session.id, started: !session.defaults }, line.kind);
+      return deps.client.chatCommand({ id: session.id, started: !session.defaults }, line.kind);
     case 'help':
       return COMMANDS.map((c) => `/${c.name}  ${c.description}`).join('\n');
     case 'bad':

@@ -7,7 +7,7 @@ import { withClient } from './connect';
 import { InputError } from './exit-codes';
 import { noAnswerError } from './no-answer';
 import type { Io } from './output';
-import { selfCommand } from './self-command';
+import { selfCommand } from '../runtime/self-command';
 
 type Setup = () => { config: Config; logger: Logger };
 

@@ -1,6 +1,6 @@
 import * as readline from 'node:readline';
 import { cancelPrompt, failureText } from '../client';
-import { CHAT_HELP, parseChatLine, type ChatLine } from './chat-commands';
+import { CHAT_HELP, parseChatLine, type ChatLine } from '../client/chat-commands';
 import {
   closeChatSession,
   followChatPrompt,
@@ -9,7 +9,7 @@ import {
   sendChatMessage,
   type ChatSession,
 } from './chat-session';
-import { selfCommand } from './self-command';
+import { selfCommand } from '../runtime/self-command';
 
 /** How a chat ended: left normally, or by Ctrl-C. */
 export type ChatEnd = 'left' | 'interrupted';

@@ -12,7 +12,7 @@ import { printRecap, scriptNeeded } from './chat-recap';
 import { EXIT } from './exit-codes';
 import type { Io } from './output';
 import { scriptedSessionQueue } from './resume';
-import { openRuntime, type AgentRuntime, type FakeResponses } from './runtime';
+import { openRuntime, type AgentRuntime, type FakeResponses } from '../runtime';
 
 export interface ChatOptions {
   workspace: string;

@@ -2,7 +2,7 @@ import type { StatusReport } from '../client';
 import type { Topic } from '../tools/update-topic';
 import { describeQuestion } from './answer';
 import { shorten } from './output';
-import { selfCommand } from './self-command';
+import { selfCommand } from '../runtime/self-command';
 import { approvalCommands } from './approval-hint';
 import type { TokenUsage } from '../core/types';
 import { formatUsd } from '../core/spend-limit';

@@ -9,7 +9,7 @@ import type { TranscriptStore } from '../store/types';
 import { positiveInt } from './arguments';
 import type { Ctx } from './connect';
 import type { Io } from './output';
-import { openRuntime, startWorker } from './runtime';
+import { openRuntime, startWorker } from '../runtime';
 import { checkpointsText, forkText, rewindText } from './travel-text';
 
 /** Where the commands read a session's or prompt's turns (the checkpoints' listing). */
