@@ -22,6 +22,7 @@ const sharedAddress = () => process.env[TEST_ENV_VARS.address] as string;
 const editors: AcpEditor[] = [];
 /** Processes a test started for itself (a worker it kills, and the one that replaces it). */
 const ownProcesses: CliProcess[] = [];
+const ownHomes: string[] = [];
 const running = (e: AcpEditor) => e.child.exitCode === null && e.child.signalCode === null;
 afterEach(async () => {
   await Promise.all(editors.splice(0).map((e) => (running(e) ? e.close() : undefined)));
@@ -39,7 +40,7 @@ interface Setup {
 
 /**
  * One fake Gemini server and one worker process for the file, on a queue of their own: the tests
- * kill `acp` processes, not them. A test that kills its worker starts one of its own (`ownWorker`).
+ * kill `acp` processes, not them. A test that kills its worker starts one of its own (`ownWorker`), in a home of its own.
  * Each test loads its own script and works in a directory of its own, so its sessions are its own.
  */
 let shared: Setup;
@@ -51,7 +52,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await shared?.fake.close();
-  await killAllCli(shared ? [shared.box.home] : []);
+  await killAllCli([...(shared ? [shared.box.home] : []), ...ownHomes]);
   await closeTestEnv();
 });
 
@@ -70,10 +71,13 @@ async function setUp(name: string, script: ScriptLine[], ownWorker = false): Pro
   fake.load(script);
   const workspace = fs.mkdtempSync(path.join(box.dir, `${name}-`));
   if (!ownWorker) return { ...shared, box: { ...box, workspace } };
+  // A home of its own too: its worker and what that worker spawns are killed without touching the shared one.
+  const own = createSandbox(name, sharedAddress());
+  ownHomes.push(own.home);
   const env = { ...shared.env, DURABLE_AGENT_TASK_QUEUE: `acp-${name}-${Date.now()}` };
-  const worker = await pollingWorker(box, env);
+  const worker = await pollingWorker(own, env);
   ownProcesses.push(worker);
-  return { box: { ...box, workspace }, env, fake, worker };
+  return { box: own, env, fake, worker };
 }
 
 async function editorOf(s: Setup): Promise<AcpEditor> {

@@ -33,12 +33,11 @@ beforeAll(async () => {
   const fake = await FakeGeminiServer.start({ script: [] });
   const box = createSandbox('acp', sharedAddress());
   const env = { GOOGLE_GEMINI_BASE_URL: fake.url, DURABLE_AGENT_TASK_QUEUE: `acp-${Date.now()}` };
-  shared = { box, env, fake } as typeof shared;
   box.start(['worker'], { env });
   // The worker polls before the editor starts: otherwise `acp` would run one of its own.
   const { client } = await getTestEnv();
   await eventually(() => hasPollers(client, env.DURABLE_AGENT_TASK_QUEUE), 60_000, 'the worker polling');
-  shared.editor = await spawnAcp(box, env);
+  shared = { box, env, fake, editor: await spawnAcp(box, env) };
   leaveOpen = shared.editor.answer;
 });
 afterAll(async () => {
