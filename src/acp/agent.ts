@@ -13,7 +13,7 @@ import {
 } from '@agentclientprotocol/sdk';
 import type { AgentClient } from '../client';
 import type { Logger } from '../logger';
-import { editorChannel, sessionNotifier } from './channel';
+import { editorChannel, sessionNotifier, type EditorCapabilities } from './channel';
 import { commandsUpdate, runSlashCommand } from './commands';
 import { configOptions, isApprovalMode, MODEL_OPTION, modeState } from './modes';
 import { promptText, UnsupportedContentError } from './prompt-content';
@@ -36,8 +36,13 @@ export const API_KEY_METHOD = 'gemini-api-key';
 
 export function acpAgent(deps: AgentDeps): AgentApp {
   const sessions = new Sessions();
+  const editor: EditorCapabilities = { elicitation: false };
+  const channelDeps = { ...deps, editor };
   const app = agent({ name: 'durable-agent' })
-    .onRequest('initialize', () => initializeResponse(deps.version))
+    .onRequest('initialize', ({ params }) => {
+      editor.elicitation = params.clientCapabilities?.elicitation?.form != null;
+      return initializeResponse(deps.version);
+    })
     .onRequest('authenticate', ({ params }) => authenticate(params.methodId, deps))
     .onRequest('session/new', async ({ params, client }) => {
       const session = sessions.add(await newSession(deps.client, params));
@@ -45,7 +50,7 @@ export function acpAgent(deps: AgentDeps): AgentApp {
       return { sessionId: session.id, modes: modeState(session.mode), configOptions: configOptions(session.model) };
     })
     .onRequest('session/prompt', ({ params, client }) =>
-      prompt(sessions.get(params.sessionId), params.prompt, client, deps),
+      prompt(sessions.get(params.sessionId), params.prompt, client, channelDeps),
     )
     .onNotification('session/cancel', async ({ params }) => {
       const running = sessions.find(params.sessionId)?.running;
@@ -66,7 +71,7 @@ export function acpAgent(deps: AgentDeps): AgentApp {
       session.defaults.model = session.model = params.value;
       return { configOptions: configOptions(session.model) };
     });
-  return addSessionMethods(app, { client: deps.client, logger: deps.logger, sessions });
+  return addSessionMethods(app, { client: deps.client, logger: deps.logger, sessions, editor });
 }
 
 /** The sessions this connection created or attached. */
@@ -101,7 +106,12 @@ function authenticate(methodId: string, deps: AgentDeps) {
   return {};
 }
 
-async function prompt(session: AcpSession, blocks: ContentBlock[], client: AgentContext, deps: AgentDeps) {
+async function prompt(
+  session: AcpSession,
+  blocks: ContentBlock[],
+  client: AgentContext,
+  deps: AgentDeps & { editor: EditorCapabilities },
+) {
   if (session.running)
     throw RequestError.invalidRequest({ sessionId: session.id }, 'a prompt is running: cancel it or wait for it');
   const text = contentText(blocks);

@@ -58,8 +58,9 @@ export async function followTurn(
   return stop;
 }
 
-/** A call the past asked about is asked again only while it still waits (one decided since is not). */
+/** A call or question the past asked about is asked again only while it still waits (one decided since is not). */
 function askable(event: AgentEvent, from: FollowFrom): boolean {
   const past = event.seq < (from.past ?? 0);
-  return !past || event.type !== 'tool_call_awaiting_approval' || !!from.pending?.has(event.callId);
+  const question = event.type === 'tool_call_awaiting_approval' || event.type === 'question_asked';
+  return !past || !question || !!from.pending?.has(event.callId);
 }

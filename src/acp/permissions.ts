@@ -1,34 +1,18 @@
 /**
- * Calls awaiting approval, asked in the editor with `session/request_permission`. The prompt, not
- * this process, holds the question: an answer given anywhere else (`durable-agent approve`, the
- * `temporal` CLI, another editor) decides the call, and the editor's request is then withdrawn
- * (`$/cancel_request`, through the request's cancellation signal).
+ * Calls awaiting approval, asked in the editor with `session/request_permission`, and `ask_user`
+ * questions (src/acp/questions.ts). The prompt, not this process, holds the question: an answer
+ * given anywhere else (`durable-agent approve` or `answer`, the `temporal` CLI, another editor)
+ * decides the call, and the editor's request is then withdrawn (`$/cancel_request`, through the
+ * request's cancellation signal).
  */
-import type {
-  PermissionOption,
-  RequestPermissionRequest,
-  RequestPermissionResponse,
-  SessionUpdate,
-  ToolCallUpdate,
-} from '@agentclientprotocol/sdk';
-import type { AgentClient } from '../client';
+import type { PermissionOption, SessionUpdate, ToolCallUpdate } from '@agentclientprotocol/sdk';
 import type { AgentEvent } from '../core/events';
-import type { Logger } from '../logger';
+import type { EditorChannel } from './channel';
+import { askQuestions } from './questions';
 import { toolCall } from './updates';
 
-export type AskPermission = (
-  request: RequestPermissionRequest,
-  signal: AbortSignal,
-) => Promise<RequestPermissionResponse>;
-
-export interface PermissionTarget {
-  client: AgentClient;
-  ask: AskPermission;
-  sessionId: string;
-  promptId: string;
-  workspace: string;
-  logger: Logger;
-}
+/** Where a prompt's questions go: the editor's channel, for one prompt of one session. */
+export type PermissionTarget = EditorChannel & { sessionId: string; promptId: string; workspace: string };
 
 /** How often the prompt is asked which calls still wait, while the editor has some open. */
 const WAITING_CHECK_MS = 300;
@@ -53,6 +37,7 @@ export class PermissionBridge {
 
   onEvent(event: AgentEvent): void {
     if (event.type === 'tool_call_awaiting_approval') void this.ask(event.callId, event.name, event.args);
+    if (event.type === 'question_asked') void this.askQuestion(event.callId, event.questions);
     if (event.type === 'tool_call_response') this.withdraw(event.callId);
   }
 
@@ -76,6 +61,21 @@ export class PermissionBridge {
       if (!withdrawn.signal.aborted) this.target.logger.warn({ err: String(err), callId }, 'permission request failed');
     } finally {
       this.open.delete(callId);
+    }
+  }
+
+  private async askQuestion(callId: string, questions: unknown): Promise<void> {
+    if (this.open.has(callId)) return;
+    const withdrawn = new AbortController();
+    this.open.set(callId, withdrawn);
+    this.watch();
+    try {
+      await askQuestions(this.target, callId, questions, withdrawn.signal);
+    } catch (err) {
+      if (!withdrawn.signal.aborted)
+        this.target.logger.warn({ err: String(err), callId }, 'asking the question failed');
+    } finally {
+      if (this.open.get(callId) === withdrawn) this.open.delete(callId);
     }
   }
 
@@ -106,7 +106,9 @@ export class PermissionBridge {
           // answers in time it reports no pending calls, which would withdraw every open request.
           const status = await this.target.client.state(this.target.promptId).catch(() => undefined);
           if (!status) continue;
-          const waiting = new Set(status.pendingApprovals.map((call) => call.callId));
+          const waiting = new Set(
+            [...status.pendingApprovals, ...(status.pendingQuestions ?? [])].map((c) => c.callId),
+          );
           for (const callId of [...this.open.keys()]) if (!waiting.has(callId)) this.withdraw(callId);
         }
       } finally {

@@ -57,7 +57,7 @@ async function followOne(
   // What the prompt has done so far: its events up to here are the past, its pending calls the open questions.
   const now = await cx.client.state(promptId);
   const past = now?.eventCount ?? 0;
-  const pending = new Set(now?.pendingApprovals.map((call) => call.callId));
+  const pending = new Set([...(now?.pendingApprovals ?? []), ...(now?.pendingQuestions ?? [])].map((c) => c.callId));
   // Resolves the attach's answer: calling it again once answered does nothing.
   const catchUp = cx.caughtUp;
   if (past === 0 || !cx.replay) catchUp();
@@ -67,6 +67,7 @@ async function followOne(
     if (cx.replay) return;
     for (const call of openCalls(now)) await cx.notify(toolCall(session.cwd, call.callId, call.name, call.args));
     for (const call of now?.pendingApprovals ?? []) bridge.onEvent(awaiting(call));
+    for (const q of now?.pendingQuestions ?? []) bridge.onEvent(asked(q));
   };
   try {
     await followTurn(session, promptId, cx, {
@@ -91,4 +92,8 @@ function openCalls(state: PromptStatus | undefined): ToolCallView[] {
 
 function awaiting(call: { callId: string; name: string; args: unknown }): AgentEvent {
   return { type: 'tool_call_awaiting_approval', ...call, seq: -1, time: new Date().toISOString() };
+}
+
+function asked(q: { callId: string; questions: unknown }): AgentEvent {
+  return { type: 'question_asked', ...q, seq: -1, time: new Date().toISOString() };
 }

@@ -24,7 +24,7 @@ import { DEFAULT_MODEL } from '../core/models';
 import type { Logger } from '../logger';
 import { configOptions, modeState } from './modes';
 import type { AcpSession } from './session';
-import { editorChannel } from './channel';
+import { editorChannel, type EditorCapabilities } from './channel';
 import { followAttached, replayEnded } from './session-attach';
 
 export interface SessionMethodsContext {
@@ -32,6 +32,8 @@ export interface SessionMethodsContext {
   logger: Logger;
   /** This connection's sessions, shared with the other handlers (a loaded one takes prompts like a new one). */
   sessions: SessionRegistry;
+  /** What the editor declared in `initialize`. */
+  editor: EditorCapabilities;
 }
 
 /** The sessions a connection knows, by id. */

@@ -9,7 +9,10 @@ import {
   client,
   ndJsonStream,
   PROTOCOL_VERSION,
+  type ClientCapabilities,
   type ClientConnection,
+  type CreateElicitationRequest,
+  type CreateElicitationResponse,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
   type SessionNotification,
@@ -21,6 +24,17 @@ export type PermissionAnswer = (
   request: RequestPermissionRequest,
   signal: AbortSignal,
 ) => Promise<RequestPermissionResponse>;
+
+export type ElicitationAnswer = (
+  request: CreateElicitationRequest,
+  signal: AbortSignal,
+) => Promise<CreateElicitationResponse>;
+
+/** An `elicitation/create` as the editor saw it, and whether the agent withdrew it. */
+export interface AskedElicitation {
+  request: CreateElicitationRequest;
+  withdrawn: boolean;
+}
 
 /** A permission request as the editor saw it, and how it ended (`withdrawn`: the agent cancelled it). */
 export interface AskedPermission {
@@ -35,6 +49,10 @@ export interface AcpEditor {
   asked: AskedPermission[];
   /** Replace to answer permission requests; the default waits until the agent withdraws the request. */
   answer: PermissionAnswer;
+  /** `elicitation/create` requests (sent only to an editor spawned with the elicitation capability). */
+  elicited: AskedElicitation[];
+  /** Replace to answer elicitations; the default waits until the agent withdraws the request. */
+  elicit: ElicitationAnswer;
   stderr(): string;
   /** Everything the agent wrote to stdout so far (protocol messages only, one JSON object a line). */
   stdout(): string;
@@ -52,8 +70,19 @@ export interface AcpEditor {
 const untilWithdrawn: PermissionAnswer = (_request, signal) =>
   new Promise((resolve) => signal.addEventListener('abort', () => resolve({ outcome: { outcome: 'cancelled' } })));
 
-/** Spawns `durable-agent acp` in the sandbox with `env` and connects the library's client to it (initialized). */
-export async function spawnAcp(box: Sandbox, env: Record<string, string>, args = ['acp']): Promise<AcpEditor> {
+const untilElicitationWithdrawn: ElicitationAnswer = (_request, signal) =>
+  new Promise((resolve) => signal.addEventListener('abort', () => resolve({ action: 'cancel' })));
+
+/**
+ * Spawns `durable-agent acp` in the sandbox with `env` and connects the library's client to it,
+ * initialized with `capabilities`.
+ */
+export async function spawnAcp(
+  box: Sandbox,
+  env: Record<string, string>,
+  args = ['acp'],
+  capabilities: ClientCapabilities = {},
+): Promise<AcpEditor> {
   const child = spawn(process.execPath, [BIN, ...args], { cwd: box.dir, env: box.env(env), stdio: 'pipe' });
   let stderr = '';
   let stdout = '';
@@ -64,6 +93,8 @@ export async function spawnAcp(box: Sandbox, env: Record<string, string>, args =
     updates: [] as SessionNotification[],
     asked: [] as AskedPermission[],
     answer: untilWithdrawn,
+    elicited: [] as AskedElicitation[],
+    elicit: untilElicitationWithdrawn,
   } as AcpEditor;
   const app = client({ name: 'test-editor' })
     .onNotification('session/update', ({ params }) => void editor.updates.push(params))
@@ -72,6 +103,12 @@ export async function spawnAcp(box: Sandbox, env: Record<string, string>, args =
       editor.asked.push(asked);
       signal.addEventListener('abort', () => (asked.withdrawn = true));
       return editor.answer(params, signal);
+    })
+    .onRequest('elicitation/create', async ({ params, signal }) => {
+      const asked = { request: params, withdrawn: false };
+      editor.elicited.push(asked);
+      signal.addEventListener('abort', () => (asked.withdrawn = true));
+      return editor.elicit(params, signal);
     });
   const stream = ndJsonStream(
     Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
@@ -92,7 +129,7 @@ export async function spawnAcp(box: Sandbox, env: Record<string, string>, args =
       await new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : child.once('exit', resolve)));
     },
   });
-  await connection.agent.request('initialize', { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
+  await connection.agent.request('initialize', { protocolVersion: PROTOCOL_VERSION, clientCapabilities: capabilities });
   return editor;
 }
 
