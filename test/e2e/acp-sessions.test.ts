@@ -18,6 +18,7 @@ import { closeTestEnv, getTestEnv, TEST_ENV_VARS } from '../helpers/temporal-env
 
 jest.setTimeout(240_000);
 
+const FILE_LIFETIME_MS = 30 * 60_000;
 const sharedAddress = () => process.env[TEST_ENV_VARS.address] as string;
 const editors: AcpEditor[] = [];
 /** Processes a test started for itself (a worker it kills, and the one that replaces it). */
@@ -58,7 +59,8 @@ afterAll(async () => {
 
 /** A worker process polling `env`'s queue. */
 async function pollingWorker(box: Sandbox, env: Record<string, string>): Promise<CliProcess> {
-  const worker = box.start(['worker'], { env });
+  // It lives as long as its test or the file, past the helper's default timeout for a command.
+  const worker = box.start(['worker'], { env, timeoutMs: FILE_LIFETIME_MS });
   // Polling before an editor starts `acp`: it then runs no worker of its own, and killing it kills no worker.
   const { client } = await getTestEnv();
   await eventually(() => hasPollers(client, env.DURABLE_AGENT_TASK_QUEUE), 60_000, 'a worker polling');

@@ -20,6 +20,7 @@ import { closeTestEnv, getTestEnv, TEST_ENV_VARS } from '../helpers/temporal-env
 
 jest.setTimeout(180_000);
 
+const FILE_LIFETIME_MS = 30 * 60_000;
 const sharedAddress = () => process.env[TEST_ENV_VARS.address] as string;
 
 /**
@@ -33,7 +34,8 @@ beforeAll(async () => {
   const fake = await FakeGeminiServer.start({ script: [] });
   const box = createSandbox('acp', sharedAddress());
   const env = { GOOGLE_GEMINI_BASE_URL: fake.url, DURABLE_AGENT_TASK_QUEUE: `acp-${Date.now()}` };
-  box.start(['worker'], { env });
+  // It lives as long as the file, past the helper's default timeout for a command.
+  box.start(['worker'], { env, timeoutMs: FILE_LIFETIME_MS });
   // The worker polls before the editor starts: otherwise `acp` would run one of its own.
   const { client } = await getTestEnv();
   await eventually(() => hasPollers(client, env.DURABLE_AGENT_TASK_QUEUE), 60_000, 'the worker polling');
