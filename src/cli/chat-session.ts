@@ -10,7 +10,7 @@ import {
 import type { AgentEvent } from '../core/events';
 import type { TranscriptStore } from '../store/types';
 import { approvalHint } from './approval-hint';
-import { questionHint } from './answer';
+import { questionHint } from '../runtime/question-hint';
 import { InputError } from './exit-codes';
 import { createApprovalHandler } from './interactive-approval';
 import { printFollowed } from './follow';

@@ -20,7 +20,7 @@ import { openRuntime, type AgentRuntime } from '../runtime';
 import { reportLeftRunning, SIGNAL_EXIT, watchStopSignals, type StopWatch } from './run-signals';
 import { startBackgroundServer } from '../runtime/background';
 import { approvalHint } from './approval-hint';
-import { questionHint } from './answer';
+import { questionHint } from '../runtime/question-hint';
 import { createQuestionHandler } from './interactive-question';
 import { createApprovalHandler } from './interactive-approval';
 import { scriptedSessionQueue } from './resume';

@@ -1,6 +1,6 @@
 import type { StatusReport } from '../client';
 import type { Topic } from '../tools/update-topic';
-import { describeQuestion } from './answer';
+import { describeQuestion } from '../runtime/question-hint';
 import { shorten } from './output';
 import { selfCommand } from '../runtime/self-command';
 import { approvalCommands } from './approval-hint';

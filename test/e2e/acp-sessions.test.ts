@@ -41,7 +41,8 @@ interface Setup {
 
 /**
  * One fake Gemini server and one worker process for the file, on a queue of their own: the tests
- * kill `acp` processes, not them. A test that kills its worker starts one of its own (`ownWorker`), in a home of its own.
+ * kill `acp` processes, not them. A test that kills its worker starts one of its own (`ownWorker`),
+ * in a home of its own.
  * Each test loads its own script and works in a directory of its own, so its sessions are its own.
  */
 let shared: Setup;
