@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import { FakeGeminiServer, textResponse } from '../src/fake-gemini';
 import { findFreePort } from '../src/server/dev-server';
-import { recordOwnAddress } from '../src/cli/own-server';
-import { awaitLeftServer } from '../src/cli/left-server';
+import { recordOwnAddress } from '../src/runtime/own-server';
+import { awaitLeftServer } from '../src/runtime/left-server';
 import { spawnBin } from './processes';
 import { makeWorkspace, type BenchEnv } from './env';
 import { ensureGeminiCli, makeGeminiHome, runGeminiCli } from '../test/helpers/gemini-cli';

@@ -4,7 +4,7 @@ import { FakeGeminiServer, textResponse } from '../src/fake-gemini';
 import { findFreePort } from '../src/server/dev-server';
 import { spareEnabled, spareSocketPath } from '../src/cli/spare-owner';
 import { loadConfig } from '../src/config';
-import { recordOwnAddress } from '../src/cli/own-server';
+import { recordOwnAddress } from '../src/runtime/own-server';
 import { spawnBin, stopBin, type BinProcess } from './processes';
 import { makeWorkspace, type BenchEnv, type BenchServer } from './env';
 import { median, sleep, waitFor } from './stats';

@@ -14,15 +14,14 @@ import type { SessionInput, ToolConfirmation } from './workflows/api';
 import {
   answerQuestion,
   cancelPrompt,
-  clearSession,
   closeSession,
-  compressSession,
   confirmToolCall,
   promptsAwaitingApproval,
   sendToSession,
   setApprovalMode,
   terminatePrompt,
 } from './client/agent-client';
+import { chatCommandText } from './client/chat-command';
 import { followShown } from './client/follow-shown';
 import type { FollowItem } from './client/follow';
 import type { ApprovalMode } from './core/types';
@@ -147,14 +146,9 @@ export class AgentClient {
     return setApprovalMode(this.temporal, promptId, mode);
   }
 
-  /** A fresh conversation in an idle session. */
-  clearSession(sessionId: string) {
-    return clearSession(this.temporal, sessionId);
-  }
-
-  /** Compresses an idle session's conversation now. */
-  compressSession(sessionId: string) {
-    return compressSession(this.temporal, sessionId);
+  /** `/clear` or `/compress` on an idle session: the outcome as the chat says it. */
+  chatCommand(session: { id: string; started: boolean }, command: 'clear' | 'compress') {
+    return chatCommandText(this.temporal, session, command);
   }
 
   /** Lets the session's queued messages run, then ends it. */

@@ -42,6 +42,31 @@ test.each(CLIENT_ONLY)('no file in src/cli or src/acp has $what', ({ pattern }) 
   expect(offending.map((f) => path.relative(path.resolve(__dirname, '..', 'src'), f))).toEqual([]);
 });
 
+/**
+ * No front end imports another: what both need (the runtime's set-up, the chat's commands, the client)
+ * lives below them, in src/runtime and src/client, which import no front end either. The program's
+ * command table (src/cli/main.ts) still starts the editor front end: that is the CLI's one way into it.
+ */
+const FRONT_END_IMPORTS: { dir: string; banned: RegExp }[] = [
+  { dir: 'acp', banned: /^\.\.\/cli(\/|$)/ },
+  { dir: 'runtime', banned: /^\.\.\/(cli|acp)(\/|$)/ },
+  { dir: 'client', banned: /^\.\.\/(cli|acp|runtime)(\/|$)/ },
+];
+
+/** The modules a source names: static imports, export-from and dynamic imports. */
+function specifiers(source: string): string[] {
+  return [...source.matchAll(/(?:from|import\()\s*'([^']+)'/g)].map((m) => m[1]);
+}
+
+test.each(FRONT_END_IMPORTS)('no file in src/$dir imports a front end above it', ({ dir, banned }) => {
+  const offending = sources(path.resolve(__dirname, '..', 'src', dir)).flatMap((file) =>
+    specifiers(fs.readFileSync(file, 'utf8'))
+      .filter((spec) => banned.test(spec))
+      .map((spec) => `${path.relative(path.resolve(__dirname, '..', 'src'), file)}: ${spec}`),
+  );
+  expect(offending).toEqual([]);
+});
+
 test('the rules see what they forbid', () => {
   const samples = [
     "import { Client } from '@temporalio/client';",
@@ -55,4 +80,10 @@ test('the rules see what they forbid', () => {
   ];
   for (const [i, rule] of CLIENT_ONLY.entries()) expect(rule.pattern.test(samples[i])).toBe(true);
   expect(CLIENT_ONLY[0].pattern.test("import type { Client } from '@temporalio/client';")).toBe(false);
+  const acp = FRONT_END_IMPORTS[0].banned;
+  expect(
+    ["import { openRuntime } from '../cli/runtime';", "const m = await import('../cli');"].map(specifiers),
+  ).toEqual([['../cli/runtime'], ['../cli']]);
+  expect(['../cli/runtime', '../cli'].every((spec) => acp.test(spec))).toBe(true);
+  expect(acp.test('../client')).toBe(false);
 });

@@ -27,6 +27,8 @@ export interface AgentDeps {
   version: string;
   /** Whether a Gemini API key is there for the worker this process may start (`authenticate`). */
   hasApiKey(): boolean;
+  /** `/status`'s text for a session (`started` false: its first prompt has not started it yet). */
+  statusText(sessionId: string, started: boolean): Promise<string>;
 }
 
 /** Gemini CLI's id for the Gemini API key method, so an editor set up for it finds the same. */
@@ -105,7 +107,7 @@ async function prompt(
   if (session.running)
     throw RequestError.invalidRequest({ sessionId: session.id }, 'a prompt is running: cancel it or wait for it');
   const text = contentText(blocks);
-  const answered = await runSlashCommand(session, text, deps.client);
+  const answered = await runSlashCommand(session, text, deps);
   if (answered !== undefined) {
     const chunk = { sessionUpdate: 'agent_message_chunk' as const, content: { type: 'text' as const, text: answered } };
     await sessionNotifier(client, session.id)(chunk);

@@ -7,33 +7,36 @@
  */
 import { Readable, Writable } from 'node:stream';
 import { ndJsonStream } from '@agentclientprotocol/sdk';
-import { AgentClient } from '../client';
+import { AgentClient, type Client } from '../client';
 import type { Config } from '../config';
-import { geminiApiKey } from '../model/api-key';
+import { hasApiKey } from '../model/api-key';
 import type { Logger } from '../logger';
-import { startBackgroundServer } from '../cli/background';
-import { packageVersion } from '../cli/bare-command';
-import { openRuntime } from '../cli/runtime';
+import { openRuntime, startBackgroundServer } from '../runtime';
+import { packageVersion } from '../runtime/self-command';
 import { acpAgent } from './agent';
 
-export async function acpCommand(config: Config, logger: Logger): Promise<number> {
+/** `statusText`: `/status`'s text, given by the program that starts the editor front end (the chat's own). */
+export async function acpCommand(
+  config: Config,
+  logger: Logger,
+  statusText: (client: Client, sessionId: string, started: boolean) => Promise<string>,
+): Promise<number> {
   await startBackgroundServer(config, undefined, logger);
   const runtime = await openRuntime(config, { worker: 'auto', logger, uiEnabled: false });
   try {
     const warnings = { stderr: process.stderr };
     const client = new AgentClient(runtime.client, { config, taskQueue: runtime.taskQueue, logger, warnings });
-    const hasApiKey = () => {
-      try {
-        return !!geminiApiKey(config);
-      } catch {
-        return false;
-      }
-    };
     const stream = ndJsonStream(
       Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
       Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
     );
-    const connection = acpAgent({ client, logger, version: packageVersion(), hasApiKey }).connect(stream);
+    const connection = acpAgent({
+      client,
+      logger,
+      version: packageVersion(),
+      hasApiKey: () => hasApiKey(config),
+      statusText: (sessionId, started) => statusText(runtime.client, sessionId, started),
+    }).connect(stream);
     await connection.closed;
     return 0;
   } finally {

@@ -3,10 +3,8 @@
  * outcome told as the answer's text. Leaving and closing belong to the editor, not to a command.
  */
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import { failureText, type AgentClient } from '../client';
-import { parseChatLine } from '../cli/chat-commands';
-import { sessionStatusText } from '../cli/chat-status';
-import { compressionMessage } from '../core/compression-message';
+import type { AgentClient } from '../client';
+import { parseChatLine } from '../client/chat-commands';
 import { COMMANDS } from './modes';
 import type { AcpSession } from './session';
 
@@ -14,7 +12,7 @@ import type { AcpSession } from './session';
 export async function runSlashCommand(
   session: AcpSession,
   text: string,
-  client: AgentClient,
+  deps: { client: AgentClient; statusText(sessionId: string, started: boolean): Promise<string> },
 ): Promise<string | undefined> {
   if (!text.trimStart().startsWith('/')) return undefined;
   const line = parseChatLine(text);
@@ -23,12 +21,10 @@ export async function runSlashCommand(
     case 'empty':
       return undefined;
     case 'status':
-      return sessionStatusText({ client: client.temporal, id: session.id, started: !session.defaults });
+      return deps.statusText(session.id, !session.defaults);
     case 'clear':
-      if (!session.defaults) await client.clearSession(session.id);
-      return 'Conversation cleared: the next message starts afresh.';
     case 'compress':
-      return compress(session, client);
+      return deps.client.chatCommand({ id: session.id, started: !session.defaults }, line.kind);
     case 'help':
       return COMMANDS.map((c) => `/${c.name}  ${c.description}`).join('\n');
     case 'bad':
@@ -38,16 +34,6 @@ export async function runSlashCommand(
       return `/${line.kind} runs in \`durable-agent chat ${session.id}\` (or \`durable-agent rewind ${session.id}\`)`;
     default:
       return `/${line.kind} is the editor's to do here: close the session from the editor`;
-  }
-}
-
-async function compress(session: AcpSession, client: AgentClient): Promise<string> {
-  if (session.defaults) return 'Nothing to compress.';
-  try {
-    const r = await client.compressSession(session.id);
-    return compressionMessage(r.status, r.originalTokens, r.newTokens);
-  } catch (err) {
-    return `Failed to compress chat history: ${failureText(err)}`;
   }
 }
 

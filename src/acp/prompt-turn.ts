@@ -8,10 +8,8 @@
  */
 import type { StopReason } from '@agentclientprotocol/sdk';
 import type { EditorChannel } from './channel';
-import { PermissionBridge } from './permissions';
+import { followTurn } from './follow-turn';
 import type { AcpSession } from './session';
-import { pausedForMoney, stopReasonAfter } from './stop-reason';
-import { acpUpdates, newUpdateView } from './updates';
 
 /** Sends `text` as the session's next message and follows the prompt that runs it to its end. */
 export async function runPromptTurn(session: AcpSession, text: string, cx: EditorChannel): Promise<StopReason> {
@@ -25,32 +23,8 @@ export async function runPromptTurn(session: AcpSession, text: string, cx: Edito
   session.defaults = undefined;
   session.running = { promptId };
   try {
-    return await followTurn(session, promptId, cx);
+    return await followTurn(session, promptId, cx, { endOnPause: true });
   } finally {
     session.running = undefined;
   }
-}
-
-async function followTurn(session: AcpSession, promptId: string, cx: EditorChannel): Promise<StopReason> {
-  const view = newUpdateView(session.cwd, false, { usage: session.usage, promptId });
-  const bridge = new PermissionBridge({ ...cx, sessionId: session.id, promptId, workspace: session.cwd });
-  let stop: StopReason = 'end_turn';
-  let modeChecked = false;
-  try {
-    for await (const item of cx.client.follow(promptId)) {
-      if (item.kind === 'event') {
-        // The session starts each prompt in its first mode: one the editor switched to since is set again.
-        if (!modeChecked && session.mode !== session.startMode) await cx.client.setMode(promptId, session.mode);
-        modeChecked = true;
-        if (item.event.type === 'approval_mode') session.mode = item.event.mode;
-        stop = stopReasonAfter(stop, item.event);
-        bridge.onEvent(item.event);
-      }
-      for (const update of acpUpdates(view, item)) await cx.notify(update);
-      if (item.kind === 'event' && pausedForMoney(item.event)) break;
-    }
-  } finally {
-    bridge.close();
-  }
-  return stop;
 }

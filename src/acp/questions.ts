@@ -13,7 +13,7 @@ import type {
   PermissionOption,
 } from '@agentclientprotocol/sdk';
 import { z } from 'zod';
-import { questionHint } from '../cli/answer';
+import { questionHint } from '../runtime/question-hint';
 import { MAX_ANSWER_CHARS, questionSchema, type Question, type QuestionAnswerPayload } from '../core/questions';
 import type { EditorChannel } from './channel';
 

@@ -9,7 +9,8 @@ import type { AgentEvent } from '../core/events';
 import type { ToolCallStatus } from '../core/types';
 import type { PromptStatus, ToolCallView } from '../workflows/api';
 import type { EditorChannel } from './channel';
-import { PermissionBridge } from './permissions';
+import { followTurn } from './follow-turn';
+import type { PermissionBridge } from './permissions';
 import type { AcpSession } from './session';
 import { acpUpdates, newUpdateView, toolCall } from './updates';
 
@@ -57,25 +58,28 @@ async function followOne(
   const now = await cx.client.state(promptId);
   const past = now?.eventCount ?? 0;
   const pending = new Set([...(now?.pendingApprovals ?? []), ...(now?.pendingQuestions ?? [])].map((c) => c.callId));
-  const view = newUpdateView(session.cwd, true, { usage: session.usage, promptId });
-  const bridge = new PermissionBridge({ ...cx, sessionId: session.id, promptId, workspace: session.cwd });
   // Resolves the attach's answer: calling it again once answered does nothing.
   const catchUp = cx.caughtUp;
   if (past === 0 || !cx.replay) catchUp();
+  // From now on: the calls still open are not among the events followed, so they are announced
+  // here (their end refers to them), and those waiting for approval asked.
+  const opened = async (bridge: PermissionBridge) => {
+    if (cx.replay) return;
+    for (const call of openCalls(now)) await cx.notify(toolCall(session.cwd, call.callId, call.name, call.args));
+    for (const call of now?.pendingApprovals ?? []) bridge.onEvent(awaiting(call));
+    for (const q of now?.pendingQuestions ?? []) bridge.onEvent(asked(q));
+  };
   try {
-    // From now on: the calls still open are not among the events followed, so they are announced
-    // here (their end refers to them), and those waiting for approval asked.
-    if (!cx.replay)
-      for (const call of openCalls(now)) await cx.notify(toolCall(session.cwd, call.callId, call.name, call.args));
-    if (!cx.replay) for (const call of now?.pendingApprovals ?? []) bridge.onEvent(awaiting(call));
-    if (!cx.replay) for (const q of now?.pendingQuestions ?? []) bridge.onEvent(asked(q));
-    for await (const item of cx.client.follow(promptId, { cursor: cx.replay ? 0 : past, signal: cx.stop })) {
-      if (item.kind === 'event' && askable(item.event, item.event.seq < past, pending)) bridge.onEvent(item.event);
-      for (const update of acpUpdates(view, item)) await cx.notify(update);
-      if (item.kind === 'event' && item.event.seq >= past - 1) catchUp();
-    }
+    await followTurn(session, promptId, cx, {
+      cursor: cx.replay ? 0 : past,
+      replay: true,
+      past,
+      pending,
+      signal: cx.stop,
+      opened,
+      shown: (event) => void (event.seq >= past - 1 && catchUp()),
+    });
   } finally {
-    bridge.close();
     catchUp();
   }
 }
@@ -92,10 +96,4 @@ function awaiting(call: { callId: string; name: string; args: unknown }): AgentE
 
 function asked(q: { callId: string; questions: unknown }): AgentEvent {
   return { type: 'question_asked', ...q, seq: -1, time: new Date().toISOString() };
-}
-
-/** A call the past asked about is asked again only while it still waits (one decided since is not). */
-function askable(event: AgentEvent, past: boolean, pending: Set<string>): boolean {
-  const question = event.type === 'tool_call_awaiting_approval' || event.type === 'question_asked';
-  return !past || !question || pending.has(event.callId);
 }

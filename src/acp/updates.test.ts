@@ -35,6 +35,15 @@ describe('acpUpdates', () => {
     expect(acpUpdates(view, event({ type: 'thought', turn: 2, subject: 'x', description: 'y' }))).toEqual([]);
   });
 
+  it('titles a shell call by its command, not the directory it runs in', () => {
+    const args = { command: 'npm test\nnpm run lint', dir_path: 'pkg' };
+    const [update] = acpUpdates(
+      newUpdateView('/ws'),
+      event({ type: 'tool_call_request', turn: 1, callId: 'c1', name: 'run_shell_command', args }),
+    );
+    expect(update).toMatchObject({ title: 'run_shell_command: npm test', kind: 'execute' });
+  });
+
   it('announces an edit with its kind, location and diff, and ends it with its result', () => {
     const view = newUpdateView('/ws');
     const args = { file_path: 'a.txt', old_string: 'one', new_string: 'two' };

@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import type { PlanEntry, SessionUpdate, ToolCallContent, ToolCallLocation, ToolKind } from '@agentclientprotocol/sdk';
-import type { FollowItem } from '../client/follow';
+import { oneLine, toolSummary, type FollowItem } from '../client';
 import type { AgentEvent } from '../core/events';
 import { LiveTextTracker, type LiveOutput } from '../core/live-text';
 import { findTool } from '../tools';
@@ -118,7 +118,8 @@ export function toolCall(workspace: string, callId: string, name: string, args: 
   return {
     sessionUpdate: 'tool_call',
     toolCallId: callId,
-    title: titleOf(name, fields),
+    // The summary the Web UI shows on the call's activity, so both name a call alike.
+    title: oneLine(toolSummary({ name, args: fields })),
     kind: acpKind(name),
     status: 'pending',
     rawInput: args,
@@ -154,16 +155,6 @@ export function acpKind(name: string): ToolKind {
     default:
       return 'other';
   }
-}
-
-/** The call's name and the argument that says most about it (a path, a command, a pattern, a URL). */
-function titleOf(name: string, args: Record<string, unknown>): string {
-  const subject = ['file_path', 'dir_path', 'command', 'pattern', 'url', 'query', 'prompt'].find(
-    (key) => typeof args[key] === 'string' && args[key] !== '',
-  );
-  if (!subject) return name;
-  const value = String(args[subject]).split('\n')[0];
-  return `${name}: ${value.length > 80 ? `${value.slice(0, 79)}…` : value}`;
 }
 
 function pathArg(workspace: string, args: Record<string, unknown>): string | undefined {

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
+import type { Client } from '../client';
+import { sessionStatusText } from './chat-status';
 
 /**
  * `durable-agent acp`: serves an editor over the Agent Client Protocol on stdin/stdout. Loaded only
@@ -18,6 +20,9 @@ export function addAcp(
     .allowExcessArguments()
     .action(async () => {
       const { config, logger } = setup('warn');
-      process.exitCode = await (await import('../acp/command')).acpCommand(config, logger);
+      const { acpCommand } = await import('../acp/command');
+      // The editor's `/status` reads as the chat's.
+      const statusText = (client: Client, id: string, started: boolean) => sessionStatusText({ client, id, started });
+      process.exitCode = await acpCommand(config, logger, statusText);
     });
 }

@@ -7,7 +7,6 @@ import { withClient } from './connect';
 import { InputError } from './exit-codes';
 import { noAnswerError } from './no-answer';
 import type { Io } from './output';
-import { selfCommand } from './self-command';
 
 type Setup = () => { config: Config; logger: Logger };
 
@@ -58,37 +57,6 @@ async function onlyQuestion(client: Client, workflowId: string): Promise<string>
     `prompt ${workflowId} has ${waiting.length} questions awaiting an answer; name one: ` +
       `${waiting.map((q) => q.callId).join(', ')}`,
   );
-}
-
-/** What to type, from any shell, to answer an `ask_user` call: the questions, then the commands. */
-export function questionHint(workflowId: string, callId: string, questions: unknown): string {
-  const list = Array.isArray(questions) ? (questions as QuestionView[]) : [];
-  const example = JSON.stringify({ callId, answers: list.map(() => '...') });
-  return [
-    `? the agent asks (call ${callId}):`,
-    ...list.flatMap((q, i) => describeQuestion(q, i).map((line) => `  ${line}`)),
-    `  answer:  ${selfCommand()} answer ${workflowId} ${callId} ${list.map(() => "--answer '...'").join(' ')}`,
-    `  decline: ${selfCommand()} answer ${workflowId} ${callId} --dismiss`,
-    `  or:      temporal workflow signal --workflow-id ${workflowId} --name answerQuestion --input '${example}'`,
-    '',
-  ].join('\n');
-}
-
-interface QuestionView {
-  question?: string;
-  header?: string;
-  type?: string;
-  options?: { label?: string; description?: string }[];
-  multiSelect?: boolean;
-}
-
-/** One question as lines: its number, header and text, then its options. */
-export function describeQuestion(q: QuestionView, index: number): string[] {
-  const kind = q.type === 'yesno' ? ' (yes/no)' : q.multiSelect ? ' (one or more, comma-separated)' : '';
-  const lines = [`${index}. ${q.header ? `[${q.header}] ` : ''}${q.question ?? ''}${kind}`];
-  for (const option of q.options ?? [])
-    lines.push(`   - ${option.label ?? ''}${option.description ? `: ${option.description}` : ''}`);
-  return lines;
 }
 
 function collect(value: string, previous: string[]): string[] {

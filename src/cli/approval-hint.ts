@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../core/events';
-import { selfCommand, temporalCommand } from './self-command';
+import { selfCommand, temporalCommand } from '../runtime/self-command';
 
 /**
  * What to type, from any shell, to answer a call that awaits approval. The arguments are shown

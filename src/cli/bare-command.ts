@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 /** Gemini CLI's flags for its editor mode: an editor set up for it starts `durable-agent acp` with one word changed. */
@@ -36,9 +35,3 @@ Options before any command mean \`run\`: durable-agent -p "fix the tests" -o jso
 With no arguments at all, durable-agent opens a chat on a new session named after the current
 directory (or, with a pipe on standard input, runs it as the prompt).
 `;
-
-/** The package's version, as `-v` prints it. */
-export function packageVersion(): string {
-  const manifest = path.join(__dirname, '..', '..', 'package.json');
-  return (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { version: string }).version;
-}

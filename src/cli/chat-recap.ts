@@ -2,7 +2,7 @@ import { describeExecution, promptStatus, sessionStatus, type Client } from '../
 import type { ChatSession } from './chat-session';
 import { EXIT } from './exit-codes';
 import { shorten, type Io } from './output';
-import { selfCommand } from './self-command';
+import { selfCommand } from '../runtime/self-command';
 
 /**
  * Prints where a resumed session stands; returns the prompts to follow (running, then queued).

@@ -1,6 +1,6 @@
 import * as readline from 'node:readline';
 import { cancelPrompt, failureText } from '../client';
-import { CHAT_HELP, parseChatLine, type ChatLine } from './chat-commands';
+import { CHAT_HELP, parseChatLine, type ChatLine } from '../client/chat-commands';
 import {
   closeChatSession,
   followChatPrompt,
@@ -10,7 +10,7 @@ import {
   type ChatSession,
 } from './chat-session';
 import { chatTravel } from './chat-travel';
-import { selfCommand } from './self-command';
+import { selfCommand } from '../runtime/self-command';
 
 /** How a chat ended: left normally, or by Ctrl-C. */
 export type ChatEnd = 'left' | 'interrupted';

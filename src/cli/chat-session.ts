@@ -1,9 +1,7 @@
 import {
-  clearSession,
+  chatCommandText,
   closeSession,
-  compressSession,
   describeExecution,
-  failureText,
   promptStatus,
   sendToSession,
   WorkflowNotFoundError,
@@ -12,13 +10,12 @@ import {
 import type { AgentEvent } from '../core/events';
 import type { TranscriptStore } from '../store/types';
 import { approvalHint } from './approval-hint';
-import { questionHint } from './answer';
+import { questionHint } from '../runtime/question-hint';
 import { InputError } from './exit-codes';
 import { createApprovalHandler } from './interactive-approval';
 import { printFollowed } from './follow';
 import { createPrinter, type Io } from './output';
 import type { SessionInput } from '../workflows/api';
-import { compressionMessage } from '../core/compression-message';
 import { sessionStatusText } from './chat-status';
 
 /** What `chat` needs to talk to its session. */
@@ -89,25 +86,14 @@ export async function printSessionStatus(s: ChatSession): Promise<void> {
   s.io.stderr.write(await sessionStatusText({ client: s.client, id: s.id, started: !s.defaults }));
 }
 
-/** `/clear` and `/compress`, on an idle session, with Gemini CLI's words for the outcome. */
+/** `/clear` and `/compress`, once the session is idle. */
 export async function runChatCommand(
   s: ChatSession,
   command: 'clear' | 'compress',
   idle: Promise<void>,
 ): Promise<void> {
   await idle;
-  if (command === 'clear') {
-    if (!s.defaults) await clearSession(s.client, s.id);
-    return void s.io.stderr.write('Conversation cleared: the next message starts afresh.\n');
-  }
-  if (s.defaults) return void s.io.stderr.write('Nothing to compress.\n');
-  try {
-    const r = await compressSession(s.client, s.id);
-    s.io.stderr.write(`${compressionMessage(r.status, r.originalTokens, r.newTokens)}\n`);
-  } catch (err) {
-    // Gemini CLI's words, with the reason Temporal keeps under the failed activity.
-    s.io.stderr.write(`Failed to compress chat history: ${failureText(err)}\n`);
-  }
+  s.io.stderr.write(`${await chatCommandText(s.client, { id: s.id, started: !s.defaults }, command)}\n`);
 }
 
 export async function closeChatSession(s: ChatSession): Promise<void> {

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { newSessionDefaults, openArgsStore, sessionSettings, type Client } from '../client';
 import type { Config } from '../config';
 import type { ApprovalMode } from '../core/types';
-import { geminiApiKey, MissingApiKeyError } from '../model/api-key';
+import { hasApiKey, MissingApiKeyError } from '../model/api-key';
 import type { Logger } from '../logger';
 import { positiveInt } from './arguments';
 import { addPromptOptions } from './prompt-options';
@@ -12,7 +12,7 @@ import { printRecap, scriptNeeded } from './chat-recap';
 import { EXIT } from './exit-codes';
 import type { Io } from './output';
 import { scriptedSessionQueue } from './resume';
-import { openRuntime, type AgentRuntime, type FakeResponses } from './runtime';
+import { openRuntime, type AgentRuntime, type FakeResponses } from '../runtime';
 
 export interface ChatOptions {
   workspace: string;
@@ -105,15 +105,6 @@ export async function chatCommand(
   } finally {
     await argsStore.close();
     await runtime.stop();
-  }
-}
-
-function hasApiKey(config: Config): boolean {
-  try {
-    return !!geminiApiKey(config);
-  } catch (err) {
-    if (err instanceof MissingApiKeyError) return false;
-    throw err;
   }
 }
 

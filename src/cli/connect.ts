@@ -1,7 +1,7 @@
 import { describeExecution, type Client } from '../client';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
-import { openRuntime } from './runtime';
+import { openRuntime } from '../runtime';
 
 export type Ctx = { config: Config; logger: Logger };
 

@@ -1,6 +1,6 @@
 import { formatUsd } from '../core/spend-limit';
 import type { AgentEvent } from '../core/events';
-import { selfCommand } from './self-command';
+import { selfCommand } from '../runtime/self-command';
 
 type CostLimitEvent = Extract<AgentEvent, { type: 'cost_limit_reached' }>;
 type BudgetEvent = Extract<AgentEvent, { type: 'budget_exhausted' }>;

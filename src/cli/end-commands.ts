@@ -3,7 +3,7 @@ import { cancelPrompt, describeExecution, promptState, terminatePrompt, type Cli
 import { withClient, type Ctx } from './connect';
 import { serveHint } from './no-answer';
 import type { Io } from './output';
-import { selfCommand } from './self-command';
+import { selfCommand } from '../runtime/self-command';
 
 /** `cancel ID` and `terminate ID`. */
 export function addEndings(program: Command, setup: () => Ctx, io: Io): void {

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import { parseScript, ScriptParseError } from '../fake-gemini';
 import { InputError } from './exit-codes';
-import type { FakeResponses } from './runtime';
+import type { FakeResponses } from '../runtime';
 
 /**
  * The `--fake-responses` / `--fake-responses-non-strict` choice, with its file read and parsed here,

@@ -3,7 +3,7 @@ import type { Client } from '../client';
 import type { Config } from '../config';
 import { defaultHost } from './default-host';
 import type { Io } from './output';
-import { selfCommand } from './self-command';
+import { selfCommand } from '../runtime/self-command';
 
 /** Looks this many times, a little apart: a worker of the host that is just starting gets a moment. */
 const LOOKS = 3;

@@ -14,7 +14,7 @@ import { printFollowed } from './follow';
 import { createPrinter, type Io, type OutputFormat, type Printer } from './output';
 import { openArgsStore, withFullPendingArgs } from '../client/full-args';
 import type { LoopDecision } from '../workflows/api';
-import { questionHint } from './answer';
+import { questionHint } from '../runtime/question-hint';
 import { costLines, formatStatus } from './status-text';
 import { approvalHint } from './approval-hint';
 

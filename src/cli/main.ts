@@ -32,10 +32,11 @@ import { addSkills } from './skills';
 import { addRun } from './run-options';
 import { addTravel } from './travel';
 import { addAcp } from './acp-command';
-import type { FakeResponses } from './runtime';
+import type { FakeResponses } from '../runtime';
 import { fakeResponsesOption } from './fake-responses';
 import { openHomeWarning } from '../private-files';
-import { geminiStyle, HELP_AFTER, packageVersion } from './bare-command';
+import { geminiStyle, HELP_AFTER } from './bare-command';
+import { packageVersion } from '../runtime/self-command';
 
 const io: Io = { stdout: process.stdout, stderr: process.stderr };
 

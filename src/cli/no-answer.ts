@@ -1,6 +1,6 @@
 import { describeExecution, type Client } from '../client';
 import { InputError } from './exit-codes';
-import { selfCommand } from './self-command';
+import { selfCommand } from '../runtime/self-command';
 
 /**
  * Why a prompt's query got no answer. An ended prompt is bad input (exit 42): nothing awaits a

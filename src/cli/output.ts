@@ -7,7 +7,7 @@ import { compressionMessage } from '../core/compression-message';
 import { finalAnswerTracker } from './final-answer';
 import { geminiStatsCollector } from './gemini-stats';
 import { LiveTextTracker, type LiveOutput, type StreamPiece } from '../core/live-text';
-import { selfCommand } from './self-command';
+import { selfCommand } from '../runtime/self-command';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 

@@ -8,7 +8,7 @@ import { demoCommand } from './demo';
 import type { Io, OutputFormat } from './output';
 import { addPromptOptions } from './prompt-options';
 import { runCommand, type RunOptions } from './run';
-import type { FakeResponses } from './runtime';
+import type { FakeResponses } from '../runtime';
 
 type Setup = () => { config: Config; logger: Logger };
 type FakeOption = (o: RunFlags) => FakeResponses | undefined;

@@ -1,6 +1,6 @@
 import type { Io } from './output';
-import type { AgentRuntime } from './runtime';
-import { selfCommand } from './self-command';
+import type { AgentRuntime } from '../runtime';
+import { selfCommand } from '../runtime/self-command';
 
 export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 

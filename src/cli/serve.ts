@@ -7,7 +7,7 @@ import { geminiApiKey } from '../model/api-key';
 import type { Logger } from '../logger';
 import type { Io } from './output';
 import { keepSpare, spareEnabled } from './spare-owner';
-import { openRuntime, type FakeResponses, type RuntimeOptions } from './runtime';
+import { openRuntime, type FakeResponses, type RuntimeOptions } from '../runtime';
 
 /**
  * `durable-agent server` (embedded dev server + worker) and `durable-agent worker` (worker only),

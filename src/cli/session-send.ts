@@ -1,7 +1,7 @@
 import { describeExecution, sendToSession, sessionStatus, WorkflowNotFoundError, type Client } from '../client';
 import type { Config } from '../config';
 import { serveHint } from './no-answer';
-import { selfCommand } from './self-command';
+import { selfCommand } from '../runtime/self-command';
 
 /**
  * `send`: the message goes to the session only when a worker answers for it. An update waits for

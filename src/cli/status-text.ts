@@ -1,8 +1,8 @@
 import type { StatusReport } from '../client';
 import type { Topic } from '../tools/update-topic';
-import { describeQuestion } from './answer';
+import { describeQuestion } from '../runtime/question-hint';
 import { shorten } from './output';
-import { selfCommand } from './self-command';
+import { selfCommand } from '../runtime/self-command';
 import { approvalCommands } from './approval-hint';
 import type { TokenUsage } from '../core/types';
 import { formatUsd } from '../core/spend-limit';

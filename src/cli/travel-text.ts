@@ -1,7 +1,7 @@
 import type { ForkReport } from '../client/fork';
 import type { TurnChanges } from '../client/look-back';
 import type { RewindReport } from '../client/rewind';
-import { selfCommand } from './self-command';
+import { selfCommand } from '../runtime/self-command';
 
 /** Said after every rewind: what a workspace checkpoint does not hold. */
 export const CANNOT_UNDO =

@@ -11,7 +11,7 @@ import type { Ctx } from './connect';
 import { defaultHost } from './default-host';
 import { hostOption } from './host-options';
 import type { Io } from './output';
-import { openRuntime, startWorker } from './runtime';
+import { openRuntime, startWorker } from '../runtime';
 import { checkpointsText, forkText, rewindText } from './travel-text';
 
 /** Where the commands read a session's or prompt's turns (the checkpoints' listing). */

@@ -5,7 +5,7 @@ import { atConfigEdge } from '../config/errors';
 import { readTrustedFolders, realDirectory, trustingFolder, updateTrustedFolders } from '../config/trusted-folders';
 import { EXIT, InputError } from './exit-codes';
 import type { Io } from './output';
-import { selfCommand } from './self-command';
+import { selfCommand } from '../runtime/self-command';
 
 /**
  * The commands that edit folder trust (`<home>/trusted-folders.json`). Only a trusted workspace's own

@@ -1,5 +1,5 @@
 import { WithStartWorkflowOperation, type Client, type WorkflowHandle } from '@temporalio/client';
-import { KIND_ATTRIBUTE, STATUS_ATTRIBUTE } from '../core/search-attributes';
+import { KIND_ATTRIBUTE, STATUS_ATTRIBUTE, WAITING_STATUSES } from '../core/search-attributes';
 import type { agentPromptWorkflow, agentSessionWorkflow } from '../workflows';
 import {
   confirmToolCallUpdate,
@@ -162,7 +162,7 @@ export async function terminatePrompt(client: Client, workflowId: string): Promi
 /** Ids of running prompts with a call awaiting approval or an answer (all running prompts without the attributes). */
 export async function promptsAwaitingApproval(client: Client, limit = 200): Promise<string[]> {
   const query = (await hasAgentSearchAttributes(client))
-    ? `${STATUS_ATTRIBUTE.name} IN ('awaiting_approval', 'awaiting_answer', 'budget_exhausted') AND ExecutionStatus = 'Running'`
+    ? `${STATUS_ATTRIBUTE.name} IN (${WAITING_STATUSES.map((s) => `'${s}'`).join(', ')}) AND ExecutionStatus = 'Running'`
     : "WorkflowType = 'agentPromptWorkflow' AND ExecutionStatus = 'Running'";
   const ids: string[] = [];
   for await (const wf of client.workflow.list({ query })) {

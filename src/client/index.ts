@@ -28,6 +28,7 @@ export {
   topUpBudget,
   type BudgetAnswer,
 } from './agent-client';
+export { chatCommandText } from './chat-command';
 export { followEvents, followPrompt, type FollowItem, type FollowOptions } from './follow';
 export { followShown, type StoreConfig } from './follow-shown';
 export { openArgsStore, showFullArgs, withFullArgs, withFullPendingArgs, type ArgsStore } from './full-args';
@@ -61,6 +62,8 @@ export {
 } from './status';
 export { checkPayloadSize, MAX_MESSAGE_BYTES, PayloadTooLargeError } from './payload-limit';
 export { failureText } from './failure-text';
+// A call's one-line summary, as the Web UI shows it on the call's activity.
+export { oneLine, toolSummary } from '../workflows/state/summaries';
 // The failures a caller tells apart: an unknown id, a refused update, a session id already used.
 export {
   WorkflowExecutionAlreadyStartedError,

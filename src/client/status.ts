@@ -5,7 +5,7 @@ import {
   type WorkflowHandle,
 } from '@temporalio/client';
 import { ApplicationFailure, CancelledFailure, TerminatedFailure } from '@temporalio/common';
-import { STATUS_ATTRIBUTE } from '../core/search-attributes';
+import { STATUS_ATTRIBUTE, WAITING_STATUSES } from '../core/search-attributes';
 import {
   statusQuery,
   type PromptResult,
@@ -150,11 +150,10 @@ async function unansweredStatus(
 ): Promise<StatusReport> {
   const wedged = await wedgedReason(client, workflowId, description);
   const published = description.typedSearchAttributes.get(STATUS_ATTRIBUTE);
-  const waiting =
-    published === 'awaiting_approval' || published === 'awaiting_answer' || published === 'budget_exhausted';
+  const waiting = WAITING_STATUSES.find((status) => status === published);
   return {
     ...base,
-    status: waiting ? published : 'running',
+    status: waiting ?? 'running',
     error: wedged
       ? { type: 'WorkflowTaskFailed', message: wedged }
       : {

@@ -16,5 +16,9 @@ export const SEARCH_ATTRIBUTE_NAMES = [STATUS_ATTRIBUTE.name, KIND_ATTRIBUTE.nam
 /** `budget_exhausted`: a request could cross the spending limit; the prompt waits for a top-up or a stop. */
 export type AgentStatusValue = 'running' | 'awaiting_approval' | 'awaiting_answer' | 'budget_exhausted';
 
+/** The statuses of a prompt that waits for a person: what `pending` lists and a status shows without a worker. */
+export const WAITING_STATUSES = ['awaiting_approval', 'awaiting_answer', 'budget_exhausted'] as const;
+export type WaitingStatus = (typeof WAITING_STATUSES)[number];
+
 /** How a prompt ended, published once at its end: a query for `running` finds running prompts alone. */
 export type AgentEndingValue = 'completed' | 'cancelled' | 'failed';

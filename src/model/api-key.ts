@@ -15,6 +15,16 @@ export function geminiApiKey(config: Pick<Config, 'geminiApiKey' | 'geminiBaseUr
   return apiKey;
 }
 
+/** Whether model requests would have a key (`geminiApiKey` would not throw). */
+export function hasApiKey(config: Pick<Config, 'geminiApiKey' | 'geminiBaseUrl'>): boolean {
+  try {
+    return !!geminiApiKey(config);
+  } catch (err) {
+    if (err instanceof MissingApiKeyError) return false;
+    throw err;
+  }
+}
+
 export class MissingApiKeyError extends Error {
   constructor() {
     super(

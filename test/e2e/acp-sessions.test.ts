@@ -8,26 +8,29 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { PromptResponse, RequestError } from '@agentclientprotocol/sdk';
-import { hasPollers } from '../../src/client';
+import { hasPollers, sessionStatus } from '../../src/client';
 import { FakeGeminiServer, functionCallResponse, textResponse, type ScriptLine } from '../../src/fake-gemini';
 import { statusQuery, type PromptResult } from '../../src/workflows/api';
 import { messageText, permissionAsked, spawnAcp, type AcpEditor } from '../helpers/acp';
-import { BIN, eventually, sandboxesCleanedAfterEach, type CliProcess, type Sandbox } from '../helpers/cli';
+import { BIN, createSandbox, eventually, killAllCli, type CliProcess, type Sandbox } from '../helpers/cli';
 import { promptResultOnceStarted } from '../helpers/session-prompts';
 import { closeTestEnv, getTestEnv, TEST_ENV_VARS } from '../helpers/temporal-env';
 
 jest.setTimeout(240_000);
 
+const FILE_LIFETIME_MS = 30 * 60_000;
 const sharedAddress = () => process.env[TEST_ENV_VARS.address] as string;
-const sandbox = sandboxesCleanedAfterEach();
-const fakes: FakeGeminiServer[] = [];
 const editors: AcpEditor[] = [];
+/** Processes a test started for itself (a worker it kills, and the one that replaces it). */
+const ownProcesses: CliProcess[] = [];
+const ownHomes: string[] = [];
 const running = (e: AcpEditor) => e.child.exitCode === null && e.child.signalCode === null;
 afterEach(async () => {
   await Promise.all(editors.splice(0).map((e) => (running(e) ? e.close() : undefined)));
-  await Promise.all(fakes.splice(0).map((f) => f.close()));
+  const own = ownProcesses.splice(0);
+  for (const cli of own) cli.kill('SIGKILL');
+  await Promise.all(own.map((cli) => cli.done));
 });
-afterAll(() => closeTestEnv());
 
 interface Setup {
   box: Sandbox;
@@ -36,18 +39,48 @@ interface Setup {
   worker: CliProcess;
 }
 
-/** A sandbox with a worker process polling a queue of its own, and the fake server answering `script`. */
-async function setUp(name: string, script: ScriptLine[]): Promise<Setup> {
-  const fake = await FakeGeminiServer.start({ script });
-  fakes.push(fake);
-  const box = sandbox(name, sharedAddress());
-  const queue = `acp-${name}-${Date.now()}`;
-  const env = { GOOGLE_GEMINI_BASE_URL: fake.url, DURABLE_AGENT_TASK_QUEUE: queue };
-  const worker = box.start(['worker'], { env });
+/**
+ * One fake Gemini server and one worker process for the file, on a queue of their own: the tests
+ * kill `acp` processes, not them. A test that kills its worker starts one of its own (`ownWorker`),
+ * in a home of its own.
+ * Each test loads its own script and works in a directory of its own, so its sessions are its own.
+ */
+let shared: Setup;
+beforeAll(async () => {
+  const fake = await FakeGeminiServer.start({ script: [] });
+  const box = createSandbox('acp-sessions', sharedAddress());
+  const env = { GOOGLE_GEMINI_BASE_URL: fake.url, DURABLE_AGENT_TASK_QUEUE: `acp-sessions-${Date.now()}` };
+  shared = { box, env, fake, worker: await pollingWorker(box, env) };
+});
+afterAll(async () => {
+  await shared?.fake.close();
+  await killAllCli([...(shared ? [shared.box.home] : []), ...ownHomes]);
+  await closeTestEnv();
+});
+
+/** A worker process polling `env`'s queue. */
+async function pollingWorker(box: Sandbox, env: Record<string, string>): Promise<CliProcess> {
+  // It lives as long as its test or the file, past the helper's default timeout for a command.
+  const worker = box.start(['worker'], { env, timeoutMs: FILE_LIFETIME_MS });
   // Polling before an editor starts `acp`: it then runs no worker of its own, and killing it kills no worker.
   const { client } = await getTestEnv();
-  await eventually(() => hasPollers(client, queue), 60_000, `a worker on ${queue}`);
-  return { box, env, fake, worker };
+  await eventually(() => hasPollers(client, env.DURABLE_AGENT_TASK_QUEUE), 60_000, 'a worker polling');
+  return worker;
+}
+
+/** The file's fake server answering `script`, a workspace of the test's own, and the shared worker (or its own). */
+async function setUp(name: string, script: ScriptLine[], ownWorker = false): Promise<Setup> {
+  const { box, fake } = shared;
+  fake.load(script);
+  const workspace = fs.mkdtempSync(path.join(box.dir, `${name}-`));
+  if (!ownWorker) return { ...shared, box: { ...box, workspace } };
+  // A home of its own too: its worker and what that worker spawns are killed without touching the shared one.
+  const own = createSandbox(name, sharedAddress());
+  ownHomes.push(own.home);
+  const env = { ...shared.env, DURABLE_AGENT_TASK_QUEUE: `acp-${name}-${Date.now()}` };
+  const worker = await pollingWorker(own, env);
+  ownProcesses.push(worker);
+  return { box: own, env, fake, worker };
 }
 
 async function editorOf(s: Setup): Promise<AcpEditor> {
@@ -142,10 +175,14 @@ test('`acp` SIGKILLed mid-prompt: the prompt finishes without it; a new `acp` li
 
 test('the worker SIGKILLed mid tool call under an attached editor: the call ends "outcome unknown", the prompt completes once', async () => {
   const command = 'echo $PPID > spawner.pid; echo $$ > command.pid; sleep 120';
-  const s = await setUp('worker-killed', [
-    functionCallResponse({ name: 'run_shell_command', args: { command } }),
-    textResponse('Checked what the interrupted command did.'),
-  ]);
+  const s = await setUp(
+    'worker-killed',
+    [
+      functionCallResponse({ name: 'run_shell_command', args: { command } }),
+      textResponse('Checked what the interrupted command did.'),
+    ],
+    true,
+  );
   const editor = await editorOf(s);
   const { sessionId } = await editor.connection.agent.request('session/new', { cwd: s.box.workspace, mcpServers: [] });
   await editor.connection.agent.request('session/set_mode', { sessionId, modeId: 'yolo' });
@@ -160,7 +197,7 @@ test('the worker SIGKILLed mid tool call under an attached editor: the call ends
   await s.worker.done;
   for (const name of ['spawner.pid', 'command.pid'])
     process.kill(Number(fs.readFileSync(pidFile(name), 'utf8')), 'SIGKILL');
-  s.box.start(['worker'], { env: s.env });
+  ownProcesses.push(s.box.start(['worker'], { env: s.env }));
   expect((await prompt).stopReason).toBe('end_turn');
   const calls = editor.updatesOf(sessionId, 'tool_call');
   expect(calls).toHaveLength(1);
@@ -229,6 +266,45 @@ test('resume follows a running prompt from now, without replaying what came befo
   expect(second.updatesOf(sessionId, 'tool_call').map((u) => u.title)).toEqual(['write_file: later.txt']);
   expect(messageText(second, sessionId)).not.toContain('Earlier answer.');
   expect(fs.readFileSync(path.join(s.box.workspace, 'later.txt'), 'utf8')).toBe('later\n');
+});
+
+test('a mode set in an editor attached to a session holds for the prompts queued after the running one', async () => {
+  const s = await setUp(
+    'attached-mode',
+    [
+      functionCallResponse({ name: 'run_shell_command', args: { command: 'echo one' } }),
+      textResponse('one done'),
+      // Slow enough that the editor, following the queued prompt from its start, sets its mode before the call.
+      functionCallResponse({ name: 'run_shell_command', args: { command: 'echo two' } }, { delayMs: 5000 }),
+      textResponse('two done'),
+    ],
+    true,
+  );
+  const first = await editorOf(s);
+  const { sessionId } = await first.connection.agent.request('session/new', { cwd: s.box.workspace, mcpServers: [] });
+  void first.connection.agent.request('session/prompt', { sessionId, prompt: text('one') }).catch(() => undefined);
+  await permissionAsked(first);
+  // A second message, queued behind the running prompt from the command line.
+  ownProcesses.push(s.box.start(['run', '--session', sessionId, 'two'], { env: s.env }));
+  const { client } = await getTestEnv();
+  await eventually(async () => (await sessionStatus(client, sessionId))?.queued.length === 1, 60_000, 'two queued');
+  first.child.kill('SIGKILL');
+
+  const second = await editorOf(s);
+  await second.connection.agent.request('session/resume', { sessionId, cwd: s.box.workspace });
+  const asked = await permissionAsked(second);
+  await second.connection.agent.request('session/set_mode', { sessionId, modeId: 'yolo' });
+  // The running prompt's call is let go whichever way yolo treats a call already waiting.
+  if (!asked.withdrawn)
+    await s.box.run(['approve', `${sessionId}-p1`, asked.request.toolCall.toolCallId], { env: s.env });
+  await eventually(
+    () => messageText(second, sessionId).includes('two done') || second.asked.length > 1,
+    60_000,
+    'the queued prompt to end or ask',
+  );
+  // The queued prompt ran in the mode the editor shows: its call was not asked.
+  expect(second.asked).toHaveLength(1);
+  expect(messageText(second, sessionId)).toContain('two done');
 });
 
 test('bad input: unknown sessions, another directory’s session, bad cursors and paths get JSON-RPC errors; nothing is lost', async () => {

@@ -14,35 +14,49 @@ import {
   type ScriptLine,
 } from '../../src/fake-gemini';
 import { messageText, permissionAsked, spawnAcp, type AcpEditor } from '../helpers/acp';
-import { eventually, expectExit, sandboxesCleanedAfterEach, type Sandbox } from '../helpers/cli';
+import { createSandbox, eventually, expectExit, killAllCli, type Sandbox } from '../helpers/cli';
 import { hasPollers } from '../../src/client';
 import { closeTestEnv, getTestEnv, TEST_ENV_VARS } from '../helpers/temporal-env';
 
 jest.setTimeout(180_000);
 
+const FILE_LIFETIME_MS = 30 * 60_000;
 const sharedAddress = () => process.env[TEST_ENV_VARS.address] as string;
-const sandbox = sandboxesCleanedAfterEach();
-const fakes: FakeGeminiServer[] = [];
-const editors: AcpEditor[] = [];
-afterEach(async () => {
-  await Promise.all(editors.splice(0).map((e) => e.close()));
-  await Promise.all(fakes.splice(0).map((f) => f.close()));
-});
-afterAll(() => closeTestEnv());
 
-/** A sandbox with a worker on a queue of its own, the fake server answering `script`, and an editor connected. */
-async function setUp(name: string, script: ScriptLine[]) {
-  const fake = await FakeGeminiServer.start({ script });
-  fakes.push(fake);
-  const box = sandbox(name, sharedAddress());
-  const env = { GOOGLE_GEMINI_BASE_URL: fake.url, DURABLE_AGENT_TASK_QUEUE: `acp-${name}-${Date.now()}` };
-  box.start(['worker'], { env });
+/**
+ * One worker, one fake Gemini server and one `acp` process for the whole file: no test here kills
+ * them. Each test loads its own script, works in a directory of its own and opens its own session,
+ * so what one test sees (updates, permission requests) is told apart by session, or reset.
+ */
+let shared: { box: Sandbox; env: Record<string, string>; editor: AcpEditor; fake: FakeGeminiServer };
+let leaveOpen: AcpEditor['answer'];
+beforeAll(async () => {
+  const fake = await FakeGeminiServer.start({ script: [] });
+  const box = createSandbox('acp', sharedAddress());
+  const env = { GOOGLE_GEMINI_BASE_URL: fake.url, DURABLE_AGENT_TASK_QUEUE: `acp-${Date.now()}` };
+  // It lives as long as the file, past the helper's default timeout for a command.
+  box.start(['worker'], { env, timeoutMs: FILE_LIFETIME_MS });
   // The worker polls before the editor starts: otherwise `acp` would run one of its own.
   const { client } = await getTestEnv();
   await eventually(() => hasPollers(client, env.DURABLE_AGENT_TASK_QUEUE), 60_000, 'the worker polling');
-  const editor = await spawnAcp(box, env);
-  editors.push(editor);
-  return { box, env, editor, fake };
+  shared = { box, env, fake, editor: await spawnAcp(box, env) };
+  leaveOpen = shared.editor.answer;
+});
+afterAll(async () => {
+  await shared?.editor?.close();
+  await shared?.fake.close();
+  await killAllCli(shared ? [shared.box.home] : []);
+  await closeTestEnv();
+});
+
+/** The shared editor with the fake server answering `script`, and a workspace of the test's own. */
+async function setUp(name: string, script: ScriptLine[]) {
+  const { box, env, editor, fake } = shared;
+  fake.load(script);
+  editor.asked.length = 0;
+  editor.answer = leaveOpen;
+  const workspace = fs.mkdtempSync(path.join(box.dir, `${name}-`));
+  return { box: { ...box, workspace }, env, editor, fake };
 }
 
 async function newSession(editor: AcpEditor, box: Sandbox) {

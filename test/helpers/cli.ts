@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { toJsonl, type ScriptLine } from '../../src/fake-gemini';
-import { recordOwnAddress } from '../../src/cli/own-server';
+import { recordOwnAddress } from '../../src/runtime/own-server';
 import { isServerReachable } from '../../src/server/dev-server';
 import { TEST_ENV_VARS } from './temporal-env';
 import { GEMINI_3 } from '../../src/core/models';

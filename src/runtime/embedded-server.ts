@@ -1,9 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { loadConfig, type Config } from '../config';
+import type { Config } from '../config';
 import { isServerReachable, startDevServer, type DevServer } from '../server/dev-server';
 import { ensureTemporalCli, projectRoot } from '../server/temporal-cli';
-import { geminiStyle } from './bare-command';
 import { cannotReachMessage, isOwnAddress, recordOwnAddress } from './own-server';
 import { awaitLeftServer, leftServerRunning } from './left-server';
 import { isLocalHost, splitAddress } from '../client/address';
@@ -72,28 +71,15 @@ export interface EarlyStart {
 let early: (EarlyStart & { address: string; logs: string[] }) | undefined;
 
 /**
- * A cold `run` (no server answering, the CLI installed) starts the embedded server before the CLI
- * loads its modules: the server's own start (a second or more, another process) then overlaps the
- * CLI's loading, its configuration reads and the worker's loading instead of following them. Only
- * the plain attached `run` starts early, with the options it would have used; anything the early
- * start cannot settle (an unreachable address not ours, no CLI yet, a bad configuration) is left
- * for the ordinary start, which says it. A server started early but never taken (the command
- * failed on its input) goes with this process, as any server this process starts. Resolves once
- * the server process is started (or the early start declined): the caller loads the CLI's modules
- * only then, since their loading holds the event loop that the checks before the start need.
+ * Starts this home's server ahead of the caller's loading (the CLI's early start of a cold `run`):
+ * only where it is sure to be wanted and safe, with the options an ordinary start would use. Anything
+ * it cannot settle (an unreachable address not ours, no Temporal CLI yet) is left for the ordinary
+ * start, which says it. Never a home's first server: one that goes with a command refused for its
+ * input must not be the one creating the database; a previous run's server still shutting down is
+ * waited out by the ordinary start, while the modules load. Resolves once the server process is
+ * started (or the early start declined); `takeEarlyServer` hands the start over.
  */
-export async function startEarly(argv: string[]): Promise<void> {
-  const args = geminiStyle(argv).slice(2);
-  if (args[0] !== 'run' || args.some((a) => ['--detach', '-h', '--help'].includes(a))) return;
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch {
-    return;
-  }
-  // Never a home's first server: one that goes with a command refused for its input must not be the
-  // one creating the database. A previous run's server still shutting down is waited out by the
-  // ordinary start, while the modules load.
+export async function startServerEarly(config: Config): Promise<void> {
   if (!fs.existsSync(databaseOf(config.home)) || leftServerRunning(config.home)) return;
   const logs: string[] = [];
   let starting = false;
@@ -117,7 +103,7 @@ export async function startEarly(argv: string[]): Promise<void> {
   await started;
 }
 
-/** The start `startEarly` began at `address`, once; its log lines go to `log` when it settles. */
+/** The start `startServerEarly` began at `address`, once; its log lines go to `log` when it settles. */
 export function takeEarlyServer(address: string, log: (msg: string) => void): EarlyStart | undefined {
   const taken = early?.address === address ? early : undefined;
   early = undefined;

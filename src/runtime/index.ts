@@ -5,7 +5,7 @@ import type { Logger } from '../logger';
 import type { DevServer } from '../server/dev-server';
 import { commandEnvironment } from '../config/env';
 import { loadWorkerEnvRedaction } from '../config/workspace';
-import { defaultHost } from './default-host';
+import { defaultHost } from '../worker/host';
 import { recordLeftServer } from './left-server';
 import { ensureServer, takeEarlyServer } from './embedded-server';
 
@@ -17,6 +17,7 @@ const SCRIPTED_QUEUE = /-fake-\d+-\d+$/;
 
 import type { FakeResponses } from '../client/prompt-input';
 export type { FakeResponses };
+export { startBackgroundServer } from './background';
 
 /** A connected client, plus whatever this process had to start to serve it. */
 export interface AgentRuntime {

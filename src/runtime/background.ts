@@ -6,9 +6,9 @@ import { inheritedEnvironment } from '../config/env';
 import type { Logger } from '../logger';
 import { isServerReachable } from '../server/dev-server';
 import { awaitLeftServer } from './left-server';
-import { InputError } from './exit-codes';
+import { InputError, isLocalHost, splitAddress, type FakeResponses } from '../client';
+import { TemporalUnreachableError } from './embedded-server';
 import { cannotReachMessage, isOwnAddress } from './own-server';
-import { isLocalHost, splitAddress, TemporalUnreachableError, type FakeResponses } from './runtime';
 
 const START_TIMEOUT_MS = 120_000;
 

@@ -41,3 +41,9 @@ function sameFile(a: string | undefined, b: string): boolean {
     return false;
   }
 }
+
+/** The package's version, as `-v` prints it. */
+export function packageVersion(): string {
+  const manifest = path.join(projectRoot(), 'package.json');
+  return (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { version: string }).version;
+}
