@@ -11,7 +11,7 @@ import type { AgentEvent } from '../core/events';
 import { LiveTextTracker, type LiveOutput } from '../core/live-text';
 import { findTool } from '../tools';
 import type { Todo } from '../tools/write-todos';
-import { pauseText } from '../cli/cost-limit';
+import { pauseText } from '../runtime/pause-text';
 import { newUsageTally, usageUpdates, type UsageTally } from './usage';
 
 /** What the translation remembers between items of one prompt; start each prompt with `newUpdateView`. */

@@ -1,5 +1,6 @@
 import type { StatusReport } from '../client';
-import { costLimitLine, pauseText } from './cost-limit';
+import { costLimitLine } from './cost-limit';
+import { pauseText } from '../runtime/pause-text';
 import type { Todo } from '../tools/write-todos';
 import type { AgentEvent } from '../core/events';
 import { awaitingApprovalLine } from './approval-hint';
