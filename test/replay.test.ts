@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from '@temporalio/worker';
+import { COST_REPLAY_SINKS } from '../src/worker/cost-total';
 import { TEST_API_KEY } from './helpers/agent-harness';
 import { closeTestEnv, getTestEnv } from './helpers/temporal-env';
 
@@ -24,7 +25,7 @@ test('there are recorded histories to replay', () => {
 test.each(files)('%s replays deterministically', async (file) => {
   const { workflowBundle } = await getTestEnv();
   const history = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
-  await Worker.runReplayHistory({ workflowBundle }, history, file.replace(/\.json$/, ''));
+  await Worker.runReplayHistory({ workflowBundle, sinks: COST_REPLAY_SINKS }, history, file.replace(/\.json$/, ''));
 });
 
 test('no recorded history contains the API key the tests used (invariant 8)', () => {

@@ -13,6 +13,7 @@ import { otelEnv, type OtelEnv } from '../config/env';
 import { installTemporalRuntime } from '../logger';
 import { createGenAI } from '../model/client';
 import { openStores } from '../store/open';
+import { costTotalSinks } from './cost-total';
 import { withDeployment } from './deployment';
 import { boundWorkflowHeap } from './heap';
 import { TRACED_BUNDLE, tracingFromEnv, type WorkerTracing } from './tracing';
@@ -74,7 +75,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     mcpPool,
   });
   const shutdownGraceTime = options.shutdownGraceTime ?? '5 seconds';
-  // OTEL_ variables turn on tracing; without them the worker has no interceptors and no sinks.
+  // OTEL_ variables turn on tracing; without them the worker has no interceptors and only the cost sink.
   const tracing = await tracingFromEnv(options.otel ?? otelEnv());
   // Made beside the main worker, not after it: a restarted worker's first task is often a dead worker's
   // interrupted tool call, which waits for the host queue's poller. Awaited below, after the main worker.
@@ -90,7 +91,8 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     ...withDeployment(workflowSource(options.workflowBundlePath, tracing !== undefined)),
     // The bundles carry the same converter (scripts/bundle-workflows.js): an undecodable signal is a warning.
     dataConverter: { payloadConverterPath: require.resolve('../payload-converter') },
-    ...(tracing && { interceptors: tracing.interceptors, sinks: tracing.sinks }),
+    ...(tracing && { interceptors: tracing.interceptors }),
+    sinks: { ...tracing?.sinks, ...costTotalSinks() },
     shutdownGraceTime,
     // A worker killed without saying goodbye leaves its cached prompts' next tasks on its sticky
     // queue until this expires (SDK default 10 s); only then does a new worker get them.

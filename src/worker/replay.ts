@@ -2,6 +2,7 @@ import type { HistoryAndWorkflowId } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import { installTemporalRuntime } from '../logger';
 import { workflowSource } from './index';
+import { COST_REPLAY_SINKS } from './cost-total';
 import { REPLAY_SINKS } from './tracing';
 
 /** One history that the workflow code could not replay, and why. */
@@ -27,7 +28,7 @@ export async function replayHistories(
   const options = {
     ...workflowSource(bundlePath),
     dataConverter: { payloadConverterPath: require.resolve('../payload-converter') },
-    sinks: REPLAY_SINKS,
+    sinks: { ...REPLAY_SINKS, ...COST_REPLAY_SINKS },
     replayName: 'replay-check',
   };
   const results = Worker.runReplayHistories(options, histories);

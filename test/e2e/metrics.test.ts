@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { FakeGeminiServer, functionCallResponse, textResponse } from '../../src/fake-gemini';
 import type { PromptResult } from '../../src/workflows/api';
 import { closeTestEnv, getTestEnv } from '../helpers/temporal-env';
+import { scrape, sum } from '../helpers/metrics';
 import { BIN, exited, spawnWorker, waitFor } from '../helpers/processes';
 
 let fake: FakeGeminiServer | undefined;
@@ -86,22 +87,6 @@ test('a bad --metrics address is refused with a message that names it', async ()
   expect(bad.exitCode).toBe(52);
   expect(bad.output()).toContain('--metrics must be HOST:PORT');
 });
-
-/** The sum of a metric's samples (exact name, optionally only lines whose labels match) over scrapes. */
-function sum(scrapes: string[], name: string, labels?: RegExp): number {
-  let total = 0;
-  for (const text of scrapes)
-    for (const line of text.split('\n')) {
-      const match = new RegExp(`^${name}(\\{[^}]*\\})? ([0-9.e+-]+)$`).exec(line);
-      if (match && (!labels || labels.test(match[1] ?? ''))) total += Number(match[2]);
-    }
-  return total;
-}
-
-async function scrape(port: number): Promise<string> {
-  const res = await fetch(`http://127.0.0.1:${port}/metrics`);
-  return res.text();
-}
 
 function spawnWithArgs(env: Record<string, string>, args: string[]) {
   const child = spawn(process.execPath, [BIN, 'worker', ...args], {

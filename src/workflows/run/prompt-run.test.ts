@@ -18,6 +18,7 @@ jest.mock('@temporalio/workflow', () => ({
   patched: () => true,
   workflowInfo: () => ({ workflowId: 'prompt-1', taskQueue: 'q', historyLength: 10, continueAsNewSuggested: false }),
   upsertSearchAttributes: () => undefined,
+  proxySinks: () => ({ cost: { spent: () => undefined } }),
   metricMeter: {
     createCounter: () => ({ add: () => undefined }),
     createHistogram: () => ({ record: () => undefined }),

@@ -7,7 +7,7 @@ jest.mock('@temporalio/workflow', () => ({
   ...jest.requireActual('@temporalio/workflow'),
   workflowInfo: () => ({ workflowId: 'prompt-1', taskQueue: 'q', historyLength: 10 }),
   upsertSearchAttributes: () => undefined,
-  metricMeter: { createHistogram: () => ({ record: () => undefined }) },
+  proxySinks: () => ({ cost: { spent: () => undefined } }),
 }));
 
 const input: PromptInput = {

@@ -1,4 +1,4 @@
-import { metricMeter } from '@temporalio/workflow';
+import { metricMeter, proxySinks, type Sinks } from '@temporalio/workflow';
 import type { AgentEventBody } from '../../core/events';
 import type { TokenUsage } from '../../core/types';
 
@@ -70,13 +70,19 @@ export function countFallback(from: string, to: string): void {
 }
 
 /**
- * One model request's cost in USD, by model: a float histogram, since counters only add whole numbers; its
- * `durable_agent_cost_usd_sum` series is the total spent by model, `_count` the priced requests.
+ * What the worker adds up outside the sandbox (worker/cost-total.ts): Temporal's workflow counters add only whole
+ * numbers, so the running total in USD is kept by the worker's own code, reached through this sink.
+ */
+export interface CostSinks extends Sinks {
+  cost: { spent(model: string, usd: number): void };
+}
+
+/**
+ * One model request's cost in USD, by model, added to `durable_agent_cost_usd_total` through the sink (the worker
+ * does not call it while a workflow replays, as the meter drops values then).
  */
 export function countCost(model: string, usd: number): void {
-  meter()
-    .createHistogram(PREFIX + 'cost_usd', 'float', 'USD')
-    .record(usd, { model });
+  proxySinks<CostSinks>().cost.spent(model, usd);
 }
 
 function countToolCall(clock: MetricClock, callId: string, tool: string, outcome: string): void {
