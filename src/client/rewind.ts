@@ -70,16 +70,8 @@ export async function rewind(
   const exclude = target ? (await readManifest(store, target)).exclude : [];
   const before =
     workspace && target ? (await snapshotWorkspace(store, workspace, { exclude, statCacheDir })).ref : undefined;
-  // On another host the session takes the checkpoint before and restores the files there, by the host's worker.
-  const restore = remote && target ? { restore: { checkpoint: target, exclude } } : {};
-  const payload = options.undo
-    ? { undo: true, ...(before ? { checkpoint: before } : {}), ...restore }
-    : {
-        ...(conversation ? { to: point?.transcript } : {}),
-        ...(before ? { checkpoint: before } : {}),
-        turn: options.to,
-        ...restore,
-      };
+  const restore = remote && target ? { checkpoint: target, exclude } : undefined;
+  const payload = updatePayload(options, conversation ? point?.transcript : undefined, before, restore);
   const done = await client.workflow.getHandle(sessionId).executeUpdate(rewindConversationUpdate, { args: [payload] });
   const local = workspace && target ? await restoreWorkspace(store, target, workspace, { statCacheDir }) : undefined;
   const restored = local ?? done.files;
@@ -91,6 +83,17 @@ export async function rewind(
     ...(conversation || options.undo ? { conversation: done.transcript } : {}),
     ...(checkpointBefore ? { checkpointBefore } : {}),
   };
+}
+
+/** The session's update: `restore` when the files are put back on another host, by the session. */
+function updatePayload(
+  options: RewindOptions,
+  to: TranscriptRef | undefined,
+  before: string | undefined,
+  restore: { checkpoint: string; exclude: string[] } | undefined,
+) {
+  const common = { ...(before ? { checkpoint: before } : {}), ...(restore ? { restore } : {}) };
+  return options.undo ? { undo: true, ...common } : { ...(to ? { to } : {}), ...common, turn: options.to };
 }
 
 function checkOptions(options: RewindOptions): void {
