@@ -1,4 +1,4 @@
-import { snapshotWorkspace, statCacheDir } from '../checkpoints';
+import { restoreWorkspace, snapshotWorkspace, statCacheDir, type RestoreResult } from '../checkpoints';
 import type { CheckpointSettings } from '../core/checkpoints';
 import type { TranscriptStore } from '../store/types';
 
@@ -40,4 +40,23 @@ export async function checkpointWorkspace(
     }
     throw err;
   }
+}
+
+export interface RestoreCheckpointInput {
+  /** Real path of the workspace on this host. */
+  workspace: string;
+  /** The checkpoint written over it. */
+  checkpoint: string;
+}
+
+/**
+ * Writes checkpoint `checkpoint` over the workspace on the host that holds it (a rewind asked from another machine).
+ * A retry after a crash restores the same checkpoint again: files already put back cost a stat.
+ */
+export async function restoreCheckpoint(
+  deps: { store: TranscriptStore; home?: string },
+  input: RestoreCheckpointInput,
+): Promise<RestoreResult> {
+  const cacheDir = deps.home ? statCacheDir(deps.home) : undefined;
+  return restoreWorkspace(deps.store, input.checkpoint, input.workspace, { statCacheDir: cacheDir });
 }

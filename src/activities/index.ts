@@ -31,7 +31,12 @@ import { commandRecords } from './command-records';
 import { discoverMcpTools, type DiscoverMcpInput } from './mcp/discover';
 import { callMcpTool, type CallMcpToolInput } from './mcp/call';
 import { cutTranscript, type CutTranscriptInput } from './cut-transcript';
-import { checkpointWorkspace, type CheckpointInput } from './checkpoint';
+import {
+  checkpointWorkspace,
+  restoreCheckpoint,
+  type CheckpointInput,
+  type RestoreCheckpointInput,
+} from './checkpoint';
 
 export interface ActivityDeps {
   models: ModelSeam;
@@ -138,6 +143,10 @@ function transcriptAndToolActivities(deps: ActivityDeps) {
     /** A checkpoint of the workspace before a call that may change files, and at the end of its turn. */
     async checkpointWorkspace(input: CheckpointInput) {
       return checkpointWorkspace({ store: deps.store, home: deps.home }, input);
+    },
+    /** A rewind asked from another host: the checkpoint written over the workspace here. */
+    async restoreCheckpoint(input: RestoreCheckpointInput) {
+      return restoreCheckpoint({ store: deps.store, home: deps.home }, input);
     },
     /** Records a user message without a model call: the last function responses of a stopped prompt. */
     async recordMessage(input: RecordMessageInput): Promise<number> {

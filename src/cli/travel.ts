@@ -97,11 +97,13 @@ function addRewind(program: Command, setup: () => Ctx, io: Io, turnsOf: TurnsSou
     .option('--files-only', 'rewind the workspace, keep the conversation')
     .option('--conversation-only', 'rewind the conversation, keep the workspace')
     .option('--cancel', 'cancel a running prompt of the session first')
+    .option('--host <name>', "the host this machine's workers serve (default: this machine's name)", hostOption)
     .description("take the workspace and the conversation back to turn N's checkpoint (undoable)")
     .action(async (id: string, o) => {
       const ctx = setup();
+      const host = (o.host as string | undefined) ?? defaultHost();
       process.exitCode = await withSession(ctx, id, async (client, store, taskQueue) => {
-        const options = { to: o.to, undo: o.undo, filesOnly: o.filesOnly, conversationOnly: o.conversationOnly };
+        const options = { to: o.to, undo: o.undo, filesOnly: o.filesOnly, conversationOnly: o.conversationOnly, host };
         const turns = await turnsOf(client, id);
         const statCacheDir = statCacheDirOf(ctx.config.home);
         const report = await rewind(client, store, turns, { ...options, cancel: o.cancel, taskQueue, statCacheDir });

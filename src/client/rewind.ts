@@ -6,7 +6,8 @@ import type { TranscriptStore } from '../store/types';
 import { lastRewindQuery, rewindConversationUpdate } from '../workflows/rewind-api';
 import { InputError } from './input-error';
 import { continuedSession } from './continued-session';
-import { conversationOwner, promptEnded, untilIdle } from './session-target';
+import { hostHasWorker } from './host-pollers';
+import { conversationOwner, promptEnded, startDefaults, untilIdle } from './session-target';
 import { turnPoint, type TravelTurns } from './turn-point';
 
 export interface RewindOptions {
@@ -25,6 +26,11 @@ export interface RewindOptions {
   taskQueue: string;
   /** The host's stat caches (statCacheDir of the home): unchanged files then cost a stat, not a read and a hash. */
   statCacheDir?: string;
+  /**
+   * The host this machine's workers serve. A session whose workspace is on another host has its files rewound there,
+   * by that host's worker; absent, every workspace is taken to be on this machine.
+   */
+  host?: string;
 }
 
 /** What a rewind did, for the command to say. */
@@ -53,32 +59,41 @@ export async function rewind(
   checkOptions(options);
   const files = !options.conversationOnly;
   const conversation = !options.filesOnly;
+  const remote = files ? await remoteHost(client, turns, options) : undefined;
   const need = { files: files && !options.checkpoint, conversation };
   const point = options.undo ? undefined : turnPoint(turns, options.to as number, need);
-  const workspace = files ? localWorkspace(turns) : undefined;
+  const workspace = files && !remote ? localWorkspace(turns) : undefined;
   const sessionId = await idleSession(client, turns, options);
   const record = options.undo ? await lastRewind(client, sessionId) : undefined;
-  const target = options.checkpoint ?? point?.checkpoint ?? record?.checkpoint;
+  const target = files ? (options.checkpoint ?? point?.checkpoint ?? record?.checkpoint) : undefined;
   const { statCacheDir } = options;
-  const exclude = workspace && target ? (await readManifest(store, target)).exclude : [];
+  const exclude = target ? (await readManifest(store, target)).exclude : [];
   const before =
     workspace && target ? (await snapshotWorkspace(store, workspace, { exclude, statCacheDir })).ref : undefined;
-  const payload = options.undo
-    ? { undo: true, ...(before ? { checkpoint: before } : {}) }
-    : {
-        ...(conversation ? { to: point?.transcript } : {}),
-        ...(before ? { checkpoint: before } : {}),
-        turn: options.to,
-      };
+  const restore = remote && target ? { checkpoint: target, exclude } : undefined;
+  const payload = updatePayload(options, conversation ? point?.transcript : undefined, before, restore);
   const done = await client.workflow.getHandle(sessionId).executeUpdate(rewindConversationUpdate, { args: [payload] });
-  const restored = workspace && target ? await restoreWorkspace(store, target, workspace, { statCacheDir }) : undefined;
+  const local = workspace && target ? await restoreWorkspace(store, target, workspace, { statCacheDir }) : undefined;
+  const restored = local ?? done.files;
+  const checkpointBefore = before ?? done.checkpointBefore;
   return {
     sessionId,
     ...(options.to ? { turn: options.to } : {}),
     ...(restored ? { files: restored } : {}),
     ...(conversation || options.undo ? { conversation: done.transcript } : {}),
-    ...(before ? { checkpointBefore: before } : {}),
+    ...(checkpointBefore ? { checkpointBefore } : {}),
   };
+}
+
+/** The session's update: `restore` when the files are put back on another host, by the session. */
+function updatePayload(
+  options: RewindOptions,
+  to: TranscriptRef | undefined,
+  before: string | undefined,
+  restore: { checkpoint: string; exclude: string[] } | undefined,
+) {
+  const common = { ...(before ? { checkpoint: before } : {}), ...(restore ? { restore } : {}) };
+  return options.undo ? { undo: true, ...common } : { ...(to ? { to } : {}), ...common, turn: options.to };
 }
 
 function checkOptions(options: RewindOptions): void {
@@ -86,6 +101,23 @@ function checkOptions(options: RewindOptions): void {
     throw new InputError('--files-only and --conversation-only exclude each other: give one of them, or neither');
   if (options.undo && options.to !== undefined) throw new InputError('give --to N or --undo, not both');
   if (!options.undo && options.to === undefined) throw new InputError('give --to N (the turn to go back to) or --undo');
+}
+
+/**
+ * The host that holds the workspace when it is not this machine's (`options.host`), checked to have a worker now:
+ * the restore would otherwise wait for one. Undefined when the files are rewound here (no host recorded: a prompt
+ * from before hosts, or the same host).
+ */
+async function remoteHost(client: Client, turns: TravelTurns, options: RewindOptions): Promise<string | undefined> {
+  if (!options.host) return undefined;
+  const host = (await startDefaults(client, turns.id)).host;
+  if (!host || host === options.host) return undefined;
+  if (!(await hostHasWorker(client, options.taskQueue, host)))
+    throw new InputError(
+      `the workspace of ${turns.id} is on host ${host}, and no worker of ${host} is running: start one there ` +
+        `(durable-agent worker --host ${host}) and rewind again; nothing was changed`,
+    );
+  return host;
 }
 
 /** The workspace as this machine sees it: a rewind rewrites its files here. */

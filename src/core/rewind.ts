@@ -7,7 +7,15 @@ import { payloadProblem } from './message-input';
  * first `length` messages of transcript `id` (absent: the conversation stays, only the files were rewound).
  * `checkpoint`: the workspace checkpoint taken just before the rewind, kept for `--undo`. `undo: true` instead puts
  * back the conversation the last rewind replaced (the files are the client's to restore, from the same record).
+ * `restore` (either form): the session itself puts the files back, on its workspace's host, for a client on another
+ * machine: a checkpoint of the workspace as it is first (kept for undo; `exclude` is the restored checkpoint's own),
+ * then checkpoint `checkpoint` written over the workspace. Payloads without it are those of older clients.
  */
+const restoreSchema = z
+  .object({ checkpoint: z.string().min(1), exclude: z.array(z.string()).optional() })
+  .strict()
+  .optional();
+
 export const rewindConversationSchema = z.union([
   z
     .object({
@@ -17,12 +25,16 @@ export const rewindConversationSchema = z.union([
         .optional(),
       checkpoint: z.string().min(1).optional(),
       turn: z.number().int().positive().optional(),
+      restore: restoreSchema,
     })
     .strict(),
-  z.object({ undo: z.literal(true), checkpoint: z.string().min(1).optional() }).strict(),
+  z.object({ undo: z.literal(true), checkpoint: z.string().min(1).optional(), restore: restoreSchema }).strict(),
 ]);
 
 export type RewindConversation = z.infer<typeof rewindConversationSchema>;
+
+/** What the session restores on its workspace's host (`restore` of the payload). */
+export type HostRestore = NonNullable<z.infer<typeof restoreSchema>>;
 
 /** Where a conversation stands: the first `length` messages of a transcript. */
 export interface TranscriptRef {

@@ -1,14 +1,20 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import type { Activities } from '../activities';
 import type { RewindRecord, TranscriptRef } from '../core/rewind';
 import type { SessionInput } from './api';
 
 /** A session's rewind messages, shared by the workflow and the client. */
 
-/** What `rewindConversation` did: the conversation now, the one before, and for an undo the rewind it undid. */
+/**
+ * What `rewindConversation` did: the conversation now, the one before, and for an undo the rewind it undid; with
+ * `restore`, the checkpoint taken on the workspace's host before it and the files it put back.
+ */
 export interface RewoundConversation {
   transcript: TranscriptRef;
   before: TranscriptRef;
   undone?: RewindRecord;
+  checkpointBefore?: string;
+  files?: Awaited<ReturnType<Activities['restoreCheckpoint']>>;
 }
 
 /** `rewind`'s conversation half on an idle session (payload: core/rewind.ts); `{"undo": true}` puts it back. */

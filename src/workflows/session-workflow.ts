@@ -56,7 +56,7 @@ export async function agentSessionWorkflow(input: RewindableSessionInput): Promi
   const state = sessionStateOf(id, input);
   registerSessionHandlers(id, state);
   registerSessionCommands(id, input, state);
-  registerRewind(id, state);
+  registerRewind(id, state, input.defaults);
   // A new session (not one continued as new) fires SessionStart; its context goes to the first prompt.
   if (input.promptCount === undefined) state.hookStart = await fireSessionHook(input.defaults, 'SessionStart');
   for (;;) {
