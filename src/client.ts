@@ -8,7 +8,9 @@ import { randomBytes } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { Config } from './config';
 import type { Warnings } from './config/workspace';
+import type { MessageMedia } from './core/media';
 import type { QuestionAnswerPayload } from './core/questions';
+import { openArgsStore } from './client/full-args';
 import type { Logger } from './logger';
 import type { SessionInput, ToolConfirmation } from './workflows/api';
 import {
@@ -127,9 +129,23 @@ export class AgentClient {
    * Adds a message to a session and resolves to the id of the prompt that runs it; with `defaults`
    * (see newSessionDefaults) the session is started by this message when it does not exist yet.
    */
-  /** `model`: the model of this message's prompt, when not the session's own. */
-  send(sessionId: string, text: string, defaults?: SessionInput['defaults'], model?: string) {
-    return sendToSession(this.temporal, sessionId, text, { taskQueue: this.options.taskQueue, defaults, model });
+  /** `model`: the model of this message's prompt, when not the session's own; `media`: images sent with it. */
+  send(sessionId: string, text: string, defaults?: SessionInput['defaults'], model?: string, media?: MessageMedia[]) {
+    const options = { taskQueue: this.options.taskQueue, defaults, model, media };
+    return sendToSession(this.temporal, sessionId, text, options);
+  }
+
+  /**
+   * Puts base64 image bytes into the transcript store (content-addressed) and returns their reference: a message
+   * carries the reference, the model activity reads the bytes when it builds the request.
+   */
+  async storeMedia(base64: string): Promise<string> {
+    const { store, close } = openArgsStore(this.options.config);
+    try {
+      return await store.putBlob(base64);
+    } finally {
+      await close();
+    }
   }
 
   /**

@@ -16,7 +16,7 @@ import type { Logger } from '../logger';
 import { editorChannel, sessionNotifier, type EditorCapabilities } from './channel';
 import { commandsUpdate, runSlashCommand } from './commands';
 import { configOptions, isApprovalMode, MODEL_CHOICES, MODEL_OPTION, modeState } from './modes';
-import { messageOf, promptText, UnsupportedContentError } from './prompt-content';
+import { messageOf, promptContent, UnsupportedContentError } from './prompt-content';
 import { runPromptTurn } from './prompt-turn';
 import { newSession, type AcpSession } from './session';
 import { addSessionMethods } from './sessions';
@@ -106,14 +106,15 @@ async function prompt(
 ) {
   if (session.running)
     throw RequestError.invalidRequest({ sessionId: session.id }, 'a prompt is running: cancel it or wait for it');
-  const text = contentText(blocks);
+  const { text, images } = checkedContent(blocks);
   const answered = await runSlashCommand(session, text, deps);
   if (answered !== undefined) {
     const chunk = { sessionUpdate: 'agent_message_chunk' as const, content: { type: 'text' as const, text: answered } };
     await sessionNotifier(client, session.id)(chunk);
     return { stopReason: 'end_turn' as const };
   }
-  return { stopReason: await runPromptTurn(session, messageOf(text), editorChannel(client, session.id, deps)) };
+  const message = { text: messageOf(text), images };
+  return { stopReason: await runPromptTurn(session, message, editorChannel(client, session.id, deps)) };
 }
 
 /** The model of the session's next prompts: one of those offered (or the session's own), at any time. */
@@ -138,9 +139,9 @@ async function setMode(session: AcpSession, modeId: string, client: AgentContext
   return {};
 }
 
-function contentText(blocks: ContentBlock[]): string {
+function checkedContent(blocks: ContentBlock[]) {
   try {
-    return promptText(blocks);
+    return promptContent(blocks);
   } catch (err) {
     if (err instanceof UnsupportedContentError) throw RequestError.invalidParams(undefined, err.message);
     throw err;
@@ -157,7 +158,7 @@ function initializeResponse(version: string) {
     agentCapabilities: {
       loadSession: true,
       sessionCapabilities: { list: {}, resume: {}, close: {} },
-      promptCapabilities: { image: false, audio: false, embeddedContext: true },
+      promptCapabilities: { image: true, audio: false, embeddedContext: true },
       mcpCapabilities: { http: true, sse: true },
     },
   };

@@ -32,7 +32,7 @@ test('a prompt paused on its token budget ends the editor’s turn (end_turn) wh
     model: 'auto',
     usage: newUsageTally(true),
   };
-  expect(await runPromptTurn(session as never, 'go', cx)).toBe('end_turn');
+  expect(await runPromptTurn(session as never, { text: 'go', images: [] }, cx)).toBe('end_turn');
   expect(shown).toEqual([
     {
       sessionUpdate: 'agent_message_chunk',

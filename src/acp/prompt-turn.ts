@@ -9,17 +9,24 @@
 import type { StopReason } from '@agentclientprotocol/sdk';
 import type { EditorChannel } from './channel';
 import { followTurn } from './follow-turn';
+import type { PromptImage } from './prompt-content';
 import type { AcpSession } from './session';
 
-/** Sends `text` as the session's next message and follows the prompt that runs it to its end. */
-export async function runPromptTurn(session: AcpSession, text: string, cx: EditorChannel): Promise<StopReason> {
-  // The model goes with each message: the editor may have changed it since the session started.
-  const promptId = await cx.client.send(
-    session.id,
-    text,
-    session.defaults,
-    session.defaults ? undefined : session.model,
+/**
+ * Sends the text as the session's next message and follows the prompt that runs it to its end. Its images
+ * go into the transcript store first; the message carries their references.
+ */
+export async function runPromptTurn(
+  session: AcpSession,
+  message: { text: string; images: PromptImage[] },
+  cx: EditorChannel,
+): Promise<StopReason> {
+  const media = await Promise.all(
+    message.images.map(async ({ mimeType, data }) => ({ mimeType, ref: await cx.client.storeMedia(data) })),
   );
+  // The model goes with each message: the editor may have changed it since the session started.
+  const model = session.defaults ? undefined : session.model;
+  const promptId = await cx.client.send(session.id, message.text, session.defaults, model, media);
   session.defaults = undefined;
   session.running = { promptId };
   try {

@@ -33,6 +33,7 @@ export async function toUserMessage(append: NewPart[], store: TranscriptStore, m
   const built = await Promise.all(
     append.map(async (part): Promise<Part[]> => {
       if (part.kind === 'text') return [{ text: part.textRef ? await store.getBlob(part.textRef) : part.text }];
+      if (part.kind === 'media') return [{ inlineData: { mimeType: part.mimeType, data: storedData(part.ref) } }];
       const stored = part.responseRef
         ? (JSON.parse(await store.getBlob(part.responseRef)) as Record<string, unknown>)
         : (part.response ?? {});

@@ -24,6 +24,7 @@ import type { QuestionAnswerPayload } from '../core/questions';
 import { wedgedReason } from './troubles';
 import { echo } from '../core/message-input';
 import type { ApprovalMode } from '../core/types';
+import type { MessageMedia } from '../core/media';
 
 /** Starts one prompt; the client only starts workflows and sends messages. */
 export async function startPrompt(
@@ -62,6 +63,7 @@ export async function sendToSession(
     steer?: boolean;
     maxCostUsd?: number;
     model?: string;
+    media?: MessageMedia[];
   },
 ): Promise<string> {
   // `maxCostUsd` sets the session's spending limit; the session refuses one below what its prompts spent.
@@ -69,6 +71,7 @@ export async function sendToSession(
     text,
     ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
     ...(options.model !== undefined ? { model: options.model } : {}),
+    ...(options.media?.length ? { media: options.media } : {}),
   };
   if (!options.defaults)
     return client.workflow

@@ -105,6 +105,15 @@ export function storedRefOf(data: string | undefined): string | undefined {
   return data?.startsWith(STORED_PREFIX) ? data.slice(STORED_PREFIX.length) : undefined;
 }
 
+/**
+ * An image sent with a session message (an editor's pasted image): its base64 bytes are in the
+ * transcript store under `ref`, and the prompt's first user message carries it as a stored reference.
+ */
+export interface MessageMedia {
+  ref: string;
+  mimeType: string;
+}
+
 /** The response's stored media, if it has any in the expected shape (older responses have none). */
 export function mediaOf(response: Record<string, unknown>): StoredMedia | undefined {
   const media = response[MEDIA_KEY] as Partial<StoredMedia> | undefined;
@@ -112,4 +121,29 @@ export function mediaOf(response: Record<string, unknown>): StoredMedia | undefi
   const { mimeType, ref, path } = media;
   if (typeof mimeType !== 'string' || typeof ref !== 'string') return undefined;
   return { mimeType, ref, path: typeof path === 'string' ? path : 'the file' };
+}
+
+/** The image types the Gemini API takes, for images sent with a message. */
+export const MESSAGE_IMAGE_TYPES: readonly string[] = [
+  'image/png',
+  'image/jpeg',
+  'image/webp',
+  'image/heic',
+  'image/heif',
+];
+
+/** The most an image sent with a message may weigh, decoded: Gemini's limit on inline data in a request. */
+export const MAX_MESSAGE_IMAGE_BYTES = 20 * 1024 * 1024;
+
+/** Why a message's `media` is not a list of stored images of a type Gemini takes; undefined when it is (or absent). */
+export function mediaProblem(media: unknown): string | undefined {
+  if (media === undefined) return undefined;
+  if (!Array.isArray(media)) return 'a message’s media must be a list of {ref, mimeType}';
+  for (const item of media as Partial<MessageMedia>[]) {
+    if (typeof item?.ref !== 'string' || !/^sha256:[0-9a-f]{64}$/.test(item.ref))
+      return 'a message’s media needs the store reference of each image';
+    if (typeof item.mimeType !== 'string' || !MESSAGE_IMAGE_TYPES.includes(item.mimeType))
+      return `image type ${String(item.mimeType)} is not supported: send ${MESSAGE_IMAGE_TYPES.join(', ')}`;
+  }
+  return undefined;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { MessageMedia } from './media';
 import { costOf, type PriceTable } from './models';
 import { EMPTY_USAGE } from './types';
 
@@ -100,11 +101,13 @@ export interface SessionSpendStatus {
 
 /**
  * A session's `sendMessage`: `maxCostUsd` sets its spending limit (never below what its prompts spent);
- * `model`, the model of the prompt that runs it (the session's own when absent, as in messages sent before it).
+ * `model`, the model of the prompt that runs it (the session's own when absent, as in messages sent before it);
+ * `media`, images that go with the text (absent in messages sent before it).
  */
 export interface SessionMessage {
   text: string;
   steer?: boolean;
   maxCostUsd?: number;
   model?: string;
+  media?: MessageMedia[];
 }

@@ -81,6 +81,8 @@ export interface ModelTurn {
 export type NewPart =
   /** `textRef`: the whole text in the store, `text` only its start (a long sub-agent task). */
   | { kind: 'text'; text: string; textRef?: string }
+  /** An image sent with the prompt: base64 bytes in the store under `ref`. */
+  | { kind: 'media'; mimeType: string; ref: string }
   | {
       kind: 'functionResponse';
       callId: string;

@@ -18,6 +18,7 @@ import type { Todo } from '../tools/write-todos';
 import type { PromptShape, SystemMdPaths } from '../core/prompt/shape';
 import type { Topic } from '../tools/update-topic';
 import type { CheckpointFields, TurnRecordFields } from '../core/checkpoints';
+import type { MessageMedia } from '../core/media';
 import type * as Spend from '../core/spend-limit';
 
 /** Shared by workflows and the client: the whole message surface of a prompt. */
@@ -28,6 +29,8 @@ export const DEFAULT_MAX_TURNS = 100;
 /** `maxTokens`, `maxCostUsd` (core/spend-limit): the prompt's token budget and spending limit. */
 export interface PromptInput extends HostFields, CheckpointFields, Spend.SpendInput {
   prompt: string;
+  /** Images sent with the prompt (stored references): they join its first user message after the text. */
+  media?: MessageMedia[];
   /** Real path of the workspace on the worker's machine. */
   workspace: string;
   model: string;
@@ -353,7 +356,7 @@ export interface SessionInput extends Spend.SessionSpendCarry {
 }
 
 /** `model`: the prompt's model when the message named one (the session's default otherwise). */
-export type QueuedMessage = { promptId: string; text: string; model?: string };
+export type QueuedMessage = { promptId: string; text: string; model?: string; media?: MessageMedia[] };
 
 /** `cost` (core/spend-limit): the limit its prompts share and what they spent. */
 export interface SessionStatus extends Spend.SessionSpendStatus {

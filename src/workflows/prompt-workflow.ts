@@ -93,7 +93,10 @@ function startCursor(state: PromptState): Cursor {
   return {
     transcriptId: input.transcript?.id ?? workflowInfo().workflowId,
     length: input.transcript?.length ?? 0,
-    append: [{ kind: 'text', text: input.prompt }],
+    append: [
+      { kind: 'text', text: input.prompt },
+      ...(input.media ?? []).map((m) => ({ kind: 'media' as const, ...m })),
+    ],
   };
 }
 

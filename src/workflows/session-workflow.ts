@@ -21,6 +21,7 @@ import { registerRewind } from './session-rewind';
 import type { RewindRecord } from '../core/rewind';
 import type { RewindableSessionInput } from './rewind-api';
 import { payloadProblem } from '../core/message-input';
+import { mediaProblem } from '../core/media';
 import type { PromptResult } from './api';
 import type { SessionMessage } from '../core/spend-limit';
 import { oneLine, promptMemo } from './state/summaries';
@@ -148,7 +149,7 @@ interface SessionState {
 function registerSessionHandlers(id: string, state: SessionState): void {
   setHandler(
     sendMessageUpdate,
-    async ({ text, steer, maxCostUsd, model }) => {
+    async ({ text, steer, maxCostUsd, model, media }) => {
       if (maxCostUsd !== undefined) state.cost = setSessionLimit(state.cost, maxCostUsd);
       // Steering goes to the running prompt, at its next safe boundary; otherwise the message queues.
       if (steer && state.current) {
@@ -156,7 +157,7 @@ function registerSessionHandlers(id: string, state: SessionState): void {
         return state.current;
       }
       const promptId = `${id}-p${state.count + state.queue.length + (state.current ? 1 : 0) + 1}`;
-      state.queue.push({ promptId, text, ...(model !== undefined && { model }) });
+      state.queue.push({ promptId, text, ...(model !== undefined && { model }), ...(media?.length && { media }) });
       return promptId;
     },
     { validator: (message) => validateMessage(message, state) },
@@ -210,6 +211,7 @@ async function runPrompt(
           ...input.defaults,
           ...modelOf(message),
           prompt: message.text,
+          ...(message.media ? { media: message.media } : {}),
           transcript: state.transcript,
           sessionRules: state.sessionRules,
           hookContext: state.hookStart?.context,
@@ -253,6 +255,8 @@ function validateMessage(message: SessionMessage | undefined, state: SessionStat
     throw new Error('a message needs non-empty text');
   if (message.model !== undefined && (typeof message.model !== 'string' || !message.model.trim()))
     throw new Error('a message’s model must be a model name');
+  const media = mediaProblem(message.media);
+  if (media) throw new Error(media);
   const limit = sessionLimitProblem(message.maxCostUsd, state.cost);
   if (limit) throw new Error(limit);
 }

@@ -223,3 +223,38 @@ test('bad input gets a JSON-RPC error and the agent keeps serving; a second prom
   // Standard output carried protocol messages only.
   for (const line of editor.stdout().trim().split('\n')) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
 });
+
+/** A 1×1 PNG. */
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+test('an image in a prompt reaches the model as inline data; a bad image is refused with -32602 and nothing is sent', async () => {
+  const { box, editor, fake } = await setUp('image', [textResponse('A single pixel.'), textResponse('still here')]);
+  const agent = editor.connection.agent;
+  const init = await agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+  expect(init.agentCapabilities?.promptCapabilities?.image).toBe(true);
+  const { sessionId } = await newSession(editor, box);
+  const image = (data: string, mimeType = 'image/png'): ContentBlock => ({ type: 'image', data, mimeType });
+  const bad: [ContentBlock, string][] = [
+    [image(PNG, 'image/gif'), 'type image/gif is not supported'],
+    [image('not base64!'), 'data is not base64'],
+    [image('A'.repeat(28_000_000)), 'over the 20 MB limit'],
+  ];
+  for (const [block, problem] of bad)
+    await expect(
+      agent.request('session/prompt', { sessionId, prompt: [...text('what is this?'), block] }),
+    ).rejects.toMatchObject({ code: -32602, message: expect.stringContaining(problem) });
+  expect(fake.requests.filter((r) => JSON.stringify(r.body).includes('what is this?'))).toEqual([]);
+  const response = await agent.request('session/prompt', {
+    sessionId,
+    prompt: [...text('describe the picture'), image(PNG)],
+  });
+  expect(response.stopReason).toBe('end_turn');
+  // The conversation's request (the model router's has the text only): its user message holds both.
+  const lastParts = fake.requests.map((r) => (r.body as { contents?: { parts: unknown[] }[] }).contents?.at(-1)?.parts);
+  expect(lastParts).toContainEqual(
+    expect.arrayContaining([{ text: 'describe the picture' }, { inlineData: { mimeType: 'image/png', data: PNG } }]),
+  );
+  // The session goes on: the next prompt is served, the image still in its conversation by reference.
+  expect((await agent.request('session/prompt', { sessionId, prompt: text('and now?') })).stopReason).toBe('end_turn');
+  expect(messageText(editor, sessionId)).toContain('still here');
+});

@@ -102,9 +102,11 @@ export function nextRequestTokens(run: PromptRun): number {
   const added = run.cursor.append.map((part) =>
     part.kind === 'text'
       ? estimateTextTokens(part.text) + (part.textRef ? STORED_PART_TOKENS : 0)
-      : part.response
-        ? estimatePartTokens({ functionResponse: { name: part.name, response: part.response } })
-        : STORED_PART_TOKENS,
+      : part.kind === 'media'
+        ? estimatePartTokens({ inlineData: { mimeType: part.mimeType } })
+        : part.response
+          ? estimatePartTokens({ functionResponse: { name: part.name, response: part.response } })
+          : STORED_PART_TOKENS,
   );
   return Math.ceil(run.state.context.lastPromptTokens + added.reduce((a, b) => a + b, 0));
 }
