@@ -47,6 +47,12 @@ export interface ToolFacts {
    * default policy asks, in plan mode too, as it does for the fetch kind.
    */
   asks?: true;
+  /**
+   * Sends model requests of its own while it runs (the web tools' grounded calls): at most `calls` of them, each
+   * carrying the call's arguments and up to `contentChars` characters of fetched content. A prompt with a spending
+   * limit checks their worst case before the call runs, as it checks its own requests.
+   */
+  modelRequests?: { calls: number; contentChars: number };
 }
 
 /** Read-only, as Gemini CLI's `isReadOnly`: decided by the kind alone. */

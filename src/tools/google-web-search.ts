@@ -19,6 +19,8 @@ export const googleWebSearchTool: ActivityTool<typeof schema> = {
   name: 'google_web_search',
   kind: 'search',
   reach: 'network',
+  // One grounded request: the query; the search results are the API's own.
+  modelRequests: { calls: 1, contentChars: 0 },
   description:
     'Searches the web with Google Search (through the Gemini API) and answers from the results, citing ' +
     'its sources. Use it for current information, documentation or facts not in the workspace.',

@@ -33,6 +33,8 @@ export const webFetchTool: ActivityTool<typeof schema> = {
   name: 'web_fetch',
   kind: 'fetch',
   reach: 'network',
+  // The URL-context request and, when it fails, the request with the pages fetched directly.
+  modelRequests: { calls: 2, contentChars: MAX_CONTENT_CHARS },
   description:
     'Fetches web pages named in the prompt (up to 20 http or https URLs) and processes their content as ' +
     'the prompt instructs: summarize, extract facts, compare. Local and private network addresses are refused.',

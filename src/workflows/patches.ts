@@ -120,6 +120,12 @@ export const PATCHES = {
     since: '2026-11-28',
     guards: 'a sub-agent at its spending limit pauses and tells its parent (before: it stopped)',
   },
+  toolSpendCheck: {
+    id: 'tool-spend-check',
+    since: '2026-11-28',
+    guards:
+      "a prompt with a spending limit checks a web tool's or the edit fixer's model requests before they are sent",
+  },
 } as const satisfies Record<string, Patch>;
 
 /** Whether this run takes the patch's new branch (`patched` from the Temporal SDK, by the register's id). */

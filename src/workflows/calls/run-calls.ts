@@ -18,8 +18,10 @@ import { mcpArgsProblem, mcpToolOf, runMcpCall } from './mcp-calls';
 import { executedArgs } from './executed-args';
 import { settleCall, trackCall } from '../run/book';
 import { checkpointBeforeCall } from './checkpoint-calls';
+import { checkWaveSpend, type SpendGate } from './tool-spend';
 
 const CANCELLED_BY_USER = 'User cancelled operation.';
+const SPEND_STOPPED = 'Not run: model requests of this turn could cross the spending limit, and spending was stopped.';
 /** AfterTool tail calls chain at most this deep (ids `<call>~tail~tail…`). */
 const TAIL_SUFFIX = '~tail';
 const MAX_TAIL_CALLS = 3;
@@ -27,22 +29,23 @@ const MAX_TAIL_CALLS = 3;
 /**
  * Runs one turn's calls as Gemini CLI's waves: consecutive read-only calls together, every other
  * call alone and in order. Returns exactly one function response per call, in call order
- * (invariant 2). A `cancel` answer cancels that call and every call queued after it.
+ * (invariant 2). A `cancel` answer cancels that call and every call queued after it; so does a stop at the
+ * spending limit, which `gate` checks before a wave whose tools send model requests of their own.
  */
-export async function runToolCalls(run: PromptRun, calls: FunctionCall[]): Promise<NewPart[]> {
+export async function runToolCalls(run: PromptRun, calls: FunctionCall[], gate?: SpendGate): Promise<NewPart[]> {
   const state = run.state;
   const outcomes = new Map<string, ToolOutcome>();
-  let cancelled = false;
+  let cancelled: string | undefined;
   for (const wave of planWaves(calls, (call) => parallelSafe(state, call))) {
+    if (!cancelled && (await checkWaveSpend(run, wave, gate)) === 'stop') cancelled = SPEND_STOPPED;
     if (cancelled) {
-      for (const call of wave)
-        outcomes.set(call.id, finishInline(state, track(state, call), 'cancelled', CANCELLED_BY_USER));
+      for (const call of wave) outcomes.set(call.id, finishInline(state, track(state, call), 'cancelled', cancelled));
       continue;
     }
     const results = await Promise.all(wave.map((call) => processCall(run, call)));
     for (const result of results) {
       outcomes.set(result.callId, result);
-      if (result.errorKind === 'cancelled') cancelled = true;
+      if (result.errorKind === 'cancelled') cancelled = CANCELLED_BY_USER;
     }
   }
   return calls.map((call) => toNewPart(outcomes.get(call.id)!, call));

@@ -87,7 +87,7 @@ export async function runTurn<V>(run: PromptRun, spec: TurnSpec<V>): Promise<Tur
   const calls = taken.turn.functionCalls;
   if (calls.length === 0) return { kind: 'answered', turn: taken.turn };
   run.callsOpened(calls);
-  run.setMessage(await runToolCalls(run, calls));
+  run.setMessage(await runToolCalls(run, calls, (request) => checkSpend(run, request)));
   run.callsAnswered();
   await checkpointTurnEnd(run);
   return { kind: 'called', turn: taken.turn };
