@@ -1,7 +1,8 @@
 /**
- * Going back to a turn from a host that never saw the workspace: workers of hosts alpha and beta, each with a home
- * of its own, on one Temporal server and a shared PostgreSQL store. Each worker's commands see WHO=<its name>, so a
- * file a command writes says which host ran it. Run `npm run build` first: the commands run the binary (`dist/`).
+ * Going back to a turn from another host: workers of hosts alpha and beta, each with a home of its own, on one
+ * Temporal server and a shared PostgreSQL store. A fork on beta writes a workspace beta never saw; a rewind run as
+ * beta puts alpha's workspace back through alpha's worker. Each worker's commands see WHO=<its name>, so a file a
+ * command writes says which host ran it. Run `npm run build` first: the commands run the binary (`dist/`).
  */
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -14,6 +15,7 @@ import { closeTestEnv, getTestEnv, type TestEnv } from '../helpers/temporal-env'
 import { BIN, exited, spawnWorker, waitFor } from '../helpers/processes';
 import { CLUSTER_TIMEOUT_MS, startPostgres, stopPostgres } from '../helpers/postgres';
 import { askSession } from '../helpers/session-prompts';
+import { lastRewindQuery } from '../../src/workflows/rewind-api';
 
 type Sent = { contents: { role: string; parts: { text?: string; functionCall?: { name: string } }[] }[] };
 
@@ -161,3 +163,44 @@ test('a bad --host for fork is a usage error and writes nothing', async () => {
   expect(refused.stderr).toContain('is not a host name');
   expect(fs.existsSync(dir)).toBe(false);
 }, 60_000);
+
+/** The host queues the session scheduled its `restoreCheckpoint` activities on. */
+async function restoreQueues(sessionId: string): Promise<string[]> {
+  const history = await env.client.workflow.getHandle(sessionId).fetchHistory();
+  return (history.events ?? []).flatMap((e) => {
+    const a = e.activityTaskScheduledEventAttributes;
+    return a?.activityType?.name === 'restoreCheckpoint' ? [a.taskQueue?.name ?? ''] : [];
+  });
+}
+
+test("rewind from beta puts alpha's workspace back to turn 1 byte for byte, and --undo from beta brings turn 2 back", async () => {
+  const { id, workspace } = await promptOnAlpha('back');
+  const latest = filesOf(workspace);
+  const rewound = await cli('beta', ['rewind', id, '--to', '1', '--host', 'beta']);
+  expect(rewound).toMatchObject({ code: 0 });
+  expect(rewound.stdout).toContain('Files: 1 created, 2 modified, 1 deleted');
+  expect(filesOf(workspace)).toEqual({
+    'a.txt': `644 ${Buffer.from('one\n').toString('base64')}`,
+    'bin.dat': `644 ${Buffer.from([0, 1, 2, 255]).toString('base64')}`,
+    'run.sh': `755 ${Buffer.from('#!/bin/sh\necho hi\n').toString('base64')}`,
+    'src/keep.txt': `644 ${Buffer.from('as it was\n').toString('base64')}`,
+  });
+  // The files were written by alpha's worker, from the session, not by the beta process.
+  const sessionId = `${id}-session`;
+  expect(await restoreQueues(sessionId)).toEqual([`${taskQueue}@alpha`]);
+
+  const undone = await cli('beta', ['rewind', id, '--undo', '--host', 'beta']);
+  expect(undone).toMatchObject({ code: 0 });
+  expect(filesOf(workspace)).toEqual(latest);
+  expect(await restoreQueues(sessionId)).toEqual([`${taskQueue}@alpha`, `${taskQueue}@alpha`]);
+}, 240_000);
+
+test('a rewind of a workspace whose host has no worker says so, exits 42 and changes nothing', async () => {
+  const sessionId = `travel-nohost-${Date.now()}`;
+  const defaults = { workspace: path.join(env.tmpDir, 'on-gamma'), model: 'gemini-test', host: 'gamma' };
+  await env.client.workflow.start('agentSessionWorkflow', { taskQueue, workflowId: sessionId, args: [{ defaults }] });
+  const refused = await cli('beta', ['rewind', sessionId, '--to', '1', '--host', 'beta']);
+  expect(refused.code).toBe(42);
+  expect(refused.stderr).toContain('no worker of gamma is running');
+  expect(await env.client.workflow.getHandle(sessionId).query(lastRewindQuery)).toBeNull();
+}, 120_000);
