@@ -3,9 +3,10 @@ import type { AgentDefinition } from '../../src/core/agents/definition';
 import { generalistAgent } from '../../src/core/agents/builtins';
 import { streamLine, textResponse, type ScriptLine } from '../../src/fake-gemini';
 import { topUpBudget } from '../../src/client';
-import { statusQuery, topUpBudgetSignal } from '../../src/workflows/api';
+import { topUpBudgetSignal } from '../../src/workflows/api';
 import { childCostPauseSignal } from '../../src/workflows/spend-signals';
 import { closeTestEnv } from '../helpers/temporal-env';
+import { waitForPause } from '../helpers/spend-pause';
 import { earlierConversation } from '../helpers/earlier-conversation';
 import { createHarness, maybeRecordHistory, type Harness } from '../helpers/agent-harness';
 
@@ -42,15 +43,6 @@ type Status = Awaited<ReturnType<WorkflowHandle['query']>> & {
   toolCalls: { callId: string; name: string }[];
 };
 
-async function waitForPause(handle: WorkflowHandle): Promise<Status> {
-  for (let i = 0; i < 400; i++) {
-    const status = (await handle.query(statusQuery)) as Status;
-    if (status.phase === 'budget_exhausted') return status;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('never paused');
-}
-
 test('a prompt with a sub-agent stops before the compression that could cross its limit, and goes on after a top-up', async () => {
   const id = `conv-${Date.now()}`;
   const length = await earlierConversation(h, id);
@@ -69,7 +61,7 @@ test('a prompt with a sub-agent stops before the compression that could cross it
     modelPrices,
     maxCostUsd: 1,
   });
-  const paused = await waitForPause(handle);
+  const paused = await waitForPause<Status>(handle);
   // The compression (two calls of up to 600,000 + 65,536 tokens: $1.43) was not sent.
   expect(h.fake.requests).toHaveLength(2);
   expect(paused.costLimit?.limitUsd).toBe(1);
@@ -105,7 +97,7 @@ test('a stop at the spending limit ends the prompt as it stands, the request nev
   const script = [callWith(1000, 50_000, 'complete_task', {}), textResponse('never')];
   // $0.5001 spent by the first request; the next could cost $0.6555 more, past $1.
   const handle = await h.start([script[0], script[1]], { modelPrices, maxCostUsd: 1 });
-  await waitForPause(handle);
+  await waitForPause<Status>(handle);
   expect(h.fake.requests).toHaveLength(1);
   await handle.signal(topUpBudgetSignal, 'stop');
   const run = await h.finish(handle);
@@ -127,7 +119,7 @@ test('a sub-agent whose request could cross what its parent has left pauses; a t
     maxCostUsd: 1.2,
   });
   // The parent shows its child's pause: the child's spend is counted with its own, the child still runs.
-  const paused = await waitForPause(handle);
+  const paused = await waitForPause<Status>(handle);
   expect(h.fake.requests).toHaveLength(2);
   expect(paused.costLimit?.limitUsd).toBe(1.2);
   expect(paused.costLimit?.spentUsd).toBeCloseTo(0.60025, 5);

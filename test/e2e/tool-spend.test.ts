@@ -1,9 +1,8 @@
-import type { WorkflowHandle } from '@temporalio/client';
 import { functionCallResponse, groundedResponse, textResponse } from '../../src/fake-gemini';
 import { SIDE_CALL_MODELS } from '../../src/core/models';
 import { topUpBudget } from '../../src/client';
-import { statusQuery } from '../../src/workflows/api';
 import { closeTestEnv } from '../helpers/temporal-env';
+import { waitForPause } from '../helpers/spend-pause';
 import { createHarness, maybeRecordHistory, type Harness } from '../helpers/agent-harness';
 
 /**
@@ -31,21 +30,12 @@ const modelPrices = {
 
 type Status = { phase: string; costLimit?: { limitUsd: number; spentUsd: number; nextRequestUsd?: number } };
 
-async function waitForPause(handle: WorkflowHandle): Promise<Status> {
-  for (let i = 0; i < 400; i++) {
-    const status = (await handle.query(statusQuery)) as Status;
-    if (status.phase === 'budget_exhausted') return status;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('never paused');
-}
-
 const search = functionCallResponse({ name: 'google_web_search', args: { query: 'durable agents' } });
 
 test('a web search whose grounded request could cross the limit pauses before it is sent; a top-up runs it', async () => {
   const script = [search, groundedResponse('Durable agents survive crashes.'), textResponse('found it')];
   const handle = await h.start(script, { modelPrices, maxCostUsd: 1 });
-  const paused = await waitForPause(handle);
+  const paused = await waitForPause<Status>(handle);
   // Only the main request went out: the search's grounded request waits for the top-up.
   expect(h.fake.requests.map((r) => r.method)).toEqual(['generateContentStream']);
   expect(paused.costLimit?.limitUsd).toBe(1);
@@ -66,7 +56,7 @@ test('a web search whose grounded request could cross the limit pauses before it
 
 test('a stop at the limit answers the web call as not run and ends the prompt; its request is never sent', async () => {
   const handle = await h.start([search, textResponse('never')], { modelPrices, maxCostUsd: 1 });
-  await waitForPause(handle);
+  await waitForPause<Status>(handle);
   await topUpBudget(h.env.client, handle.workflowId, 'stop');
   const run = await h.finish(handle);
   expect(run.result?.terminateReason).toBe('stopped');
@@ -79,7 +69,7 @@ test('web_fetch is sized with the pages it may fetch: the prompt and its URL alo
   const fetchCall = functionCallResponse({ name: 'web_fetch', args: { prompt: 'Summarize https://example.com/a' } });
   // Two requests of 62,500+ tokens in and 65,536 out: $2.75 at most, past $2.70; without the pages, $2.62.
   const handle = await h.start([fetchCall, textResponse('never')], { modelPrices, maxCostUsd: 2.7 });
-  const paused = await waitForPause(handle);
+  const paused = await waitForPause<Status>(handle);
   expect(h.fake.requests).toHaveLength(1);
   expect(paused.costLimit?.nextRequestUsd).toBeCloseTo(2.746, 2);
   await topUpBudget(h.env.client, handle.workflowId, 'stop');
