@@ -8,7 +8,7 @@ import { FakeGeminiServer, functionCallResponse, textResponse } from '../../src/
 import { promptStatus } from '../../src/client/status';
 import type { PromptInput, PromptResult } from '../../src/workflows/api';
 import { closeTestEnv, getTestEnv, type TestEnv } from '../helpers/temporal-env';
-import { BIN, exited, spawnWorker, waitFor } from '../helpers/processes';
+import { BIN, exited, polled, spawnWorker, waitFor } from '../helpers/processes';
 import { CLUSTER_TIMEOUT_MS, startPostgres, stopPostgres } from '../helpers/postgres';
 
 /**
@@ -29,21 +29,6 @@ function startWorker(host: string, who: string, extra: string[] = []) {
   const child = spawnWorker({ ...workerEnv, WHO: who }, ['--host', host, ...extra]);
   workers.push(child);
   return child;
-}
-
-async function polled(queue: string, output: () => string): Promise<void> {
-  await waitFor(
-    async () => {
-      const r = await env.client.workflowService.describeTaskQueue({
-        namespace: 'default',
-        taskQueue: { name: queue, kind: 1 },
-        taskQueueType: 2,
-      });
-      return (r.pollers ?? []).length > 0;
-    },
-    60_000,
-    output,
-  );
 }
 
 async function startOn(host: string, name: string, workspace: string) {
@@ -94,8 +79,8 @@ afterAll(async () => {
 test('a prompt for host beta runs its command on beta only and survives beta being SIGKILLed mid-command', async () => {
   const alpha = startWorker('alpha', 'alpha');
   let beta = startWorker('beta', 'beta');
-  await polled(`${taskQueue}@alpha`, alpha.output);
-  await polled(`${taskQueue}@beta`, beta.output);
+  await polled(env.client, `${taskQueue}@alpha`, alpha.output);
+  await polled(env.client, `${taskQueue}@beta`, beta.output);
   const workspace = workspaceFor('kill');
   const command = 'echo "start $WHO" >> ran.txt; sleep 3; echo "end $WHO" >> ran.txt';
   fake.load([functionCallResponse({ name: 'run_shell_command', args: { command } }), textResponse('Handled.')]);
@@ -165,7 +150,7 @@ test('SIGTERM lets the running command finish on its worker, which exits 0; the 
   fake.reset();
   fake.load([functionCallResponse({ name: 'run_shell_command', args: { command } }), textResponse('Finished.')]);
   const first = startWorker('delta', 'first', ['--shutdown-grace', '20s']);
-  await polled(`${taskQueue}@delta`, first.output);
+  await polled(env.client, `${taskQueue}@delta`, first.output);
   const handle = await startOn('delta', 'term', workspace);
   await waitFor(async () => fs.existsSync(path.join(workspace, 'ran.txt')), 60_000, first.output);
   const second = startWorker('delta', 'second');

@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { FakeGeminiServer, functionCallResponse, textResponse } from '../../src/fake-gemini';
 import type { PromptInput, PromptResult } from '../../src/workflows/api';
 import { closeTestEnv, getTestEnv, type TestEnv } from '../helpers/temporal-env';
-import { BIN, exited, spawnWorker, waitFor } from '../helpers/processes';
+import { BIN, exited, polled, spawnWorker } from '../helpers/processes';
 import { CLUSTER_TIMEOUT_MS, startPostgres, stopPostgres } from '../helpers/postgres';
 import { askSession } from '../helpers/session-prompts';
 import { lastRewindQuery } from '../../src/workflows/rewind-api';
@@ -45,7 +45,7 @@ beforeAll(async () => {
     homes[host] = fs.mkdtempSync(path.join(env.tmpDir, `travel-home-${host}-`));
     const worker = spawnWorker({ ...shared, DURABLE_AGENT_HOME: homes[host], WHO: host }, ['--host', host]);
     workers.push(worker);
-    await polled(`${taskQueue}@${host}`);
+    await polled(env.client, `${taskQueue}@${host}`, () => workers.map((w) => w.output()).join('\n'));
   }
 }, CLUSTER_TIMEOUT_MS);
 
@@ -56,21 +56,6 @@ afterAll(async () => {
   await closeTestEnv();
   if (pgDir) await stopPostgres(pgDir);
 }, 180_000);
-
-async function polled(queue: string): Promise<void> {
-  await waitFor(
-    async () => {
-      const r = await env.client.workflowService.describeTaskQueue({
-        namespace: 'default',
-        taskQueue: { name: queue, kind: 1 },
-        taskQueueType: 2,
-      });
-      return (r.pollers ?? []).length > 0;
-    },
-    60_000,
-    () => workers.map((w) => w.output()).join('\n'),
-  );
-}
 
 /** The binary as host `host` runs it: its own home, the shared server and store. */
 async function cli(host: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

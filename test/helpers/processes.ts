@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
+import type { Client } from '@temporalio/client';
 
 export const BIN = path.resolve(__dirname, '..', '..', 'bin', 'durable-agent.js');
 
@@ -48,4 +49,20 @@ export async function waitForScreen(read: () => Promise<string>, pattern: RegExp
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`timed out waiting for ${pattern} on the screen:\n${screen}`);
+}
+
+/** Waits (60 s at most) until a worker polls `queue` for activity tasks; `output` names what the workers said. */
+export async function polled(client: Client, queue: string, output: () => string): Promise<void> {
+  await waitFor(
+    async () => {
+      const r = await client.workflowService.describeTaskQueue({
+        namespace: 'default',
+        taskQueue: { name: queue, kind: 1 },
+        taskQueueType: 2,
+      });
+      return (r.pollers ?? []).length > 0;
+    },
+    60_000,
+    output,
+  );
 }
